@@ -1,0 +1,75 @@
+//! The interface every game family offers to agents, training and tools.
+
+use crate::dice::Dice;
+use crate::movelist::MoveList;
+use crate::player::Player;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The result of playing one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step<P> {
+    /// The position after the move, with the turn set to whoever moves next.
+    pub position: P,
+    /// The mover throws again.
+    pub extra_roll: bool,
+}
+
+/// A two-player dice game: positions, rolls with exact weights, legal moves.
+///
+/// Agents, search, the solver and tournaments are written against this trait,
+/// so a new family (Senet) plugs in without special cases outside the engine.
+pub trait Game {
+    /// A position (small, copied freely).
+    type Position: Copy + Eq + Hash + Debug;
+    /// A move.
+    type Move: Copy + Eq + Hash + Debug + Default;
+
+    /// The dice, with the exact probability of every roll.
+    fn dice(&self) -> &Dice;
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+    /// The side to move.
+    fn turn(&self, position: &Self::Position) -> Player;
+    /// The winner, once the game is over.
+    fn winner(&self, position: &Self::Position) -> Option<Player>;
+    /// Legal moves for the side to move; empty means the turn passes.
+    fn legal_moves(&self, position: &Self::Position, roll: u8) -> MoveList<Self::Move>;
+    /// Plays a legal move.
+    fn apply(&self, position: &Self::Position, mv: Self::Move) -> Step<Self::Position>;
+    /// The position after the side to move passes.
+    fn pass(&self, position: &Self::Position) -> Self::Position;
+}
+
+impl Game for crate::race::RuleSet {
+    type Position = crate::race::Position;
+    type Move = crate::race::Move;
+
+    fn dice(&self) -> &Dice {
+        crate::race::RuleSet::dice(self)
+    }
+    fn start(&self) -> Self::Position {
+        crate::race::RuleSet::start(self)
+    }
+    fn turn(&self, position: &Self::Position) -> Player {
+        position.turn()
+    }
+    fn winner(&self, position: &Self::Position) -> Option<Player> {
+        crate::race::RuleSet::winner(self, position)
+    }
+    #[inline]
+    fn legal_moves(&self, position: &Self::Position, roll: u8) -> MoveList<Self::Move> {
+        crate::race::RuleSet::legal_moves(self, position, roll)
+    }
+    #[inline]
+    fn apply(&self, position: &Self::Position, mv: Self::Move) -> Step<Self::Position> {
+        let outcome = crate::race::RuleSet::apply(self, position, mv);
+        Step {
+            position: outcome.position,
+            extra_roll: outcome.extra_roll,
+        }
+    }
+    fn pass(&self, position: &Self::Position) -> Self::Position {
+        crate::race::RuleSet::pass(self, position)
+    }
+}

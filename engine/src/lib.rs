@@ -1,0 +1,19 @@
+//! The rules of Sawah's race games: positions, moves, dice, notation.
+//!
+//! Everything here is plain data and pure functions: no threads, no I/O
+//! beyond reading a rule file, so the crate also compiles to WebAssembly.
+
+pub mod dice;
+pub mod game;
+pub mod json;
+pub mod movelist;
+pub mod notation;
+pub mod player;
+pub mod playout;
+pub mod race;
+pub mod registry;
+
+pub use dice::{Dice, DiceSource};
+pub use game::{Game, Step};
+pub use movelist::MoveList;
+pub use player::{ByPlayer, Player};

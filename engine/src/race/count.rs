@@ -1,0 +1,59 @@
+//! The exact number of valid positions of a rule set, by counting.
+
+use super::rules::RuleSet;
+use crate::player::Player;
+
+fn binomial(n: u32, k: u32) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+}
+
+/// The number of valid positions of `rules` with the side to move fixed.
+///
+/// A side is a choice of `k` of its private squares, `m` of the shared cells
+/// and `s` borne-off pieces with `k + m + s <= P` (the rest wait). Both sides
+/// together: the shared cells they hold are disjoint, and they may not both
+/// have borne off every piece. So the count is
+/// `Σ C(a_L,k1)·C(a_D,k2)·C(c,m1)·C(c−m1,m2)` over all such choices, where
+/// `a_L`, `a_D` are the players' private square counts and `c` the shared
+/// cells, minus nothing else: every such assignment is a valid position.
+pub fn valid_position_count(rules: &RuleSet) -> u128 {
+    let p = u32::from(rules.pieces());
+    let a_light = rules.private_squares(Player::Light);
+    let a_dark = rules.private_squares(Player::Dark);
+    let c = rules.shared_cells();
+    let mut total = 0u128;
+    for k1 in 0..=p.min(a_light) {
+        for m1 in 0..=(p - k1).min(c) {
+            for s1 in 0..=(p - k1 - m1) {
+                let light_ways = binomial(a_light, k1) * binomial(c, m1);
+                for k2 in 0..=p.min(a_dark) {
+                    for m2 in 0..=(p - k2).min(c - m1) {
+                        for s2 in 0..=(p - k2 - m2) {
+                            if s1 == p && s2 == p {
+                                continue;
+                            }
+                            total += light_ways * binomial(a_dark, k2) * binomial(c - m1, m2);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(5, 2), 10);
+        assert_eq!(binomial(16, 0), 1);
+        assert_eq!(binomial(3, 4), 0);
+        assert_eq!(binomial(30, 15), 155_117_520);
+    }
+}

@@ -1,0 +1,15 @@
+//! The race family: Twenty Squares and the Royal Game of Ur (RULES.md §1).
+
+mod count;
+mod moves;
+mod position;
+pub mod presets;
+mod rules;
+
+pub use count::valid_position_count;
+pub use moves::{Move, Outcome};
+pub use position::{Position, PositionError, Setup, Side, SideSetup};
+pub use presets::{all_preset_names, preset, preset_spec};
+pub use rules::{
+    Cell, MAX_PIECES, MAX_ROUTE_LEN, Marks, RuleError, RuleFileError, RuleSet, RuleSpec,
+};
