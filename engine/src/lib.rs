@@ -9,6 +9,7 @@ pub mod json;
 pub mod movelist;
 pub mod notation;
 pub mod player;
+pub mod perft;
 pub mod playout;
 pub mod race;
 pub mod registry;
