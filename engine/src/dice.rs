@@ -279,3 +279,16 @@ mod tests {
         ));
     }
 }
+
+impl Dice {
+    /// `[{"roll":r,"probability":p}, …]` for every roll 0..=max_roll.
+    pub fn outcomes_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(
+            self.probabilities
+                .iter()
+                .enumerate()
+                .map(|(roll, p)| serde_json::json!({ "roll": roll, "probability": p }))
+                .collect(),
+        )
+    }
+}

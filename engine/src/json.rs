@@ -116,3 +116,56 @@ impl RuleSet {
         serde_json::json!({ "from": mv.from, "to": to })
     }
 }
+
+impl RuleSet {
+    /// Everything a front end needs to draw and play this rule set, as JSON:
+    /// the board cells, both routes square by square (cell, mark, whether the
+    /// cell is shared and the opponent's number for it), the marks and their
+    /// flags, the dice and the piece count.
+    pub fn export_json(&self) -> serde_json::Value {
+        let route = |player: Player| {
+            (1..=self.route_len())
+                .map(|square| {
+                    let cell = self.cell(player, square);
+                    serde_json::json!({
+                        "square": square,
+                        "cell": [cell.row, cell.col],
+                        "mark": self.is_marked_square(player, square),
+                        "shared": self.is_shared_square(player, square),
+                        "opponent_square": self.opponent_square(player, square),
+                    })
+                })
+                .collect::<Vec<_>>()
+        };
+        let rows = self
+            .board()
+            .iter()
+            .map(|c| c.row)
+            .max()
+            .map_or(0, |r| r + 1);
+        let columns = self
+            .board()
+            .iter()
+            .map(|c| c.col)
+            .max()
+            .map_or(0, |c| c + 1);
+        serde_json::json!({
+            "name": self.name(),
+            "family": "race",
+            "description": self.spec().description,
+            "pieces": self.pieces(),
+            "route_length": self.route_len(),
+            "off": self.off(),
+            "first_player": Player::Light,
+            "board": {
+                "rows": rows,
+                "columns": columns,
+                "cells": self.board().iter().map(|c| [c.row, c.col]).collect::<Vec<_>>(),
+            },
+            "marks": self.spec().marks,
+            "routes": { "light": route(Player::Light), "dark": route(Player::Dark) },
+            "dice": self.dice().outcomes_json(),
+            "spec": self.spec(),
+        })
+    }
+}

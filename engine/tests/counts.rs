@@ -17,7 +17,11 @@ fn all_sides(rules: &RuleSet) -> Vec<SideSetup> {
         }
         let squares: Vec<u8> = (1..=len).filter(|s| bits >> (s - 1) & 1 != 0).collect();
         for scored in 0..=(pieces - on_board) {
-            sides.push(SideSetup { waiting: pieces - on_board - scored, scored, squares: squares.clone() });
+            sides.push(SideSetup {
+                waiting: pieces - on_board - scored,
+                scored,
+                squares: squares.clone(),
+            });
         }
     }
     sides
@@ -28,7 +32,13 @@ fn enumerate(rules: &RuleSet) -> u128 {
     let mut valid = 0;
     for light in &sides {
         for dark in &sides {
-            let setup = Setup { turn: Player::Light, sides: ByPlayer { light: light.clone(), dark: dark.clone() } };
+            let setup = Setup {
+                turn: Player::Light,
+                sides: ByPlayer {
+                    light: light.clone(),
+                    dark: dark.clone(),
+                },
+            };
             if rules.position(&setup).is_ok() {
                 valid += 1;
             }
@@ -59,7 +69,11 @@ fn named_rule_set_sizes() {
         ("masters-5", 41_264_287),
     ];
     for (name, count) in expected {
-        assert_eq!(valid_position_count(&race::preset(name).unwrap()), count, "{name}");
+        assert_eq!(
+            valid_position_count(&race::preset(name).unwrap()),
+            count,
+            "{name}"
+        );
     }
 }
 

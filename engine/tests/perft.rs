@@ -13,7 +13,10 @@ fn computed() -> String {
     let mut out = String::from("# rules rolls distinct-positions (see tests/perft.rs)\n");
     for name in race::all_preset_names() {
         let rules = race::preset(name).unwrap();
-        for (k, count) in distinct_positions(&rules, rules.start(), DEPTH).iter().enumerate() {
+        for (k, count) in distinct_positions(&rules, rules.start(), DEPTH)
+            .iter()
+            .enumerate()
+        {
             writeln!(out, "{name} {k} {count}").unwrap();
         }
     }
@@ -26,6 +29,7 @@ fn perft_counts_match_the_stored_data() {
     if std::env::var_os("SAWAH_BLESS").is_some() {
         std::fs::write(DATA, &now).unwrap();
     }
-    let stored = std::fs::read_to_string(DATA).expect("tests/data/perft.txt is missing; run with SAWAH_BLESS=1");
+    let stored = std::fs::read_to_string(DATA)
+        .expect("tests/data/perft.txt is missing; run with SAWAH_BLESS=1");
     assert_eq!(now, stored);
 }

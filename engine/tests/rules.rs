@@ -3,11 +3,14 @@
 mod common;
 
 use common::pos;
-use sawah_engine::race::{self, Move, PositionError, RuleSet};
 use sawah_engine::Player::{Dark, Light};
+use sawah_engine::race::{self, Move, PositionError, RuleSet};
 
 fn named() -> Vec<RuleSet> {
-    race::NAMED_RULE_SETS.iter().map(|n| race::preset(n).unwrap()).collect()
+    race::NAMED_RULE_SETS
+        .iter()
+        .map(|n| race::preset(n).unwrap())
+        .collect()
 }
 
 fn mv(from: u8, to: u8) -> Move {
@@ -33,12 +36,17 @@ fn named_rule_sets_have_the_table_parameters() {
         assert_eq!(rules.pieces(), pieces, "{name}");
         assert_eq!(rules.route_len(), len, "{name}");
         for player in [Light, Dark] {
-            let marked: Vec<u8> = (1..=len).filter(|&s| rules.is_marked_square(player, s)).collect();
+            let marked: Vec<u8> = (1..=len)
+                .filter(|&s| rules.is_marked_square(player, s))
+                .collect();
             assert_eq!(marked, marks, "{name} {player}");
         }
         assert_eq!(rules.marks_are_safe(), safe, "{name}");
         assert!(rules.marks_give_extra_roll(), "{name}");
-        assert_eq!(rules.dice().probabilities(), &[1.0 / 16.0, 0.25, 0.375, 0.25, 1.0 / 16.0]);
+        assert_eq!(
+            rules.dice().probabilities(),
+            &[1.0 / 16.0, 0.25, 0.375, 0.25, 1.0 / 16.0]
+        );
     }
 }
 
@@ -89,7 +97,12 @@ fn a_waiting_piece_enters_on_the_square_of_the_roll() {
     for rules in named() {
         for roll in 1..=4 {
             let start = rules.start();
-            assert_eq!(moves(&rules, &start, roll), vec![mv(0, roll)], "{}", rules.name());
+            assert_eq!(
+                moves(&rules, &start, roll),
+                vec![mv(0, roll)],
+                "{}",
+                rules.name()
+            );
             let after = rules.apply(&start, mv(0, roll)).position;
             assert_eq!(after.side(Light).waiting(), rules.pieces() - 1);
             assert_eq!(after.side(Light).squares().collect::<Vec<_>>(), vec![roll]);
@@ -104,7 +117,12 @@ fn a_piece_moves_exactly_the_roll() {
         let position = pos(&rules, Light, (p - 1, &[5], 0), (p, &[], 0));
         for roll in 1..=4 {
             let legal = moves(&rules, &position, roll);
-            assert_eq!(legal, vec![mv(0, roll), mv(5, 5 + roll)], "{} roll {roll}", rules.name());
+            assert_eq!(
+                legal,
+                vec![mv(0, roll), mv(5, 5 + roll)],
+                "{} roll {roll}",
+                rules.name()
+            );
         }
     }
 }
@@ -115,7 +133,12 @@ fn no_piece_lands_on_its_own_side() {
         let p = rules.pieces();
         let position = pos(&rules, Light, (p - 2, &[2, 4], 0), (p, &[], 0));
         // Entering on 2 and moving 2 -> 4 both land on light's own pieces.
-        assert_eq!(moves(&rules, &position, 2), vec![mv(4, 6)], "{}", rules.name());
+        assert_eq!(
+            moves(&rules, &position, 2),
+            vec![mv(4, 6)],
+            "{}",
+            rules.name()
+        );
     }
 }
 
@@ -145,7 +168,10 @@ fn private_squares_are_separate_cells() {
         let position = pos(&rules, Light, (p - 1, &[2], 0), (p - 1, &[3], 0));
         let outcome = rules.apply(&position, mv(2, 3));
         assert!(!outcome.captured, "{}", rules.name());
-        assert_eq!(outcome.position.side(Dark).squares().collect::<Vec<_>>(), vec![3]);
+        assert_eq!(
+            outcome.position.side(Dark).squares().collect::<Vec<_>>(),
+            vec![3]
+        );
     }
     // On the Ur board the last two squares of the Finkel route are private too.
     let ur = race::preset("ur").unwrap();
@@ -163,11 +189,23 @@ fn the_same_shared_cell_cannot_hold_two_pieces() {
         .map(|_| ());
     assert!(err.is_ok());
     let mut setup = sawah.start().to_setup();
-    setup.sides.light = sawah_engine::race::SideSetup { waiting: 6, scored: 0, squares: vec![10] };
-    setup.sides.dark = sawah_engine::race::SideSetup { waiting: 6, scored: 0, squares: vec![10] };
+    setup.sides.light = sawah_engine::race::SideSetup {
+        waiting: 6,
+        scored: 0,
+        squares: vec![10],
+    };
+    setup.sides.dark = sawah_engine::race::SideSetup {
+        waiting: 6,
+        scored: 0,
+        squares: vec![10],
+    };
     assert!(matches!(
         sawah.position(&setup),
-        Err(PositionError::SharedCell { light_square: 10, dark_square: 10, .. })
+        Err(PositionError::SharedCell {
+            light_square: 10,
+            dark_square: 10,
+            ..
+        })
     ));
     // Masters: light's 12..16 are dark's 16..12.
     let masters = race::preset("masters").unwrap();
@@ -201,7 +239,10 @@ fn safe_marks_protect_and_unsafe_marks_do_not() {
             assert_eq!(legal, vec![mv(0, 2), mv(6, 8)], "{}", rules.name());
             let outcome = rules.apply(&position, mv(6, 8));
             assert!(outcome.captured);
-            assert!(outcome.extra_roll, "a mark still gives a roll when it is not safe");
+            assert!(
+                outcome.extra_roll,
+                "a mark still gives a roll when it is not safe"
+            );
             assert_eq!(outcome.position.turn(), Light);
         }
     }
@@ -242,7 +283,9 @@ fn ending_on_a_mark_gives_another_roll() {
     for rules in named() {
         let p = rules.pieces();
         let len = rules.route_len();
-        let marks: Vec<u8> = (1..=len).filter(|&s| rules.is_marked_square(Light, s)).collect();
+        let marks: Vec<u8> = (1..=len)
+            .filter(|&s| rules.is_marked_square(Light, s))
+            .collect();
         for &mark in &marks {
             let from = mark - 2;
             let position = pos(&rules, Light, (p - 1, &[from], 0), (p, &[], 0));
@@ -305,7 +348,11 @@ fn no_legal_move_passes() {
         // One piece left on the last square: only a 1 moves it.
         let position = pos(&rules, Light, (0, &[len], p - 1), (p, &[], 0));
         for roll in 2..=4 {
-            assert!(moves(&rules, &position, roll).is_empty(), "{}", rules.name());
+            assert!(
+                moves(&rules, &position, roll).is_empty(),
+                "{}",
+                rules.name()
+            );
         }
         // Blocked entry: own pieces on 1..4 and nothing else to move with a roll that hits them.
         let position = pos(&rules, Light, (p - 2, &[3, 4], 0), (p, &[], 0));
@@ -325,7 +372,10 @@ fn bearing_off_the_last_piece_wins_and_passes_the_turn() {
         assert_eq!(outcome.position.turn(), Dark);
         assert_eq!(rules.winner(&outcome.position), Some(Light));
         for roll in 0..=4 {
-            assert!(moves(&rules, &outcome.position, roll).is_empty(), "finished games have no moves");
+            assert!(
+                moves(&rules, &outcome.position, roll).is_empty(),
+                "finished games have no moves"
+            );
         }
     }
 }
@@ -338,21 +388,47 @@ fn invalid_positions_are_refused_with_the_reason() {
     setup.sides.light.waiting = 6;
     assert_eq!(
         rules.position(&setup),
-        Err(PositionError::SquareOutOfRange { player: Light, square: 17, len: 16 })
+        Err(PositionError::SquareOutOfRange {
+            player: Light,
+            square: 17,
+            len: 16
+        })
     );
     setup.sides.light.squares = vec![0];
-    assert!(matches!(rules.position(&setup), Err(PositionError::SquareOutOfRange { square: 0, .. })));
+    assert!(matches!(
+        rules.position(&setup),
+        Err(PositionError::SquareOutOfRange { square: 0, .. })
+    ));
     setup.sides.light.squares = vec![3, 3];
     setup.sides.light.waiting = 5;
-    assert_eq!(rules.position(&setup), Err(PositionError::DuplicateSquare { player: Light, square: 3 }));
+    assert_eq!(
+        rules.position(&setup),
+        Err(PositionError::DuplicateSquare {
+            player: Light,
+            square: 3
+        })
+    );
     setup.sides.light.squares = vec![3];
     setup.sides.light.waiting = 7;
     assert!(matches!(
         rules.position(&setup),
-        Err(PositionError::PieceCount { player: Light, total: 8, pieces: 7, .. })
+        Err(PositionError::PieceCount {
+            player: Light,
+            total: 8,
+            pieces: 7,
+            ..
+        })
     ));
-    setup.sides.light = sawah_engine::race::SideSetup { waiting: 0, scored: 7, squares: vec![] };
-    setup.sides.dark = sawah_engine::race::SideSetup { waiting: 0, scored: 7, squares: vec![] };
+    setup.sides.light = sawah_engine::race::SideSetup {
+        waiting: 0,
+        scored: 7,
+        squares: vec![],
+    };
+    setup.sides.dark = sawah_engine::race::SideSetup {
+        waiting: 0,
+        scored: 7,
+        squares: vec![],
+    };
     assert_eq!(rules.position(&setup), Err(PositionError::BothWon));
     // One side having won is a valid (finished) position.
     setup.sides.dark.scored = 6;

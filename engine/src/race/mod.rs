@@ -9,7 +9,9 @@ mod rules;
 pub use count::valid_position_count;
 pub use moves::{Move, Outcome};
 pub use position::{Position, PositionError, Setup, Side, SideSetup};
-pub use presets::{NAMED as NAMED_RULE_SETS, TINY as TINY_RULE_SETS, all_preset_names, preset, preset_spec};
+pub use presets::{
+    NAMED as NAMED_RULE_SETS, TINY as TINY_RULE_SETS, all_preset_names, preset, preset_spec,
+};
 pub use rules::{
     Cell, MAX_PIECES, MAX_ROUTE_LEN, Marks, RuleError, RuleFileError, RuleSet, RuleSpec,
 };

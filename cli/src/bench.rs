@@ -1,0 +1,51 @@
+//! `sawah bench`: random-playout speed on one core.
+
+use sawah_engine::DiceSource;
+use sawah_engine::playout::random_playout;
+use sawah_engine::race::RuleSet;
+use std::time::{Duration, Instant};
+
+/// What one benchmark run measured.
+#[derive(Clone, Debug)]
+pub struct PlayoutBench {
+    /// Rule set id.
+    pub rules: String,
+    /// Finished games.
+    pub games: u64,
+    /// Moves made (passes not counted).
+    pub moves: u64,
+    /// Rolls made (passes and extra rolls included).
+    pub plies: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl PlayoutBench {
+    /// Moves per second.
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+/// Plays random games (roll, generate, pick uniformly, apply) on this thread
+/// for at least `duration`.
+pub fn random_playouts(rules: &RuleSet, seed: u64, duration: Duration) -> PlayoutBench {
+    let mut source = DiceSource::from_seed(seed);
+    let start = Instant::now();
+    let (mut games, mut moves, mut plies) = (0, 0, 0);
+    while start.elapsed() < duration {
+        for _ in 0..64 {
+            let stats = random_playout(rules, rules.start(), &mut source, u64::MAX);
+            games += 1;
+            moves += stats.moves;
+            plies += stats.plies;
+        }
+    }
+    PlayoutBench {
+        rules: rules.name().to_string(),
+        games,
+        moves,
+        plies,
+        elapsed: start.elapsed(),
+    }
+}

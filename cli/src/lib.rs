@@ -1,0 +1,7 @@
+//! The `sawah` command's building blocks: the bot protocol, terminal play,
+//! board drawings and benchmarks. `main.rs` only parses arguments.
+
+pub mod bench;
+pub mod bot;
+pub mod play;
+pub mod render;
