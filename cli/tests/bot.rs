@@ -1,0 +1,263 @@
+//! The bot protocol contract (DESIGN.md §3.2), and its robustness: every line
+//! gets exactly one JSON response, whatever it holds.
+
+use proptest::prelude::*;
+use sawah_cli::bot::{Bot, serve};
+use serde_json::{Value, json};
+
+fn bot() -> &'static Bot {
+    static BOT: std::sync::OnceLock<Bot> = std::sync::OnceLock::new();
+    BOT.get_or_init(Bot::default)
+}
+
+fn ask(request: &str) -> Value {
+    let response = bot().handle_line(request);
+    assert!(!response.contains('\n'), "responses are one line");
+    serde_json::from_str(&response).expect("responses are JSON")
+}
+
+fn error_kind(response: &Value) -> &str {
+    response["error"]["kind"].as_str().unwrap_or_else(|| panic!("not an error: {response}"))
+}
+
+const START: &str = r#"{"rules":"sawah","turn":"light","light":{"waiting":7,"scored":0,"squares":[]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
+
+#[test]
+fn legal_moves_lists_moves_with_resulting_positions() {
+    let response = ask(&format!(r#"{{"id":1,"cmd":"legal_moves","position":{START},"roll":4}}"#));
+    assert_eq!(
+        response,
+        json!({"id":1,"moves":[{"from":0,"to":4,"extra_roll":true,"position":{
+            "rules":"sawah","turn":"light",
+            "light":{"waiting":6,"scored":0,"squares":[4]},
+            "dark":{"waiting":7,"scored":0,"squares":[]}}}]})
+    );
+}
+
+#[test]
+fn bearing_off_is_to_off_and_winning_passes_the_turn() {
+    let position = r#"{"rules":"ur","turn":"dark","light":{"waiting":7,"scored":0,"squares":[]},"dark":{"waiting":0,"scored":6,"squares":[12]}}"#;
+    let response = ask(&format!(r#"{{"id":"x","cmd":"legal_moves","position":{position},"roll":3}}"#));
+    let moves = response["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0]["from"], 12);
+    assert_eq!(moves[0]["to"], "off");
+    assert_eq!(moves[0]["extra_roll"], false);
+    assert_eq!(moves[0]["position"]["turn"], "light");
+    assert_eq!(moves[0]["position"]["dark"]["scored"], 7);
+    // A finished position gets no moves.
+    let finished = moves[0]["position"].to_string();
+    let response = ask(&format!(r#"{{"cmd":"legal_moves","position":{finished},"roll":2}}"#));
+    assert_eq!(response, json!({"moves": []}));
+}
+
+#[test]
+fn roll_zero_and_blocked_rolls_give_an_empty_list() {
+    let response = ask(&format!(r#"{{"cmd":"legal_moves","position":{START},"roll":0}}"#));
+    assert_eq!(response, json!({"moves": []}));
+}
+
+#[test]
+fn positions_may_be_given_in_notation() {
+    let response = ask(r#"{"cmd":"legal_moves","position":"masters light 6/11/0 6/15/0","roll":2}"#);
+    let moves = response["moves"].as_array().unwrap();
+    let capture = moves.iter().find(|m| m["from"] == 11).unwrap();
+    assert_eq!(capture["to"], 13);
+    assert_eq!(capture["position"]["dark"]["waiting"], 7);
+}
+
+#[test]
+fn ids_of_any_type_are_echoed() {
+    for id in [json!(7), json!("seven"), json!(null), json!({"a":[1]})] {
+        let request = json!({"id": id, "cmd": "list_rules"});
+        assert_eq!(ask(&request.to_string())["id"], id);
+        let request = json!({"id": id, "cmd": "nope"});
+        assert_eq!(ask(&request.to_string())["id"], id);
+    }
+}
+
+#[test]
+fn every_kind_of_bad_request_names_what_is_wrong() {
+    let cases: Vec<(String, &str, &str)> = vec![
+        ("not json".into(), "invalid_json", "not JSON"),
+        ("".into(), "invalid_json", "not JSON"),
+        ("[1,2]".into(), "invalid_request", "JSON object"),
+        (r#"{"id":1}"#.into(), "missing_field", "\"cmd\""),
+        (r#"{"cmd":3}"#.into(), "invalid_field", "\"cmd\""),
+        (r#"{"cmd":"fly"}"#.into(), "unknown_command", "legal_moves"),
+        (r#"{"cmd":"legal_moves","roll":1}"#.into(), "missing_field", "\"position\""),
+        (format!(r#"{{"cmd":"legal_moves","position":{START}}}"#), "missing_field", "\"roll\""),
+        (format!(r#"{{"cmd":"legal_moves","position":{START},"roll":5}}"#), "invalid_roll", "0 to 4"),
+        (format!(r#"{{"cmd":"legal_moves","position":{START},"roll":-1}}"#), "invalid_roll", "-1"),
+        (format!(r#"{{"cmd":"legal_moves","position":{START},"roll":1.5}}"#), "invalid_roll", "1.5"),
+        (format!(r#"{{"cmd":"legal_moves","position":{START},"roll":"2"}}"#), "invalid_roll", "\"2\""),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"chess","turn":"light","light":{"waiting":7,"scored":0,"squares":[]},"dark":{"waiting":7,"scored":0,"squares":[]}}}"#.into(),
+            "unknown_rules",
+            "chess",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"light","light":{"waiting":6,"scored":0,"squares":[]},"dark":{"waiting":7,"scored":0,"squares":[]}}}"#.into(),
+            "invalid_position",
+            "6 waiting",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"light","light":{"waiting":6,"scored":0,"squares":[9]},"dark":{"waiting":6,"scored":0,"squares":[9]}}}"#.into(),
+            "invalid_position",
+            "same cell",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"light","light":{"waiting":6,"scored":0,"squares":[17]},"dark":{"waiting":7,"scored":0,"squares":[]}}}"#.into(),
+            "invalid_position",
+            "square 17",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"light","light":{"waiting":5,"scored":0,"squares":[3,3]},"dark":{"waiting":7,"scored":0,"squares":[]}}}"#.into(),
+            "invalid_position",
+            "twice",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"light","light":{"waiting":0,"scored":7,"squares":[]},"dark":{"waiting":0,"scored":7,"squares":[]}}}"#.into(),
+            "invalid_position",
+            "both sides",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"blue","light":{"waiting":7,"scored":0,"squares":[]},"dark":{"waiting":7,"scored":0,"squares":[]}}}"#.into(),
+            "invalid_position",
+            "blue",
+        ),
+        (
+            r#"{"cmd":"legal_moves","roll":1,"position":{"rules":"sawah","turn":"light","light":{"scored":0,"squares":[]},"dark":{"waiting":7,"scored":0,"squares":[]}}}"#.into(),
+            "invalid_position",
+            "waiting",
+        ),
+        (r#"{"cmd":"legal_moves","roll":1,"position":"sawah light 7/-/0"}"#.into(), "invalid_position", "4 fields"),
+        (r#"{"cmd":"rules","rules":"nope"}"#.into(), "unknown_rules", "known rule sets"),
+    ];
+    for (request, kind, needle) in cases {
+        let response = ask(&request);
+        assert_eq!(error_kind(&response), kind, "{request} -> {response}");
+        let message = response["error"]["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{request}: message {message:?} lacks {needle:?}");
+    }
+}
+
+#[test]
+fn the_server_answers_every_line_in_order_and_survives_bad_bytes() {
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(b"{\"id\":1,\"cmd\":\"list_rules\"}\n");
+    input.extend_from_slice(b"\xff\xfe not utf-8\n");
+    input.extend_from_slice(b"{\"id\":3,\"cmd\":\"start\",\"rules\":\"ur\"}\r\n");
+    input.extend_from_slice(b"{\"id\":4,\"cmd\":\"rules\",\"rules\":\"masters\"}");
+    let mut output = Vec::new();
+    serve(&Bot::default(), &input[..], &mut output).unwrap();
+    let lines: Vec<Value> = String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["id"], 1);
+    assert_eq!(error_kind(&lines[1]), "invalid_json");
+    assert_eq!(lines[2]["position"]["rules"], "ur");
+    assert_eq!(lines[3]["rules"]["routes"]["light"][11]["cell"], json!([2, 6]));
+    assert_eq!(lines[3]["rules"]["routes"]["light"][11]["opponent_square"], 16);
+}
+
+fn arbitrary_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (0u64..40).prop_map(Value::from),
+        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        ".{0,12}".prop_map(Value::from),
+        prop::sample::select(vec![
+            "legal_moves", "rules", "start", "list_rules", "sawah", "ur", "masters", "light", "dark",
+            "sawah light 7/-/0 7/-/0", "off",
+        ])
+        .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+            prop::collection::btree_map(
+                prop::sample::select(vec![
+                    "id", "cmd", "position", "roll", "rules", "turn", "light", "dark", "waiting", "scored",
+                    "squares", "x",
+                ])
+                .prop_map(String::from),
+                inner,
+                0..6
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// A valid request with one field replaced by arbitrary JSON.
+fn damaged_request() -> impl Strategy<Value = Value> {
+    let paths = prop::sample::select(vec![
+        vec!["cmd"],
+        vec!["roll"],
+        vec!["position"],
+        vec!["position", "rules"],
+        vec!["position", "turn"],
+        vec!["position", "light"],
+        vec!["position", "dark", "waiting"],
+        vec!["position", "dark", "scored"],
+        vec!["position", "light", "squares"],
+    ]);
+    (paths, arbitrary_json(), prop::sample::select(vec![("sawah", 7), ("ur", 7), ("masters", 7), ("babylon", 5), ("ur-1", 1)]), 0u64..5)
+        .prop_map(|(path, replacement, (rules, pieces), roll)| {
+            let mut request = json!({
+                "id": 9, "cmd": "legal_moves", "roll": roll,
+                "position": {"rules": rules, "turn": "light",
+                    "light": {"waiting": pieces, "scored": 0, "squares": []},
+                    "dark": {"waiting": pieces, "scored": 0, "squares": []}}
+            });
+            let mut slot = &mut request;
+            for key in &path {
+                slot = &mut slot[*key];
+            }
+            *slot = replacement;
+            request
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_text_gets_one_json_line(line in "\\PC{0,200}") {
+        let response = bot().handle_line(&line);
+        prop_assert!(!response.contains('\n'));
+        let value: Value = serde_json::from_str(&response).unwrap();
+        prop_assert!(value.get("moves").is_some() || value.get("error").is_some() || value.is_object());
+    }
+
+    #[test]
+    fn arbitrary_bytes_get_one_json_line_each(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        let mut output = Vec::new();
+        serve(bot(), &bytes[..], &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let expected_lines = bytes.split(|&b| b == b'\n').count() - usize::from(bytes.is_empty() || bytes.ends_with(b"\n"));
+        prop_assert_eq!(text.lines().count(), expected_lines);
+        for line in text.lines() {
+            let _: Value = serde_json::from_str(line).unwrap();
+        }
+    }
+
+    #[test]
+    fn arbitrary_json_gets_an_answer(request in arbitrary_json()) {
+        let response = ask(&request.to_string());
+        prop_assert!(response.is_object());
+    }
+
+    #[test]
+    fn damaged_requests_get_an_answer(request in damaged_request()) {
+        let response = ask(&request.to_string());
+        prop_assert_eq!(&response["id"], &json!(9));
+        prop_assert!(response.get("moves").is_some() || response.get("error").is_some());
+    }
+}

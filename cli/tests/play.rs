@@ -1,0 +1,44 @@
+//! Terminal play with scripted input.
+
+use sawah_cli::play::{PlayOptions, play};
+use sawah_engine::{Player, race};
+
+#[test]
+fn a_scripted_person_finishes_a_game_on_every_named_rule_set() {
+    for name in race::NAMED_RULE_SETS {
+        let rules = race::preset(name).unwrap();
+        // Always pick the first move; some bad answers sprinkled in are asked again.
+        let input = "0\nabc\n\n1\n".to_string() + &"1\n".repeat(5_000);
+        let mut output = Vec::new();
+        let options = PlayOptions { human: Player::Light, seed: 5 };
+        let winner = play(&rules, &options, input.as_bytes(), &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert!(winner.is_some(), "{name}: game did not finish:\n{}", &text[text.len().saturating_sub(2000)..]);
+        assert!(text.contains("\"0\" is not a move"), "{name}");
+        assert!(text.contains("\"abc\" is not a move"), "{name}");
+        assert!(text.contains("has borne off every piece"), "{name}");
+    }
+}
+
+#[test]
+fn end_of_input_abandons_the_game_without_error() {
+    let rules = race::preset("ur").unwrap();
+    let mut output = Vec::new();
+    let options = PlayOptions { human: Player::Dark, seed: 1 };
+    let winner = play(&rules, &options, "2\n".as_bytes(), &mut output).unwrap();
+    assert_eq!(winner, None);
+    assert!(String::from_utf8(output).unwrap().contains("Game abandoned"));
+}
+
+#[test]
+fn the_board_is_drawn_with_its_shape() {
+    let rules = race::preset("ur").unwrap();
+    let mut output = Vec::new();
+    let options = PlayOptions { human: Player::Light, seed: 1 };
+    play(&rules, &options, "q\n".as_bytes(), &mut output).unwrap();
+    let text = String::from_utf8(output).unwrap();
+    // The Ur board has a gap of two cells in the outer rows, and light's
+    // route numbers 1-4 then 14, 13 on its own row.
+    assert!(text.contains("  [ 4 ][ 3 ][ 2 ][ 1 ]          [14 ][13 ]"), "{text}");
+    assert!(text.contains("[ * ][   ][   ][   ]          [ * ][   ]"), "{text}");
+}

@@ -1,0 +1,81 @@
+//! JSON positions and the text notation: round trips and robustness.
+
+mod common;
+
+use common::random_position;
+use proptest::prelude::*;
+use sawah_engine::json::PositionJson;
+use sawah_engine::notation;
+use sawah_engine::race;
+use sawah_engine::registry::Registry;
+use sawah_engine::DiceSource;
+
+fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(Registry::new)
+}
+
+#[test]
+fn json_matches_the_design_example() {
+    let text = r#"{"rules":"sawah","turn":"light","light":{"waiting":3,"scored":1,"squares":[1,5,9]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
+    let (rules, position) = registry().parse_position(&serde_json::from_str(text).unwrap()).unwrap();
+    assert_eq!(rules.name(), "sawah");
+    assert_eq!(serde_json::to_string(&rules.position_to_json(&position)).unwrap(), text);
+    assert_eq!(notation::format(&rules.position_to_json(&position)), "sawah light 3/1,5,9/1 7/-/0");
+}
+
+#[test]
+fn squares_may_come_in_any_order_and_are_written_ascending() {
+    let text = r#"{"rules":"ur","turn":"dark","light":{"waiting":4,"scored":0,"squares":[9,1,5]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
+    let (rules, position) = registry().parse_position(&serde_json::from_str(text).unwrap()).unwrap();
+    assert_eq!(rules.position_to_json(&position).light.squares, vec![1, 5, 9]);
+}
+
+#[test]
+fn unknown_fields_are_refused_by_name() {
+    let text = r#"{"rules":"ur","turn":"dark","light":{"waiting":7,"scored":0,"squares":[],"colour":1},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
+    let err = registry().parse_position(&serde_json::from_str(text).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("colour"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn json_and_notation_round_trip(index in 0usize..15, seed in any::<u64>()) {
+        let names: Vec<&str> = race::all_preset_names().collect();
+        let rules = race::preset(names[index % names.len()]).unwrap();
+        let position = random_position(&rules, &mut DiceSource::from_seed(seed));
+        let json = rules.position_to_json(&position);
+        let text = serde_json::to_string(&json).unwrap();
+        let back: PositionJson = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(rules.position_from_json(&back).unwrap(), position);
+        let line = notation::format(&json);
+        let parsed = notation::parse(&line).unwrap();
+        prop_assert_eq!(&parsed, &json);
+        prop_assert_eq!(notation::format(&parsed), line.clone());
+        let (_, again) = registry().parse_position_text(&line).unwrap();
+        prop_assert_eq!(again, position);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_the_parsers(text in "\\PC{0,80}") {
+        let _ = notation::parse(&text);
+        let _ = registry().parse_position_text(&text);
+    }
+
+    #[test]
+    fn notation_like_text_never_panics(
+        rules in prop::sample::select(vec!["sawah", "ur", "masters", "ur-1", "x"]),
+        turn in prop::sample::select(vec!["light", "dark", "l", "D", "?"]),
+        sides in prop::collection::vec("[0-9]{1,3}/(-|[0-9]{1,3}(,[0-9]{1,3}){0,8})/[0-9]{1,3}", 2),
+    ) {
+        let line = format!("{rules} {turn} {} {}", sides[0], sides[1]);
+        if let Ok(json) = notation::parse(&line) {
+            // Formatting normalises (ascending squares); formatted text is a fixed point.
+            let formatted = notation::format(&json);
+            prop_assert_eq!(notation::format(&notation::parse(&formatted).unwrap()), formatted);
+        }
+        let _ = registry().parse_position_text(&line);
+    }
+}
