@@ -1,3 +1,4 @@
+#![doc = include_str!("../../README.md")]
 //! The `sawah` command's building blocks: the bot protocol, terminal play,
 //! board drawings and benchmarks. `main.rs` only parses arguments.
 

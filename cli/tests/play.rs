@@ -10,10 +10,17 @@ fn a_scripted_person_finishes_a_game_on_every_named_rule_set() {
         // Always pick the first move; some bad answers sprinkled in are asked again.
         let input = "0\nabc\n\n1\n".to_string() + &"1\n".repeat(5_000);
         let mut output = Vec::new();
-        let options = PlayOptions { human: Player::Light, seed: 5 };
+        let options = PlayOptions {
+            human: Player::Light,
+            seed: 5,
+        };
         let winner = play(&rules, &options, input.as_bytes(), &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
-        assert!(winner.is_some(), "{name}: game did not finish:\n{}", &text[text.len().saturating_sub(2000)..]);
+        assert!(
+            winner.is_some(),
+            "{name}: game did not finish:\n{}",
+            &text[text.len().saturating_sub(2000)..]
+        );
         assert!(text.contains("\"0\" is not a move"), "{name}");
         assert!(text.contains("\"abc\" is not a move"), "{name}");
         assert!(text.contains("has borne off every piece"), "{name}");
@@ -24,21 +31,37 @@ fn a_scripted_person_finishes_a_game_on_every_named_rule_set() {
 fn end_of_input_abandons_the_game_without_error() {
     let rules = race::preset("ur").unwrap();
     let mut output = Vec::new();
-    let options = PlayOptions { human: Player::Dark, seed: 1 };
+    let options = PlayOptions {
+        human: Player::Dark,
+        seed: 1,
+    };
     let winner = play(&rules, &options, "2\n".as_bytes(), &mut output).unwrap();
     assert_eq!(winner, None);
-    assert!(String::from_utf8(output).unwrap().contains("Game abandoned"));
+    assert!(
+        String::from_utf8(output)
+            .unwrap()
+            .contains("Game abandoned")
+    );
 }
 
 #[test]
 fn the_board_is_drawn_with_its_shape() {
     let rules = race::preset("ur").unwrap();
     let mut output = Vec::new();
-    let options = PlayOptions { human: Player::Light, seed: 1 };
+    let options = PlayOptions {
+        human: Player::Light,
+        seed: 1,
+    };
     play(&rules, &options, "q\n".as_bytes(), &mut output).unwrap();
     let text = String::from_utf8(output).unwrap();
     // The Ur board has a gap of two cells in the outer rows, and light's
     // route numbers 1-4 then 14, 13 on its own row.
-    assert!(text.contains("  [ 4 ][ 3 ][ 2 ][ 1 ]          [14 ][13 ]"), "{text}");
-    assert!(text.contains("[ * ][   ][   ][   ]          [ * ][   ]"), "{text}");
+    assert!(
+        text.contains("  [ 4 ][ 3 ][ 2 ][ 1 ]          [14 ][13 ]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[ * ][   ][   ][   ]          [ * ][   ]"),
+        "{text}"
+    );
 }

@@ -192,6 +192,19 @@ impl DiceSource {
     }
 }
 
+impl Dice {
+    /// `[{"roll":r,"probability":p}, …]` for every roll 0..=max_roll.
+    pub fn outcomes_json(&self) -> serde_json::Value {
+        serde_json::Value::Array(
+            self.probabilities
+                .iter()
+                .enumerate()
+                .map(|(roll, p)| serde_json::json!({ "roll": roll, "probability": p }))
+                .collect(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,18 +290,5 @@ mod tests {
             Dice::new(vec![1.0 / 17.0; 17]),
             Err(DiceError::TooManyOutcomes { count: 17 })
         ));
-    }
-}
-
-impl Dice {
-    /// `[{"roll":r,"probability":p}, …]` for every roll 0..=max_roll.
-    pub fn outcomes_json(&self) -> serde_json::Value {
-        serde_json::Value::Array(
-            self.probabilities
-                .iter()
-                .enumerate()
-                .map(|(roll, p)| serde_json::json!({ "roll": roll, "probability": p }))
-                .collect(),
-        )
     }
 }

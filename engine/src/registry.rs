@@ -129,10 +129,10 @@ impl Registry {
         if looks_like_file {
             let path = Path::new(name_or_path);
             let loaded = RuleSet::from_file(path)?;
-            if let Ok(known) = self.get(loaded.name()) {
-                if *known == loaded {
-                    return Ok(known);
-                }
+            if let Ok(known) = self.get(loaded.name())
+                && *known == loaded
+            {
+                return Ok(known);
             }
             return self.load_file(path);
         }

@@ -4,11 +4,11 @@ mod common;
 
 use common::random_position;
 use proptest::prelude::*;
+use sawah_engine::DiceSource;
 use sawah_engine::json::PositionJson;
 use sawah_engine::notation;
 use sawah_engine::race;
 use sawah_engine::registry::Registry;
-use sawah_engine::DiceSource;
 
 fn registry() -> &'static Registry {
     static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
@@ -18,23 +18,38 @@ fn registry() -> &'static Registry {
 #[test]
 fn json_matches_the_design_example() {
     let text = r#"{"rules":"sawah","turn":"light","light":{"waiting":3,"scored":1,"squares":[1,5,9]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
-    let (rules, position) = registry().parse_position(&serde_json::from_str(text).unwrap()).unwrap();
+    let (rules, position) = registry()
+        .parse_position(&serde_json::from_str(text).unwrap())
+        .unwrap();
     assert_eq!(rules.name(), "sawah");
-    assert_eq!(serde_json::to_string(&rules.position_to_json(&position)).unwrap(), text);
-    assert_eq!(notation::format(&rules.position_to_json(&position)), "sawah light 3/1,5,9/1 7/-/0");
+    assert_eq!(
+        serde_json::to_string(&rules.position_to_json(&position)).unwrap(),
+        text
+    );
+    assert_eq!(
+        notation::format(&rules.position_to_json(&position)),
+        "sawah light 3/1,5,9/1 7/-/0"
+    );
 }
 
 #[test]
 fn squares_may_come_in_any_order_and_are_written_ascending() {
     let text = r#"{"rules":"ur","turn":"dark","light":{"waiting":4,"scored":0,"squares":[9,1,5]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
-    let (rules, position) = registry().parse_position(&serde_json::from_str(text).unwrap()).unwrap();
-    assert_eq!(rules.position_to_json(&position).light.squares, vec![1, 5, 9]);
+    let (rules, position) = registry()
+        .parse_position(&serde_json::from_str(text).unwrap())
+        .unwrap();
+    assert_eq!(
+        rules.position_to_json(&position).light.squares,
+        vec![1, 5, 9]
+    );
 }
 
 #[test]
 fn unknown_fields_are_refused_by_name() {
     let text = r#"{"rules":"ur","turn":"dark","light":{"waiting":7,"scored":0,"squares":[],"colour":1},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
-    let err = registry().parse_position(&serde_json::from_str(text).unwrap()).unwrap_err();
+    let err = registry()
+        .parse_position(&serde_json::from_str(text).unwrap())
+        .unwrap_err();
     assert!(err.to_string().contains("colour"), "{err}");
 }
 

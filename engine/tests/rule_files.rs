@@ -33,7 +33,12 @@ fn example_files_load_and_play() {
     let plain = RuleSet::from_file(&example("egyptian-no-marks.json")).unwrap();
     assert!(!plain.marks_give_extra_roll());
     for rules in [three, plain] {
-        let stats = sawah_engine::playout::random_playout(&rules, rules.start(), &mut DiceSource::from_seed(1), 1_000_000);
+        let stats = sawah_engine::playout::random_playout(
+            &rules,
+            rules.start(),
+            &mut DiceSource::from_seed(1),
+            1_000_000,
+        );
         assert!(stats.winner.is_some());
         assert!(valid_position_count(&rules) > 0);
     }
@@ -50,16 +55,29 @@ fn a_registry_resolves_names_and_files() {
     let dir = std::env::temp_dir().join(format!("sawah-rules-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let clash = dir.join("clash.json");
-    std::fs::write(&clash, serde_json::to_string(race::preset("ur").unwrap().spec()).unwrap()).unwrap();
-    assert!(matches!(registry.load_file(&clash), Err(ResolveError::NameTaken { .. })));
+    std::fs::write(
+        &clash,
+        serde_json::to_string(race::preset("ur").unwrap().spec()).unwrap(),
+    )
+    .unwrap();
+    assert!(matches!(
+        registry.load_file(&clash),
+        Err(ResolveError::NameTaken { .. })
+    ));
     let broken = dir.join("broken.toml");
     std::fs::write(&broken, "name = \"x\"\npieces = \"seven\"\n").unwrap();
     let err = registry.resolve(broken.to_str().unwrap()).unwrap_err();
     assert!(err.to_string().contains("malformed"), "{err}");
     let missing = dir.join("missing.toml");
-    assert!(matches!(registry.resolve(missing.to_str().unwrap()), Err(ResolveError::File(RuleFileError::Io { .. }))));
+    assert!(matches!(
+        registry.resolve(missing.to_str().unwrap()),
+        Err(ResolveError::File(RuleFileError::Io { .. }))
+    ));
     let unknown = registry.resolve("chess").unwrap_err().to_string();
-    assert!(unknown.contains("chess") && unknown.contains("sawah"), "{unknown}");
+    assert!(
+        unknown.contains("chess") && unknown.contains("sawah"),
+        "{unknown}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -71,10 +89,22 @@ fn sawah_with(change: impl FnOnce(&mut race::RuleSpec)) -> Result<RuleSet, RuleE
 
 #[test]
 fn invalid_descriptions_are_refused_with_the_reason() {
-    assert_eq!(sawah_with(|s| s.name = "Sawah Rules".into()), Err(RuleError::BadName("Sawah Rules".into())));
-    assert_eq!(sawah_with(|s| s.name = "senet".into()), Err(RuleError::ReservedName("senet".into())));
-    assert_eq!(sawah_with(|s| s.pieces = 0), Err(RuleError::BadPieceCount(0)));
-    assert_eq!(sawah_with(|s| s.pieces = 16), Err(RuleError::BadPieceCount(16)));
+    assert_eq!(
+        sawah_with(|s| s.name = "Sawah Rules".into()),
+        Err(RuleError::BadName("Sawah Rules".into()))
+    );
+    assert_eq!(
+        sawah_with(|s| s.name = "senet".into()),
+        Err(RuleError::ReservedName("senet".into()))
+    );
+    assert_eq!(
+        sawah_with(|s| s.pieces = 0),
+        Err(RuleError::BadPieceCount(0))
+    );
+    assert_eq!(
+        sawah_with(|s| s.pieces = 16),
+        Err(RuleError::BadPieceCount(16))
+    );
     assert_eq!(sawah_with(|s| s.board.clear()), Err(RuleError::EmptyBoard));
     assert_eq!(
         sawah_with(|s| s.board.push(Cell::new(1, 0))),
@@ -82,11 +112,20 @@ fn invalid_descriptions_are_refused_with_the_reason() {
     );
     assert_eq!(
         sawah_with(|s| s.light_route.push(Cell::new(1, 12))),
-        Err(RuleError::RouteOffBoard { player: Player::Light, square: 17, cell: Cell::new(1, 12) })
+        Err(RuleError::RouteOffBoard {
+            player: Player::Light,
+            square: 17,
+            cell: Cell::new(1, 12)
+        })
     );
     assert_eq!(
         sawah_with(|s| s.light_route[5] = Cell::new(1, 0)),
-        Err(RuleError::RouteRevisits { player: Player::Light, cell: Cell::new(1, 0), first: 5, second: 6 })
+        Err(RuleError::RouteRevisits {
+            player: Player::Light,
+            cell: Cell::new(1, 0),
+            first: 5,
+            second: 6
+        })
     );
     assert_eq!(
         sawah_with(|s| s.dark_route = Some(vec![Cell::new(2, 3)])),
@@ -94,7 +133,10 @@ fn invalid_descriptions_are_refused_with_the_reason() {
     );
     assert_eq!(
         sawah_with(|s| s.light_route.clear()),
-        Err(RuleError::BadRouteLength { player: Player::Light, len: 0 })
+        Err(RuleError::BadRouteLength {
+            player: Player::Light,
+            len: 0
+        })
     );
     assert_eq!(
         sawah_with(|s| {
@@ -145,7 +187,10 @@ fn file_errors_name_the_file() {
     spec.dice = vec![0.5, 0.25];
     std::fs::write(&path, toml::to_string(&spec).unwrap()).unwrap();
     let message = RuleSet::from_file(&path).unwrap_err().to_string();
-    assert!(message.contains("bad-dice.toml") && message.contains("sum to 0.75"), "{message}");
+    assert!(
+        message.contains("bad-dice.toml") && message.contains("sum to 0.75"),
+        "{message}"
+    );
     let path = dir.join("unknown-field.json");
     std::fs::write(&path, r#"{"name":"x","pieces":1,"colour":"red"}"#).unwrap();
     let message = RuleSet::from_file(&path).unwrap_err().to_string();

@@ -1,0 +1,76 @@
+//! Move generation and random playouts per rule set.
+//!
+//! `cargo bench -p sawah-engine --bench movegen`. Throughput is reported
+//! per move generated/applied (generation: per position and roll).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sawah_engine::DiceSource;
+use sawah_engine::playout::random_playout;
+use sawah_engine::race::{self, Position, RuleSet};
+use std::hint::black_box;
+
+/// Positions met in random games, as a realistic workload.
+fn sample_positions(rules: &RuleSet, count: usize) -> Vec<Position> {
+    let mut source = DiceSource::from_seed(99);
+    let mut out = Vec::with_capacity(count);
+    let mut position = rules.start();
+    while out.len() < count {
+        if rules.winner(&position).is_some() {
+            position = rules.start();
+        }
+        out.push(position);
+        let moves = rules.legal_moves(&position, source.roll(rules.dice()));
+        position = match moves.len() {
+            0 => rules.pass(&position),
+            n => rules.apply(&position, moves[source.below(n)]).position,
+        };
+    }
+    out
+}
+
+fn movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("legal_moves");
+    for name in race::NAMED_RULE_SETS {
+        let rules = race::preset(name).unwrap();
+        let positions = sample_positions(&rules, 4096);
+        group.throughput(Throughput::Elements((positions.len() * 4) as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut total = 0usize;
+                for position in &positions {
+                    for roll in 1..=4 {
+                        total += rules.legal_moves(black_box(position), roll).len();
+                    }
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("random_playout");
+    for name in race::NAMED_RULE_SETS {
+        let rules = race::preset(name).unwrap();
+        // Moves per game for throughput, measured on the same seed beforehand.
+        let games = 256;
+        let mut probe = DiceSource::from_seed(5);
+        let moves: u64 = (0..games)
+            .map(|_| random_playout(&rules, rules.start(), &mut probe, u64::MAX).moves)
+            .sum();
+        group.throughput(Throughput::Elements(moves));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut source = DiceSource::from_seed(5);
+                for _ in 0..games {
+                    black_box(random_playout(&rules, rules.start(), &mut source, u64::MAX));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, movegen, playouts);
+criterion_main!(benches);
