@@ -1,8 +1,7 @@
 //! `sawah bench`: random-playout speed on one core.
 
-use sawah_engine::DiceSource;
 use sawah_engine::playout::random_playout;
-use sawah_engine::race::RuleSet;
+use sawah_engine::{DiceSource, Game};
 use std::time::{Duration, Instant};
 
 /// What one benchmark run measured.
@@ -29,20 +28,20 @@ impl PlayoutBench {
 
 /// Plays random games (roll, generate, pick uniformly, apply) on this thread
 /// for at least `duration`.
-pub fn random_playouts(rules: &RuleSet, seed: u64, duration: Duration) -> PlayoutBench {
+pub fn random_playouts<G: Game>(game: &G, seed: u64, duration: Duration) -> PlayoutBench {
     let mut source = DiceSource::from_seed(seed);
     let start = Instant::now();
     let (mut games, mut moves, mut plies) = (0, 0, 0);
     while start.elapsed() < duration {
         for _ in 0..64 {
-            let stats = random_playout(rules, rules.start(), &mut source, u64::MAX);
+            let stats = random_playout(game, game.start(), &mut source, u64::MAX);
             games += 1;
             moves += stats.moves;
             plies += stats.plies;
         }
     }
     PlayoutBench {
-        rules: rules.name().to_string(),
+        rules: game.name().to_string(),
         games,
         moves,
         plies,

@@ -3,18 +3,30 @@
 //! a malformed one an error response; the server never stops before end of input.
 
 use sawah_engine::registry::Registry;
+use sawah_engine::senet::daily;
+use sawah_engine::{AnyGame, Codec, with_game};
 use serde_json::{Map, Value, json};
 use std::io::{self, BufRead, Write};
 
 /// The commands this server understands.
-pub const COMMANDS: [&str; 4] = ["legal_moves", "start", "rules", "list_rules"];
+pub const COMMANDS: [&str; 6] = [
+    "legal_moves",
+    "start",
+    "rules",
+    "list_rules",
+    "score",
+    "daily",
+];
+
+/// Most throws one `daily` request may ask for.
+pub const MAX_DAILY_COUNT: u64 = 100_000;
 
 /// A protocol error: a machine-readable kind and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProtocolError {
     /// One of `invalid_json`, `invalid_request`, `missing_field`,
     /// `invalid_field`, `unknown_command`, `unknown_rules`,
-    /// `invalid_position`, `invalid_roll`.
+    /// `invalid_position`, `invalid_roll`, `game_not_over`, `unsupported`.
     pub kind: &'static str,
     /// What was wrong, naming the field or value.
     pub message: String,
@@ -28,6 +40,8 @@ impl ProtocolError {
         }
     }
 }
+
+type Reply = Result<Value, ProtocolError>;
 
 /// Serves requests against a registry of rule sets.
 #[derive(Clone, Debug, Default)]
@@ -50,6 +64,51 @@ fn string_field<'a>(request: &'a Map<String, Value>, name: &str) -> Result<&'a s
         .ok_or_else(|| ProtocolError::new("invalid_field", format!("\"{name}\" must be a string")))
 }
 
+/// A position from the request, validated for its game.
+fn position_of<G: Codec>(
+    game: &G,
+    json: &sawah_engine::json::PositionJson,
+) -> Result<G::Position, ProtocolError> {
+    game.position_from_json(json)
+        .map_err(|e| ProtocolError::new("invalid_position", format!("invalid position: {e}")))
+}
+
+fn legal_moves<G: Codec>(
+    game: &G,
+    json: &sawah_engine::json::PositionJson,
+    request: &Map<String, Value>,
+) -> Reply {
+    let position = position_of(game, json)?;
+    let roll_value = field(request, "roll")?;
+    let dice = game.dice();
+    let min = dice.outcomes().map(|(roll, _)| roll).min().unwrap_or(0);
+    let max = dice.max_roll();
+    let roll = roll_value
+        .as_u64()
+        .filter(|&r| (u64::from(min)..=u64::from(max)).contains(&r))
+        .ok_or_else(|| {
+            ProtocolError::new(
+                "invalid_roll",
+                format!(
+                    "roll {roll_value} is not a whole number from {min} to {max} for {}",
+                    game.name()
+                ),
+            )
+        })? as u8;
+    let moves: Vec<Value> = game
+        .legal_moves(&position, roll)
+        .iter()
+        .map(|&mv| {
+            let step = game.apply(&position, mv);
+            let mut entry = game.move_to_json(mv);
+            entry["extra_roll"] = Value::Bool(step.extra_roll);
+            entry["position"] = json!(game.position_to_json(&step.position));
+            entry
+        })
+        .collect();
+    Ok(json!({ "moves": moves }))
+}
+
 impl Bot {
     /// A server that knows the given rule sets.
     pub fn new(registry: Registry) -> Bot {
@@ -66,10 +125,7 @@ impl Bot {
                     format!("the line is not JSON: {e}"),
                 )),
             ),
-            Ok(Value::Object(request)) => {
-                let id = request.get("id").cloned();
-                (id, self.handle(&request))
-            }
+            Ok(Value::Object(request)) => (request.get("id").cloned(), self.handle(&request)),
             Ok(_) => (
                 None,
                 Err(ProtocolError::new(
@@ -97,19 +153,23 @@ impl Bot {
         Value::Object(response).to_string()
     }
 
-    fn handle(&self, request: &Map<String, Value>) -> Result<Value, ProtocolError> {
-        let cmd = string_field(request, "cmd")?;
-        match cmd {
-            "legal_moves" => self.legal_moves(request),
+    fn handle(&self, request: &Map<String, Value>) -> Reply {
+        match string_field(request, "cmd")? {
+            "legal_moves" => {
+                let (game, json) = self.position_json(request)?;
+                with_game!(&game, g => legal_moves(g, &json, request))
+            }
             "start" => {
-                let rules = self.rules(string_field(request, "rules")?)?;
-                Ok(json!({ "position": rules.position_to_json(&rules.start()) }))
+                let game = self.rules(string_field(request, "rules")?)?;
+                Ok(with_game!(&game, g => json!({ "position": g.position_to_json(&g.start()) })))
             }
             "rules" => {
-                let rules = self.rules(string_field(request, "rules")?)?;
-                Ok(json!({ "rules": rules.export_json() }))
+                let game = self.rules(string_field(request, "rules")?)?;
+                Ok(with_game!(&game, g => json!({ "rules": g.export_json() })))
             }
             "list_rules" => Ok(json!({ "rules": self.registry.names() })),
+            "score" => self.score(request),
+            "daily" => daily_throws(request),
             other => Err(ProtocolError::new(
                 "unknown_command",
                 format!(
@@ -120,47 +180,65 @@ impl Bot {
         }
     }
 
-    fn rules(
-        &self,
-        name: &str,
-    ) -> Result<std::sync::Arc<sawah_engine::race::RuleSet>, ProtocolError> {
+    fn rules(&self, name: &str) -> Result<AnyGame, ProtocolError> {
         self.registry
             .get(name)
             .map_err(|e| ProtocolError::new("unknown_rules", e.to_string()))
     }
 
-    fn legal_moves(&self, request: &Map<String, Value>) -> Result<Value, ProtocolError> {
-        let (rules, position) = self
-            .registry
+    fn position_json(
+        &self,
+        request: &Map<String, Value>,
+    ) -> Result<(AnyGame, sawah_engine::json::PositionJson), ProtocolError> {
+        self.registry
             .parse_position(field(request, "position")?)
-            .map_err(|e| ProtocolError::new(e.kind(), e.to_string()))?;
-        let roll_value = field(request, "roll")?;
-        let max = rules.dice().max_roll();
-        let roll = roll_value
+            .map_err(|e| ProtocolError::new(e.kind(), e.to_string()))
+    }
+
+    fn score(&self, request: &Map<String, Value>) -> Reply {
+        let (game, json) = self.position_json(request)?;
+        let AnyGame::Senet(senet) = &game else {
+            return Err(ProtocolError::new(
+                "unsupported",
+                format!("score is defined for senet only, not {}", game.name()),
+            ));
+        };
+        let position = position_of(&**senet, &json)?;
+        let score = senet.score(&position).ok_or_else(|| {
+            ProtocolError::new(
+                "game_not_over",
+                "the game is not over: score needs a finished position",
+            )
+        })?;
+        Ok(json!({ "score": score }))
+    }
+}
+
+fn daily_throws(request: &Map<String, Value>) -> Reply {
+    if let Some(rules) = request.get("rules")
+        && rules.as_str() != Some(sawah_engine::senet::NAME)
+    {
+        return Err(ProtocolError::new(
+            "unsupported",
+            format!("the daily game is defined for senet only, not {rules}"),
+        ));
+    }
+    let date = string_field(request, "date")?;
+    let count = match request.get("count") {
+        None => 100,
+        Some(value) => value
             .as_u64()
-            .filter(|&r| r <= u64::from(max))
+            .filter(|&n| n <= MAX_DAILY_COUNT)
             .ok_or_else(|| {
                 ProtocolError::new(
-                    "invalid_roll",
-                    format!(
-                        "roll {roll_value} is not a whole number from 0 to {max} for {}",
-                        rules.name()
-                    ),
+                    "invalid_field",
+                    format!("\"count\" is {value}; it must be a whole number from 0 to {MAX_DAILY_COUNT}"),
                 )
-            })? as u8;
-        let moves: Vec<Value> = rules
-            .legal_moves(&position, roll)
-            .iter()
-            .map(|&mv| {
-                let outcome = rules.apply(&position, mv);
-                let mut entry = rules.move_to_json(mv);
-                entry["extra_roll"] = Value::Bool(outcome.extra_roll);
-                entry["position"] = json!(rules.position_to_json(&outcome.position));
-                entry
-            })
-            .collect();
-        Ok(json!({ "moves": moves }))
-    }
+            })?,
+    };
+    let throws = daily::daily_throws(date, count as usize)
+        .map_err(|e| ProtocolError::new("invalid_field", format!("\"date\": {e}")))?;
+    Ok(json!({ "date": date, "throws": throws }))
 }
 
 /// Reads requests until end of input, answering each line and flushing after each.

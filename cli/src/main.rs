@@ -2,14 +2,19 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
-use sawah_cli::{bench, bot, play, render};
+use sawah_cli::render::{Render, route_numbers};
+use sawah_cli::{bench, bot, play};
+use sawah_engine::json::PositionJson;
+use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
-use sawah_engine::{Player, notation};
+use sawah_engine::senet::daily::{self, DailyThrows};
+use sawah_engine::{AnyGame, Codec, Player, notation, with_game};
 use std::io::{self, BufWriter};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Computer opponents and tools for Sawah's race games (Twenty Squares, the Royal Game of Ur).
+/// Computer opponents and tools for Sawah's ancient race games: Twenty
+/// Squares, the Royal Game of Ur and Senet.
 #[derive(Parser, Debug)]
 #[command(name = "sawah", version, about, long_about = None)]
 struct Cli {
@@ -50,6 +55,10 @@ enum Command {
         /// Seed for the dice and the computer's choices (default: from the clock; printed).
         #[arg(long)]
         seed: Option<u64>,
+        /// Senet only: play the game of the day with the day's throws
+        /// (DATE as YYYY-MM-DD; today, in UTC, when left out).
+        #[arg(long, value_name = "DATE", num_args = 0..=1, default_missing_value = "today")]
+        daily: Option<String>,
     },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot,
@@ -79,7 +88,7 @@ enum Command {
     /// Measure random-playout speed (roll, generate, pick, apply) on one core.
     Bench {
         /// Rule sets to measure (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "sawah,ur")]
+        #[arg(long, value_delimiter = ',', default_value = "sawah,ur,senet")]
         rules: Vec<String>,
         /// Seconds per rule set.
         #[arg(long, default_value_t = 3.0)]
@@ -103,15 +112,25 @@ fn run(cli: Cli) -> Result<()> {
         registry.load_file(path)?;
     }
     match cli.command {
-        Command::Play { rules, side, seed } => {
-            let rules = registry.resolve(&rules)?;
+        Command::Play {
+            rules,
+            side,
+            seed,
+            daily,
+        } => {
+            let game = registry.resolve(&rules)?;
             let seed = seed.unwrap_or_else(clock_seed);
-            let options = play::PlayOptions {
-                human: side.into(),
-                seed,
-            };
+            let mut options = play::PlayOptions::seeded(side.into(), seed);
+            if let Some(date) = daily {
+                if !matches!(game, AnyGame::Senet(_)) {
+                    bail!("--daily is for senet only: the game of the day is a Senet game");
+                }
+                let date = if date == "today" { today_utc() } else { date };
+                let throws = DailyThrows::new(&date)?;
+                options.rolls = play::Rolls::Daily { date, throws };
+            }
             let stdin = io::stdin();
-            play::play(&rules, &options, stdin.lock(), io::stdout())?;
+            with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
         }
         Command::Bot => {
             let server = bot::Bot::new(registry);
@@ -135,8 +154,9 @@ fn run(cli: Cli) -> Result<()> {
             }
             println!("random playouts, one thread, {seconds} s per rule set, seed {seed}");
             for name in rules {
-                let rules = registry.resolve(&name)?;
-                let result = bench::random_playouts(&rules, seed, Duration::from_secs_f64(seconds));
+                let game = registry.resolve(&name)?;
+                let duration = Duration::from_secs_f64(seconds);
+                let result = with_game!(&game, g => bench::random_playouts(g, seed, duration));
                 println!(
                     "{:<16} {:>10.2} M moves/s  {:>9} games  {:>6.1} moves/game  {:>6.1} rolls/game",
                     result.rules,
@@ -167,6 +187,27 @@ fn error_chain(error: &anyhow::Error) -> String {
     text
 }
 
+/// Today's date in UTC as YYYY-MM-DD (days since 1970 to the proleptic
+/// Gregorian calendar, after Howard Hinnant's civil_from_days).
+fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let date = format!("{year:04}-{month:02}-{day:02}");
+    debug_assert!(daily::check_date(&date).is_ok());
+    date
+}
+
 fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -181,33 +222,23 @@ fn moves(
     roll: u8,
     json: bool,
 ) -> Result<()> {
-    if let Some(name) = rules {
-        registry.resolve(name)?;
-    }
-    let (rule_set, position) = registry
+    let (game, position_json) = registry
         .parse_position_text(position)
         .context("cannot read --position")?;
     if let Some(name) = rules {
         let wanted = registry.resolve(name)?;
-        if wanted.name() != rule_set.name() {
+        if wanted.name() != game.name() {
             bail!(
                 "--rules is {} but the position is for {}",
                 wanted.name(),
-                rule_set.name()
+                game.name()
             );
         }
-    }
-    let max = rule_set.dice().max_roll();
-    if roll > max {
-        bail!(
-            "roll {roll} is out of range: {} rolls run from 0 to {max}",
-            rule_set.name()
-        );
     }
     if json {
         let request = serde_json::json!({
             "cmd": "legal_moves",
-            "position": rule_set.position_to_json(&position),
+            "position": position_json,
             "roll": roll,
         });
         println!(
@@ -216,36 +247,37 @@ fn moves(
         );
         return Ok(());
     }
-    println!("{}", render::board(&rule_set, &position, Player::Light));
-    let legal = rule_set.legal_moves(&position, roll);
-    let mover = position.turn();
-    if legal.is_empty() {
-        let next = rule_set.pass(&position);
-        println!("{mover} rolls {roll}: no legal move, the turn passes");
-        println!(
-            "  => {}",
-            notation::format(&rule_set.position_to_json(&next))
+    with_game!(&game, g => print_moves(g, &position_json, roll))
+}
+
+fn print_moves<G: Render>(game: &G, json: &PositionJson, roll: u8) -> Result<()> {
+    let position = game
+        .position_from_json(json)
+        .context("cannot read --position")?;
+    let possible: Vec<u8> = game.dice().outcomes().map(|(r, _)| r).collect();
+    if !possible.contains(&roll) {
+        bail!(
+            "roll {roll} is not possible in {}: rolls are {possible:?}",
+            game.name()
         );
+    }
+    println!("{}", game.board(&position, Player::Light));
+    let legal = game.legal_moves(&position, roll);
+    let mover = game.turn(&position);
+    if legal.is_empty() {
+        let next = game.pass(&position);
+        println!("{mover} rolls {roll}: no legal move, the turn passes");
+        println!("  => {}", notation::format(&game.position_to_json(&next)));
         return Ok(());
     }
     println!("{mover} rolls {roll}: {} legal move(s)", legal.len());
     for &mv in legal.iter() {
-        let outcome = rule_set.apply(&position, mv);
-        let mut notes = Vec::new();
-        if outcome.captured {
-            notes.push("captures");
-        }
-        if outcome.extra_roll {
-            notes.push("rolls again");
-        }
-        if rule_set.winner(&outcome.position).is_some() {
-            notes.push("wins");
-        }
+        let step = game.apply(&position, mv);
         println!(
-            "  {:<12} {:<24} => {}",
-            render::describe_move(&rule_set, mv),
-            notes.join(", "),
-            notation::format(&rule_set.position_to_json(&outcome.position))
+            "  {:<22} {:<28} => {}",
+            game.describe_move(mv),
+            game.move_notes(&position, mv).join(", "),
+            notation::format(&game.position_to_json(&step.position))
         );
     }
     Ok(())
@@ -256,18 +288,33 @@ fn describe_rules(registry: &mut Registry, name: Option<&str>, json: bool) -> Re
         if json {
             println!("{}", serde_json::json!(registry.names()));
         } else {
-            for name in registry.names() {
-                let rules = registry.get(&name)?;
-                println!("{name:<16} {}", rules.spec().description);
+            for game in registry.games() {
+                println!("{:<16} {}", game.name(), game.description());
             }
         }
         return Ok(());
     };
-    let rules = registry.resolve(name)?;
+    let game = registry.resolve(name)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&rules.export_json())?);
+        let export = with_game!(&game, g => g.export_json());
+        println!("{}", serde_json::to_string_pretty(&export)?);
         return Ok(());
     }
+    match &game {
+        AnyGame::Race(rules) => describe_race(rules),
+        AnyGame::Senet(senet) => {
+            println!("senet: {}", game.description());
+            println!("{}", senet.intro(Player::Light));
+            println!(
+                "\nThe start:\n{}",
+                senet.board(&senet.start(), Player::Light)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn describe_race(rules: &RuleSet) {
     let marked: Vec<String> = (1..=rules.route_len())
         .filter(|&s| rules.is_marked_square(Player::Light, s))
         .map(|s| s.to_string())
@@ -301,11 +348,7 @@ fn describe_rules(registry: &mut Registry, name: Option<&str>, json: bool) -> Re
     println!("  dice: {}", dice.join(", "));
     println!(
         "\nlight's squares:\n{}",
-        render::route_numbers(&rules, Player::Light)
+        route_numbers(rules, Player::Light)
     );
-    println!(
-        "\ndark's squares:\n{}",
-        render::route_numbers(&rules, Player::Dark)
-    );
-    Ok(())
+    println!("\ndark's squares:\n{}", route_numbers(rules, Player::Dark));
 }

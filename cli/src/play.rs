@@ -1,27 +1,54 @@
-//! `sawah play`: a person against the computer in the terminal.
+//! `sawah play`: a person against the computer in the terminal, for any game.
 
-use crate::render;
+use crate::render::{Render, piece_letter};
 use sawah_agents::{Agent, RandomAgent};
-use sawah_engine::race::{Move, RuleSet};
+use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
 use std::io::{self, BufRead, Write};
+
+/// Where the rolls come from.
+#[derive(Clone, Debug)]
+pub enum Rolls {
+    /// The seeded dice source.
+    Seeded(u64),
+    /// A fixed sequence consumed in order by both players (Senet's daily game).
+    Daily {
+        /// The date, `YYYY-MM-DD`.
+        date: String,
+        /// The throws.
+        throws: DailyThrows,
+    },
+}
 
 /// How a game in the terminal is set up.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
     /// The side the person plays.
     pub human: Player,
-    /// Seed for the dice and the opponent.
+    /// Seed for the computer's choices (and the dice, unless `rolls` is a fixed sequence).
     pub seed: u64,
+    /// The dice.
+    pub rolls: Rolls,
+}
+
+impl PlayOptions {
+    /// A game with seeded dice.
+    pub fn seeded(human: Player, seed: u64) -> PlayOptions {
+        PlayOptions {
+            human,
+            seed,
+            rolls: Rolls::Seeded(seed),
+        }
+    }
 }
 
 /// Asks until the person gives a valid move number; `None` on end of input or quit.
-fn ask_move(
-    rules: &RuleSet,
-    moves: &[Move],
+fn ask_move<G: Render>(
+    game: &G,
+    moves: &[G::Move],
     input: &mut impl BufRead,
     output: &mut impl Write,
-) -> io::Result<Option<Move>> {
+) -> io::Result<Option<G::Move>> {
     loop {
         write!(output, "  your move [1-{}, q to quit]: ", moves.len())?;
         output.flush()?;
@@ -41,7 +68,7 @@ fn ask_move(
                 moves.len(),
                 moves
                     .iter()
-                    .map(|&m| render::describe_move(rules, m))
+                    .map(|&m| game.describe_move(m))
                     .collect::<Vec<_>>()
                     .join(", ")
             )?,
@@ -49,18 +76,8 @@ fn ask_move(
     }
 }
 
-fn move_notes(rules: &RuleSet, position: &sawah_engine::race::Position, mv: Move) -> String {
-    let outcome = rules.apply(position, mv);
-    let mut notes = Vec::new();
-    if outcome.captured {
-        notes.push("captures");
-    }
-    if outcome.extra_roll {
-        notes.push("rolls again");
-    }
-    if rules.winner(&outcome.position).is_some() {
-        notes.push("wins");
-    }
+fn notes_suffix<G: Render>(game: &G, position: &G::Position, mv: G::Move) -> String {
+    let notes = game.move_notes(position, mv);
     if notes.is_empty() {
         String::new()
     } else {
@@ -69,52 +86,64 @@ fn move_notes(rules: &RuleSet, position: &sawah_engine::race::Position, mv: Move
 }
 
 /// Plays one game; returns the winner, or `None` if the person quit or input ended.
-pub fn play(
-    rules: &RuleSet,
+pub fn play<G: Render>(
+    game: &G,
     options: &PlayOptions,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<Option<Player>> {
-    let mut dice = DiceSource::from_seed(options.seed);
+    enum Source {
+        Dice(DiceSource),
+        Fixed(DailyThrows),
+    }
+    let mut source = match &options.rolls {
+        Rolls::Seeded(seed) => Source::Dice(DiceSource::from_seed(*seed)),
+        Rolls::Daily { throws, .. } => Source::Fixed(throws.clone()),
+    };
+    let mut roll = || match &mut source {
+        Source::Dice(dice) => dice.roll(game.dice()),
+        Source::Fixed(throws) => throws.next_throw(),
+    };
     let mut opponent = RandomAgent::new(options.seed ^ 0x9e37_79b9_7f4a_7c15);
     let human = options.human;
-    writeln!(
-        output,
-        "{} ({}): {}",
-        rules.name(),
-        rules.pieces(),
-        rules.spec().description
-    )?;
-    writeln!(
-        output,
-        "You play {} ({}); the computer (random) plays {}. Seed {}.",
-        human,
-        render::piece_letter(human),
-        !human,
-        options.seed
-    )?;
-    writeln!(
-        output,
-        "Your route, square by square (marks: * on the board below):"
-    )?;
-    writeln!(output, "{}\n", render::route_numbers(rules, human))?;
-    let mut position = rules.start();
+    writeln!(output, "{}", game.name())?;
+    match &options.rolls {
+        Rolls::Seeded(seed) => writeln!(
+            output,
+            "You play {} ({}); the computer (random) plays {}. Seed {seed}.",
+            human,
+            piece_letter(human),
+            !human
+        )?,
+        Rolls::Daily { date, .. } => writeln!(
+            output,
+            "The game of the day {date}: everyone gets the same throws. You play {} ({}); the computer (random) plays {}.",
+            human,
+            piece_letter(human),
+            !human
+        )?,
+    }
+    writeln!(output, "{}\n", game.intro(human))?;
+    let mut position = game.start();
     loop {
-        if let Some(winner) = rules.winner(&position) {
-            writeln!(output, "\n{}", render::board(rules, &position, human))?;
+        if let Some(winner) = game.winner(&position) {
+            writeln!(output, "\n{}", game.board(&position, human))?;
             let verdict = if winner == human {
                 "You win!"
             } else {
                 "The computer wins."
             };
             writeln!(output, "\n{winner} has borne off every piece. {verdict}")?;
+            if let Some(note) = game.final_note(&position) {
+                writeln!(output, "{note}")?;
+            }
             return Ok(Some(winner));
         }
-        let mover = position.turn();
-        let roll = dice.roll(rules.dice());
-        let moves = rules.legal_moves(&position, roll);
+        let mover = game.turn(&position);
+        let roll = roll();
+        let moves = game.legal_moves(&position, roll);
         if mover == human {
-            writeln!(output, "\n{}", render::board(rules, &position, human))?;
+            writeln!(output, "\n{}", game.board(&position, human))?;
         }
         let who = if mover == human {
             "You"
@@ -131,7 +160,7 @@ pub fn play(
                 output,
                 "{who} ({mover}) rolled {roll}: {why}, the turn passes."
             )?;
-            position = rules.pass(&position);
+            position = game.pass(&position);
             continue;
         }
         let chosen = if mover == human {
@@ -141,11 +170,11 @@ pub fn play(
                     output,
                     "  {}) {}{}",
                     i + 1,
-                    render::describe_move(rules, mv),
-                    move_notes(rules, &position, mv)
+                    game.describe_move(mv),
+                    notes_suffix(game, &position, mv)
                 )?;
             }
-            match ask_move(rules, &moves, &mut input, &mut output)? {
+            match ask_move(game, &moves, &mut input, &mut output)? {
                 Some(mv) => mv,
                 None => {
                     writeln!(output, "\nGame abandoned.")?;
@@ -153,15 +182,15 @@ pub fn play(
                 }
             }
         } else {
-            let mv = opponent.choose(rules, &position, roll, &moves);
+            let mv = opponent.choose(game, &position, roll, &moves);
             writeln!(
                 output,
                 "The computer ({mover}) rolled {roll} and plays {}{}.",
-                render::describe_move(rules, mv),
-                move_notes(rules, &position, mv)
+                game.describe_move(mv),
+                notes_suffix(game, &position, mv)
             )?;
             mv
         };
-        position = rules.apply(&position, chosen).position;
+        position = game.apply(&position, chosen).position;
     }
 }

@@ -1,7 +1,8 @@
-//! Text drawings of race boards for the terminal.
+//! Text for people: board drawings and move descriptions, per game family.
 
-use sawah_engine::Player;
-use sawah_engine::race::{Cell, Move, Position, RuleSet};
+use sawah_engine::race::{self, Cell, RuleSet};
+use sawah_engine::senet::{self, Senet};
+use sawah_engine::{Codec, Player};
 
 /// The letter for a player's pieces.
 pub fn piece_letter(player: Player) -> char {
@@ -11,74 +12,54 @@ pub fn piece_letter(player: Player) -> char {
     }
 }
 
+/// How a game family is shown in the terminal.
+pub trait Render: Codec {
+    /// What a new player should know before the first move (e.g. their route).
+    fn intro(&self, human: Player) -> String;
+    /// The board with its pieces, `bottom`'s side nearest the reader.
+    fn board(&self, position: &Self::Position, bottom: Player) -> String;
+    /// A move in a few characters: `enter -> 3`, `5 -> 8`, `14 -> off`.
+    fn describe_move(&self, mv: Self::Move) -> String;
+    /// Notes on what a move does: captures, rolls again, wins, …
+    fn move_notes(&self, position: &Self::Position, mv: Self::Move) -> Vec<&'static str>;
+    /// A closing line for a finished game (e.g. Senet's score), if any.
+    fn final_note(&self, position: &Self::Position) -> Option<String>;
+}
+
 fn board_extent(rules: &RuleSet) -> (u8, u8) {
     let rows = rules.board().iter().map(|c| c.row).max().unwrap_or(0) + 1;
     let cols = rules.board().iter().map(|c| c.col).max().unwrap_or(0) + 1;
     (rows, cols)
 }
 
-/// Draws the board with a 3-character label per cell; `label` returns the
-/// text for a cell. Rows are drawn with `bottom`'s outer row at the bottom.
+/// Draws a race board with a 3-character label per cell; rows are drawn
+/// with `bottom`'s outer row at the bottom.
 fn draw(rules: &RuleSet, bottom: Player, label: impl Fn(Cell) -> String) -> Vec<String> {
     let (rows, cols) = board_extent(rules);
     let order: Vec<u8> = match bottom {
         Player::Light => (0..rows).rev().collect(),
         Player::Dark => (0..rows).collect(),
     };
-    let mut lines = Vec::new();
-    for row in order {
-        let mut line = String::from("  ");
-        for col in 0..cols {
-            let cell = Cell::new(row, col);
-            if rules.board().contains(&cell) {
-                line.push('[');
-                line.push_str(&label(cell));
-                line.push(']');
-            } else {
-                line.push_str("     ");
+    order
+        .into_iter()
+        .map(|row| {
+            let mut line = String::from("  ");
+            for col in 0..cols {
+                let cell = Cell::new(row, col);
+                if rules.board().contains(&cell) {
+                    line.push('[');
+                    line.push_str(&label(cell));
+                    line.push(']');
+                } else {
+                    line.push_str("     ");
+                }
             }
-        }
-        lines.push(line.trim_end().to_string());
-    }
-    lines
+            line.trim_end().to_string()
+        })
+        .collect()
 }
 
-/// The board with pieces: ` L ` / ` D ` for pieces, ` * ` for an empty mark,
-/// `*L*` / `*D*` for a piece on a mark, with waiting and borne-off counts.
-pub fn board(rules: &RuleSet, position: &Position, bottom: Player) -> String {
-    let occupant = |cell: Cell| {
-        Player::BOTH
-            .into_iter()
-            .find(|&p| position.side(p).squares().any(|s| rules.cell(p, s) == cell))
-    };
-    let lines = draw(rules, bottom, |cell| {
-        let mark = rules.is_mark(cell);
-        match (occupant(cell), mark) {
-            (Some(p), true) => format!("*{}*", piece_letter(p)),
-            (Some(p), false) => format!(" {} ", piece_letter(p)),
-            (None, true) => " * ".to_string(),
-            (None, false) => "   ".to_string(),
-        }
-    });
-    let status = |p: Player| {
-        let side = position.side(p);
-        format!(
-            "  {} ({}): {} waiting, {} on the board, {} borne off of {}",
-            p,
-            piece_letter(p),
-            side.waiting(),
-            side.on_board(),
-            side.scored(),
-            rules.pieces()
-        )
-    };
-    let mut out = vec![status(!bottom)];
-    out.extend(lines);
-    out.push(status(bottom));
-    out.join("\n")
-}
-
-/// The board labelled with `player`'s square numbers (their route).
+/// The race board labelled with `player`'s square numbers (their route).
 pub fn route_numbers(rules: &RuleSet, player: Player) -> String {
     draw(rules, player, |cell| {
         match rules.route(player).iter().position(|&c| c == cell) {
@@ -89,17 +70,182 @@ pub fn route_numbers(rules: &RuleSet, player: Player) -> String {
     .join("\n")
 }
 
-/// A move for people: `enter -> 3`, `5 -> 8`, `14 -> off`.
-pub fn describe_move(rules: &RuleSet, mv: Move) -> String {
-    let from = if mv.from == 0 {
-        "enter".to_string()
-    } else {
-        mv.from.to_string()
-    };
-    let to = if mv.to == rules.off() {
-        "off".to_string()
-    } else {
-        mv.to.to_string()
-    };
-    format!("{from} -> {to}")
+fn finish_notes(notes: &mut Vec<&'static str>, extra_roll: bool, won: bool) {
+    if extra_roll {
+        notes.push("rolls again");
+    }
+    if won {
+        notes.push("wins");
+    }
+}
+
+impl Render for RuleSet {
+    fn intro(&self, human: Player) -> String {
+        format!(
+            "Your route, square by square (marks are * on the board):\n{}",
+            route_numbers(self, human)
+        )
+    }
+
+    fn board(&self, position: &race::Position, bottom: Player) -> String {
+        let occupant = |cell: Cell| {
+            Player::BOTH
+                .into_iter()
+                .find(|&p| position.side(p).squares().any(|s| self.cell(p, s) == cell))
+        };
+        let lines = draw(self, bottom, |cell| {
+            match (occupant(cell), self.is_mark(cell)) {
+                (Some(p), true) => format!("*{}*", piece_letter(p)),
+                (Some(p), false) => format!(" {} ", piece_letter(p)),
+                (None, true) => " * ".to_string(),
+                (None, false) => "   ".to_string(),
+            }
+        });
+        let status = |p: Player| {
+            let side = position.side(p);
+            format!(
+                "  {} ({}): {} waiting, {} on the board, {} borne off of {}",
+                p,
+                piece_letter(p),
+                side.waiting(),
+                side.on_board(),
+                side.scored(),
+                self.pieces()
+            )
+        };
+        let mut out = vec![status(!bottom)];
+        out.extend(lines);
+        out.push(status(bottom));
+        out.join("\n")
+    }
+
+    fn describe_move(&self, mv: race::Move) -> String {
+        let from = if mv.from == 0 {
+            "enter".to_string()
+        } else {
+            mv.from.to_string()
+        };
+        let to = if mv.to == self.off() {
+            "off".to_string()
+        } else {
+            mv.to.to_string()
+        };
+        format!("{from} -> {to}")
+    }
+
+    fn move_notes(&self, position: &race::Position, mv: race::Move) -> Vec<&'static str> {
+        let outcome = self.apply(position, mv);
+        let mut notes = Vec::new();
+        if outcome.captured {
+            notes.push("captures");
+        }
+        finish_notes(
+            &mut notes,
+            outcome.extra_roll,
+            self.winner(&outcome.position).is_some(),
+        );
+        notes
+    }
+
+    fn final_note(&self, _position: &race::Position) -> Option<String> {
+        None
+    }
+}
+
+/// The label of an empty Senet house.
+fn house_label(house: u8) -> &'static str {
+    match house {
+        15 => "ankh",
+        26 => "nfr ",
+        27 => "~~~ ",
+        28 => "III ",
+        29 => "II  ",
+        30 => "eye ",
+        _ => "    ",
+    }
+}
+
+impl Render for Senet {
+    fn intro(&self, human: Player) -> String {
+        format!(
+            "Houses run 1-10 left to right, 11-20 right to left, 21-30 left to right.\n\
+             Special houses: 15 ankh (rebirth), 26 nfr (beauty: every piece stops here),\n\
+             27 ~~~ (water: back to 15), 28 III, 29 II, 30 eye; 26, 28, 29, 30 are safe.\n\
+             You are {} ({}), starting on {}.",
+            human,
+            piece_letter(human),
+            if human == Player::Light {
+                "1, 3, 5, 7, 9"
+            } else {
+                "2, 4, 6, 8, 10"
+            }
+        )
+    }
+
+    fn board(&self, position: &senet::Position, _bottom: Player) -> String {
+        let mut rows = vec![String::new(); 6];
+        for house in 1..=senet::HOUSES {
+            let (row, _) = senet::house_cell(house);
+            let piece = Player::BOTH
+                .into_iter()
+                .find(|&p| position.side(p).has(house));
+            let content = match piece {
+                Some(p) => format!(" {}  ", piece_letter(p)),
+                None => house_label(house).to_string(),
+            };
+            let number = format!("{house:>3}   ");
+            let (numbers, contents) = (row as usize * 2, row as usize * 2 + 1);
+            if row == 1 {
+                rows[numbers].insert_str(0, &number);
+                rows[contents].insert_str(0, &format!("[{content}]"));
+            } else {
+                rows[numbers].push_str(&number);
+                rows[contents].push_str(&format!("[{content}]"));
+            }
+        }
+        let status = |p: Player| {
+            let side = position.side(p);
+            format!(
+                "  {} ({}): {} on the board, {} borne off of 5",
+                p,
+                piece_letter(p),
+                side.on_board(),
+                side.scored()
+            )
+        };
+        let mut out = vec![status(Player::Dark)];
+        out.extend(rows.into_iter().map(|r| format!("  {}", r.trim_end())));
+        out.push(status(Player::Light));
+        out.join("\n")
+    }
+
+    fn describe_move(&self, mv: senet::Move) -> String {
+        if mv.is_water() {
+            return format!("26 -> 27 (water) -> {}", mv.to);
+        }
+        let to = if mv.to == senet::OFF {
+            "off".to_string()
+        } else {
+            mv.to.to_string()
+        };
+        format!("{} -> {to}", mv.from)
+    }
+
+    fn move_notes(&self, position: &senet::Position, mv: senet::Move) -> Vec<&'static str> {
+        let (after, extra) = self.apply(position, mv);
+        let mut notes = Vec::new();
+        if mv.is_backward() {
+            notes.push("backward: no forward move");
+        }
+        if mv.to != senet::OFF && position.side(!position.turn()).has(mv.to) {
+            notes.push("swaps");
+        }
+        finish_notes(&mut notes, extra, self.winner(&after).is_some());
+        notes
+    }
+
+    fn final_note(&self, position: &senet::Position) -> Option<String> {
+        self.score(position)
+            .map(|score| format!("Score for the first player (light): {score}"))
+    }
 }

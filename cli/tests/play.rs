@@ -10,10 +10,7 @@ fn a_scripted_person_finishes_a_game_on_every_named_rule_set() {
         // Always pick the first move; some bad answers sprinkled in are asked again.
         let input = "0\nabc\n\n1\n".to_string() + &"1\n".repeat(5_000);
         let mut output = Vec::new();
-        let options = PlayOptions {
-            human: Player::Light,
-            seed: 5,
-        };
+        let options = PlayOptions::seeded(Player::Light, 5);
         let winner = play(&rules, &options, input.as_bytes(), &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
         assert!(
@@ -31,10 +28,7 @@ fn a_scripted_person_finishes_a_game_on_every_named_rule_set() {
 fn end_of_input_abandons_the_game_without_error() {
     let rules = race::preset("ur").unwrap();
     let mut output = Vec::new();
-    let options = PlayOptions {
-        human: Player::Dark,
-        seed: 1,
-    };
+    let options = PlayOptions::seeded(Player::Dark, 1);
     let winner = play(&rules, &options, "2\n".as_bytes(), &mut output).unwrap();
     assert_eq!(winner, None);
     assert!(
@@ -48,10 +42,7 @@ fn end_of_input_abandons_the_game_without_error() {
 fn the_board_is_drawn_with_its_shape() {
     let rules = race::preset("ur").unwrap();
     let mut output = Vec::new();
-    let options = PlayOptions {
-        human: Player::Light,
-        seed: 1,
-    };
+    let options = PlayOptions::seeded(Player::Light, 1);
     play(&rules, &options, "q\n".as_bytes(), &mut output).unwrap();
     let text = String::from_utf8(output).unwrap();
     // The Ur board has a gap of two cells in the outer rows, and light's

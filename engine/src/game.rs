@@ -25,6 +25,8 @@ pub trait Game {
     /// A move.
     type Move: Copy + Eq + Hash + Debug + Default;
 
+    /// The rule set id (`sawah`, `senet`, …).
+    fn name(&self) -> &str;
     /// The dice, with the exact probability of every roll.
     fn dice(&self) -> &Dice;
     /// The starting position.
@@ -45,6 +47,9 @@ impl Game for crate::race::RuleSet {
     type Position = crate::race::Position;
     type Move = crate::race::Move;
 
+    fn name(&self) -> &str {
+        crate::race::RuleSet::name(self)
+    }
     fn dice(&self) -> &Dice {
         crate::race::RuleSet::dice(self)
     }
@@ -71,5 +76,41 @@ impl Game for crate::race::RuleSet {
     }
     fn pass(&self, position: &Self::Position) -> Self::Position {
         crate::race::RuleSet::pass(self, position)
+    }
+}
+
+impl Game for crate::senet::Senet {
+    type Position = crate::senet::Position;
+    type Move = crate::senet::Move;
+
+    fn name(&self) -> &str {
+        crate::senet::NAME
+    }
+    fn dice(&self) -> &Dice {
+        crate::senet::Senet::dice(self)
+    }
+    fn start(&self) -> Self::Position {
+        crate::senet::Senet::start(self)
+    }
+    fn turn(&self, position: &Self::Position) -> Player {
+        position.turn()
+    }
+    fn winner(&self, position: &Self::Position) -> Option<Player> {
+        crate::senet::Senet::winner(self, position)
+    }
+    #[inline]
+    fn legal_moves(&self, position: &Self::Position, roll: u8) -> MoveList<Self::Move> {
+        crate::senet::Senet::legal_moves(self, position, roll)
+    }
+    #[inline]
+    fn apply(&self, position: &Self::Position, mv: Self::Move) -> Step<Self::Position> {
+        let (position, extra_roll) = crate::senet::Senet::apply(self, position, mv);
+        Step {
+            position,
+            extra_roll,
+        }
+    }
+    fn pass(&self, position: &Self::Position) -> Self::Position {
+        crate::senet::Senet::pass(self, position)
     }
 }

@@ -1,8 +1,10 @@
 //! Positions and moves as JSON (DESIGN.md §3.1).
 
 use crate::ByPlayer;
+use crate::game::Game;
 use crate::player::Player;
 use crate::race::{Move, Position, PositionError, RuleSet, Setup, SideSetup};
+use crate::senet::{self, Senet};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -57,9 +59,131 @@ pub enum JsonPositionError {
     /// A race position without a waiting count.
     #[error("{0} has no \"waiting\" count; race positions need one")]
     MissingWaiting(Player),
-    /// The pieces are not a valid position.
+    /// A Senet position with a waiting count.
+    #[error("{0} has a \"waiting\" count, but Senet pieces start on the board; leave it out")]
+    UnexpectedWaiting(Player),
+    /// The pieces are not a valid race position.
     #[error("{0}")]
     Invalid(#[from] PositionError),
+    /// The pieces are not a valid Senet position.
+    #[error("{0}")]
+    InvalidSenet(#[from] senet::PositionError),
+}
+
+/// The outside formats of a game: positions and moves as JSON, and the
+/// description a front end needs. The protocol and the CLI are written
+/// against this trait, so every family works the same way there.
+pub trait Codec: Game {
+    /// Validates a JSON position for this rule set.
+    fn position_from_json(&self, json: &PositionJson) -> Result<Self::Position, JsonPositionError>;
+    /// The JSON form of a position (squares ascending).
+    fn position_to_json(&self, position: &Self::Position) -> PositionJson;
+    /// The JSON form of a move: `{"from":F,"to":T}`, `to` being `"off"` when bearing off.
+    fn move_to_json(&self, mv: Self::Move) -> serde_json::Value;
+    /// Everything a front end needs to draw and play the rule set.
+    fn export_json(&self) -> serde_json::Value;
+}
+
+fn check_rules_name(expected: &str, json: &PositionJson) -> Result<(), JsonPositionError> {
+    if json.rules != expected {
+        return Err(JsonPositionError::RulesMismatch {
+            expected: expected.to_string(),
+            found: json.rules.clone(),
+        });
+    }
+    Ok(())
+}
+
+impl Codec for RuleSet {
+    fn position_from_json(&self, json: &PositionJson) -> Result<Position, JsonPositionError> {
+        RuleSet::position_from_json(self, json)
+    }
+    fn position_to_json(&self, position: &Position) -> PositionJson {
+        RuleSet::position_to_json(self, position)
+    }
+    fn move_to_json(&self, mv: Move) -> serde_json::Value {
+        RuleSet::move_to_json(self, mv)
+    }
+    fn export_json(&self) -> serde_json::Value {
+        RuleSet::export_json(self)
+    }
+}
+
+impl Codec for Senet {
+    fn position_from_json(
+        &self,
+        json: &PositionJson,
+    ) -> Result<senet::Position, JsonPositionError> {
+        check_rules_name(senet::NAME, json)?;
+        for player in Player::BOTH {
+            if json.side(player).waiting.is_some() {
+                return Err(JsonPositionError::UnexpectedWaiting(player));
+            }
+        }
+        Ok(self.position(
+            json.turn,
+            ByPlayer {
+                light: &json.light.squares,
+                dark: &json.dark.squares,
+            },
+            ByPlayer {
+                light: json.light.scored,
+                dark: json.dark.scored,
+            },
+        )?)
+    }
+
+    fn position_to_json(&self, position: &senet::Position) -> PositionJson {
+        let side = |player: Player| {
+            let side = position.side(player);
+            SideJson {
+                waiting: None,
+                scored: side.scored(),
+                squares: side.squares().collect(),
+            }
+        };
+        PositionJson {
+            rules: senet::NAME.to_string(),
+            turn: position.turn(),
+            light: side(Player::Light),
+            dark: side(Player::Dark),
+        }
+    }
+
+    fn move_to_json(&self, mv: senet::Move) -> serde_json::Value {
+        let to = if mv.to == senet::OFF {
+            serde_json::Value::from("off")
+        } else {
+            serde_json::Value::from(mv.to)
+        };
+        serde_json::json!({ "from": mv.from, "to": to })
+    }
+
+    fn export_json(&self) -> serde_json::Value {
+        let houses: Vec<serde_json::Value> = (1..=senet::HOUSES)
+            .map(|house| {
+                let (row, col) = senet::house_cell(house);
+                serde_json::json!({
+                    "house": house,
+                    "cell": [row, col],
+                    "special": senet::house_name(house),
+                    "safe": senet::SAFE >> house & 1 != 0,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "name": senet::NAME,
+            "family": "senet",
+            "description": "Senet after Timothy Kendall, as played on Sawah: 30 houses, five pieces each",
+            "pieces": senet::PIECES,
+            "houses": senet::HOUSES,
+            "off": senet::OFF,
+            "first_player": Player::Light,
+            "start": Codec::position_to_json(self, &self.start()),
+            "board": { "rows": 3, "columns": 10, "houses": houses },
+            "dice": self.dice().outcomes_json(),
+        })
+    }
 }
 
 impl RuleSet {
@@ -83,12 +207,7 @@ impl RuleSet {
 
     /// Validates a JSON position for this rule set.
     pub fn position_from_json(&self, json: &PositionJson) -> Result<Position, JsonPositionError> {
-        if json.rules != self.name() {
-            return Err(JsonPositionError::RulesMismatch {
-                expected: self.name().to_string(),
-                found: json.rules.clone(),
-            });
-        }
+        check_rules_name(self.name(), json)?;
         let mut sides = ByPlayer::<SideSetup>::default();
         for player in Player::BOTH {
             let given = json.side(player);

@@ -1,4 +1,5 @@
-//! The rules of Sawah's race games: positions, moves, dice, notation.
+//! The rules of Sawah's games (the race family and Senet): positions, moves,
+//! dice, notation.
 //!
 //! Everything here is plain data and pure functions: no threads, no I/O
 //! beyond reading a rule file, so the crate also compiles to WebAssembly.
@@ -13,8 +14,11 @@ pub mod player;
 pub mod playout;
 pub mod race;
 pub mod registry;
+pub mod senet;
 
 pub use dice::{Dice, DiceSource};
 pub use game::{Game, Step};
+pub use json::Codec;
 pub use movelist::MoveList;
 pub use player::{ByPlayer, Player};
+pub use registry::{AnyGame, Registry};

@@ -4,6 +4,7 @@
 //! position := rules SP turn SP side SP side      (light's side, then dark's)
 //! turn     := "light" | "dark" | "l" | "d"
 //! side     := waiting "/" squares "/" scored     (race family)
+//!           | squares "/" scored                 (Senet: no waiting pieces)
 //! squares  := "-" | square ("," square)*         (the player's own numbering)
 //! ```
 //!
@@ -29,7 +30,9 @@ pub enum NotationError {
     #[error("turn {0:?} is not \"light\" or \"dark\"")]
     BadTurn(String),
     /// A side is not `waiting/squares/scored`.
-    #[error("{player}'s side {text:?} is not WAITING/SQUARES/SCORED (e.g. 3/1,5,9/1 or 7/-/0)")]
+    #[error(
+        "{player}'s side {text:?} is not WAITING/SQUARES/SCORED (race, e.g. 3/1,5,9/1 or 7/-/0) or SQUARES/SCORED (Senet, e.g. 1,3,5,7,9/0)"
+    )]
     BadSide {
         /// Whose side.
         player: Player,
@@ -64,6 +67,7 @@ fn parse_side(player: Player, text: &str) -> Result<SideJson, NotationError> {
     };
     let (waiting, squares, scored) = match parts.as_slice() {
         [w, s, o] => (Some(number(player, "waiting count", w)?), *s, *o),
+        [s, o] => (None, *s, *o),
         _ => return Err(bad()),
     };
     let squares = if squares == "-" {
@@ -141,6 +145,15 @@ mod tests {
     }
 
     #[test]
+    fn senet_sides_have_no_waiting_count() {
+        let parsed = parse("senet dark 1,3,5,7,9/0 2,4,6,8/1").unwrap();
+        assert_eq!(parsed.light.waiting, None);
+        assert_eq!(parsed.dark.squares, vec![2, 4, 6, 8]);
+        assert_eq!(parsed.dark.scored, 1);
+        assert_eq!(format(&parsed), "senet dark 1,3,5,7,9/0 2,4,6,8/1");
+    }
+
+    #[test]
     fn short_turn_and_extra_spaces() {
         let parsed = parse("  ur   d 7/-/0\t6/3/0 ").unwrap();
         assert_eq!(parsed.turn, Player::Dark);
@@ -155,7 +168,7 @@ mod tests {
             Err(NotationError::BadTurn("blue".into()))
         );
         assert!(matches!(
-            parse("sawah light 7/-/0 7-0"),
+            parse("sawah light 7/-/0 7/0/0/0"),
             Err(NotationError::BadSide {
                 player: Player::Dark,
                 ..

@@ -1,11 +1,61 @@
-//! Rule sets by name: the presets plus any loaded from files.
+//! Rule sets by name: the presets, Senet, and any loaded from files.
 
 use crate::json::{JsonPositionError, PositionJson};
 use crate::notation::{self, NotationError};
-use crate::race::{self, Position, RuleFileError, RuleSet};
+use crate::race::{self, RuleFileError, RuleSet};
+use crate::senet::{self, Senet};
 use std::path::Path;
 use std::sync::Arc;
 use thiserror::Error;
+
+/// A rule set of either family. Code written once for any [`crate::Codec`]
+/// game runs on it through [`with_game!`](crate::with_game).
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// A race rule set (Twenty Squares, the Royal Game of Ur, or a rule file).
+    Race(Arc<RuleSet>),
+    /// Senet.
+    Senet(Arc<Senet>),
+}
+
+impl AnyGame {
+    /// The rule set id.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyGame::Race(rules) => rules.name(),
+            AnyGame::Senet(_) => senet::NAME,
+        }
+    }
+
+    /// One line for people.
+    pub fn description(&self) -> &str {
+        match self {
+            AnyGame::Race(rules) => &rules.spec().description,
+            AnyGame::Senet(_) => {
+                "Senet after Timothy Kendall, as played on Sawah: 30 houses, five pieces each"
+            }
+        }
+    }
+}
+
+/// Runs `$body` with `$game` bound to the concrete game inside an
+/// [`AnyGame`](crate::AnyGame) (`&RuleSet` or `&Senet`), so generic code is
+/// written once for every family.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $game:ident => $body:expr) => {
+        match $any {
+            $crate::AnyGame::Race(rules) => {
+                let $game: &$crate::race::RuleSet = &**rules;
+                $body
+            }
+            $crate::AnyGame::Senet(senet) => {
+                let $game: &$crate::senet::Senet = &**senet;
+                $body
+            }
+        }
+    };
+}
 
 /// No rule set has that name.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -63,10 +113,10 @@ impl PositionInputError {
     }
 }
 
-/// The rule sets a process knows: every preset, plus rule files it loaded.
+/// The rule sets a process knows: every preset, Senet, plus rule files it loaded.
 #[derive(Clone, Debug)]
 pub struct Registry {
-    rule_sets: Vec<Arc<RuleSet>>,
+    games: Vec<AnyGame>,
 }
 
 impl Default for Registry {
@@ -76,29 +126,34 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// The presets (named and tiny).
+    /// The named race rule sets, Senet, then the tiny race presets.
     pub fn new() -> Registry {
-        Registry {
-            rule_sets: race::all_preset_names()
-                .filter_map(race::preset)
-                .map(Arc::new)
-                .collect(),
-        }
+        let race = |name| {
+            AnyGame::Race(Arc::new(
+                race::preset(name).expect("preset names are valid"),
+            ))
+        };
+        let mut games: Vec<AnyGame> = race::NAMED_RULE_SETS.into_iter().map(race).collect();
+        games.push(AnyGame::Senet(Arc::new(Senet::new())));
+        games.extend(race::TINY_RULE_SETS.into_iter().map(race));
+        Registry { games }
     }
 
-    /// Every known name, presets first.
+    /// Every known name.
     pub fn names(&self) -> Vec<String> {
-        self.rule_sets
-            .iter()
-            .map(|r| r.name().to_string())
-            .collect()
+        self.games.iter().map(|g| g.name().to_string()).collect()
+    }
+
+    /// Every known rule set.
+    pub fn games(&self) -> &[AnyGame] {
+        &self.games
     }
 
     /// The rule set with this name.
-    pub fn get(&self, name: &str) -> Result<Arc<RuleSet>, UnknownRules> {
-        self.rule_sets
+    pub fn get(&self, name: &str) -> Result<AnyGame, UnknownRules> {
+        self.games
             .iter()
-            .find(|r| r.name() == name)
+            .find(|g| g.name() == name)
             .cloned()
             .ok_or_else(|| UnknownRules {
                 name: name.to_string(),
@@ -107,7 +162,7 @@ impl Registry {
     }
 
     /// Loads a rule file and makes its rule set known by its name.
-    pub fn load_file(&mut self, path: &Path) -> Result<Arc<RuleSet>, ResolveError> {
+    pub fn load_file(&mut self, path: &Path) -> Result<AnyGame, ResolveError> {
         let rules = RuleSet::from_file(path)?;
         if self.get(rules.name()).is_ok() {
             return Err(ResolveError::NameTaken {
@@ -115,50 +170,51 @@ impl Registry {
                 name: rules.name().to_string(),
             });
         }
-        let rules = Arc::new(rules);
-        self.rule_sets.push(rules.clone());
-        Ok(rules)
+        let game = AnyGame::Race(Arc::new(rules));
+        self.games.push(game.clone());
+        Ok(game)
     }
 
     /// A rule set by name, or, for an argument that names a file (contains a
     /// path separator or ends in `.toml`/`.json`), loaded from that file.
-    pub fn resolve(&mut self, name_or_path: &str) -> Result<Arc<RuleSet>, ResolveError> {
+    pub fn resolve(&mut self, name_or_path: &str) -> Result<AnyGame, ResolveError> {
         let looks_like_file = name_or_path.contains(['/', '\\'])
             || name_or_path.ends_with(".toml")
             || name_or_path.ends_with(".json");
         if looks_like_file {
             let path = Path::new(name_or_path);
             let loaded = RuleSet::from_file(path)?;
-            if let Ok(known) = self.get(loaded.name())
+            if let Ok(AnyGame::Race(known)) = self.get(loaded.name())
                 && *known == loaded
             {
-                return Ok(known);
+                return Ok(AnyGame::Race(known));
             }
             return self.load_file(path);
         }
         Ok(self.get(name_or_path)?)
     }
 
-    /// A position from outside: a JSON object, or a string in notation.
+    /// A position from outside (a JSON object, or a string in notation),
+    /// checked for shape and rule set but not yet for validity: pass it to
+    /// the game's [`Codec::position_from_json`](crate::Codec::position_from_json).
     pub fn parse_position(
         &self,
         value: &serde_json::Value,
-    ) -> Result<(Arc<RuleSet>, Position), PositionInputError> {
+    ) -> Result<(AnyGame, PositionJson), PositionInputError> {
         let json: PositionJson = match value {
             serde_json::Value::String(text) => notation::parse(text)?,
             other => serde_json::from_value(other.clone())
                 .map_err(|e| PositionInputError::Malformed(e.to_string()))?,
         };
-        let rules = self.get(&json.rules)?;
-        let position = rules.position_from_json(&json)?;
-        Ok((rules, position))
+        let game = self.get(&json.rules)?;
+        Ok((game, json))
     }
 
     /// A position given on a command line: JSON if it starts with `{`, else notation.
     pub fn parse_position_text(
         &self,
         text: &str,
-    ) -> Result<(Arc<RuleSet>, Position), PositionInputError> {
+    ) -> Result<(AnyGame, PositionJson), PositionInputError> {
         let trimmed = text.trim_start();
         if trimmed.starts_with('{') {
             let value: serde_json::Value = serde_json::from_str(trimmed)

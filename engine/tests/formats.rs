@@ -4,7 +4,23 @@ mod common;
 
 use common::random_position;
 use proptest::prelude::*;
-use sawah_engine::DiceSource;
+use sawah_engine::{
+    AnyGame, Codec, DiceSource,
+    race::{Position, RuleSet},
+};
+use std::sync::Arc;
+
+/// Parses and validates a race position from outside.
+fn race_position(value: &serde_json::Value) -> Result<(Arc<RuleSet>, Position), String> {
+    let (game, json) = registry()
+        .parse_position(value)
+        .map_err(|e| e.to_string())?;
+    let AnyGame::Race(rules) = game else {
+        return Err("not a race rule set".into());
+    };
+    let position = Codec::position_from_json(&*rules, &json).map_err(|e| e.to_string())?;
+    Ok((rules, position))
+}
 use sawah_engine::json::PositionJson;
 use sawah_engine::notation;
 use sawah_engine::race;
@@ -18,9 +34,7 @@ fn registry() -> &'static Registry {
 #[test]
 fn json_matches_the_design_example() {
     let text = r#"{"rules":"sawah","turn":"light","light":{"waiting":3,"scored":1,"squares":[1,5,9]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
-    let (rules, position) = registry()
-        .parse_position(&serde_json::from_str(text).unwrap())
-        .unwrap();
+    let (rules, position) = race_position(&serde_json::from_str(text).unwrap()).unwrap();
     assert_eq!(rules.name(), "sawah");
     assert_eq!(
         serde_json::to_string(&rules.position_to_json(&position)).unwrap(),
@@ -35,9 +49,7 @@ fn json_matches_the_design_example() {
 #[test]
 fn squares_may_come_in_any_order_and_are_written_ascending() {
     let text = r#"{"rules":"ur","turn":"dark","light":{"waiting":4,"scored":0,"squares":[9,1,5]},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
-    let (rules, position) = registry()
-        .parse_position(&serde_json::from_str(text).unwrap())
-        .unwrap();
+    let (rules, position) = race_position(&serde_json::from_str(text).unwrap()).unwrap();
     assert_eq!(
         rules.position_to_json(&position).light.squares,
         vec![1, 5, 9]
@@ -47,9 +59,7 @@ fn squares_may_come_in_any_order_and_are_written_ascending() {
 #[test]
 fn unknown_fields_are_refused_by_name() {
     let text = r#"{"rules":"ur","turn":"dark","light":{"waiting":7,"scored":0,"squares":[],"colour":1},"dark":{"waiting":7,"scored":0,"squares":[]}}"#;
-    let err = registry()
-        .parse_position(&serde_json::from_str(text).unwrap())
-        .unwrap_err();
+    let err = race_position(&serde_json::from_str(text).unwrap()).unwrap_err();
     assert!(err.to_string().contains("colour"), "{err}");
 }
 
@@ -69,7 +79,7 @@ proptest! {
         let parsed = notation::parse(&line).unwrap();
         prop_assert_eq!(&parsed, &json);
         prop_assert_eq!(notation::format(&parsed), line.clone());
-        let (_, again) = registry().parse_position_text(&line).unwrap();
+        let (_, again) = race_position(&serde_json::Value::String(line.clone())).unwrap();
         prop_assert_eq!(again, position);
     }
 

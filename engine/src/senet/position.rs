@@ -1,0 +1,199 @@
+//! Senet positions, validated once.
+
+use super::{HOUSES, PIECES, Senet, WATER};
+use crate::player::{ByPlayer, Player};
+use thiserror::Error;
+
+/// One side: a bitset of occupied houses (bit s = house s) and the borne-off count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Side {
+    pub(crate) squares: u32,
+    pub(crate) scored: u8,
+}
+
+impl Side {
+    pub(crate) const fn from_parts(squares: u32, scored: u8) -> Side {
+        Side { squares, scored }
+    }
+
+    /// Occupied houses as a bitset.
+    #[inline]
+    pub fn square_bits(&self) -> u32 {
+        self.squares
+    }
+
+    /// Pieces borne off.
+    #[inline]
+    pub fn scored(&self) -> u8 {
+        self.scored
+    }
+
+    /// Pieces on the board.
+    #[inline]
+    pub fn on_board(&self) -> u8 {
+        self.squares.count_ones() as u8
+    }
+
+    /// Whether a piece stands on `house`.
+    #[inline]
+    pub fn has(&self, house: u8) -> bool {
+        house < 32 && self.squares >> house & 1 != 0
+    }
+
+    /// Occupied houses, ascending.
+    pub fn squares(&self) -> impl Iterator<Item = u8> + '_ {
+        let mut bits = self.squares;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let s = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                s
+            })
+        })
+    }
+}
+
+/// A Senet position: both sides and the side to throw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    pub(crate) sides: [Side; 2],
+    pub(crate) turn: Player,
+}
+
+impl Position {
+    pub(crate) const fn from_parts(sides: [Side; 2], turn: Player) -> Position {
+        Position { sides, turn }
+    }
+
+    /// The side to throw.
+    #[inline]
+    pub fn turn(&self) -> Player {
+        self.turn
+    }
+
+    /// A player's pieces.
+    #[inline]
+    pub fn side(&self, player: Player) -> &Side {
+        &self.sides[player.index()]
+    }
+
+    /// The same pieces with another side to throw.
+    #[inline]
+    pub fn with_turn(&self, turn: Player) -> Position {
+        Position { turn, ..*self }
+    }
+}
+
+/// Why a description is not a valid Senet position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// A house outside 1..=30.
+    #[error("{player} has a piece on house {square}, but houses run from 1 to 30")]
+    SquareOutOfRange {
+        /// Whose piece.
+        player: Player,
+        /// The house given.
+        square: u32,
+    },
+    /// A piece on the House of Water, where no piece ever rests.
+    #[error("{player} has a piece on house 27, the House of Water, where no piece ever rests")]
+    PieceOnWater {
+        /// Whose piece.
+        player: Player,
+    },
+    /// The same house listed twice for one side.
+    #[error("{player} lists house {square} twice")]
+    DuplicateSquare {
+        /// Whose piece.
+        player: Player,
+        /// The house.
+        square: u8,
+    },
+    /// More than five pieces on the board for one side.
+    #[error("{player} has {count} pieces on the board; each side has five pieces")]
+    TooManyPieces {
+        /// Whose pieces.
+        player: Player,
+        /// How many.
+        count: usize,
+    },
+    /// On board + borne off is not five.
+    #[error(
+        "{player} has {on_board} on the board + {scored} borne off = {total} pieces; each side has five"
+    )]
+    PieceCount {
+        /// Whose pieces.
+        player: Player,
+        /// On the board.
+        on_board: u32,
+        /// Borne off.
+        scored: u32,
+        /// Their sum.
+        total: u32,
+    },
+    /// Two pieces on one house.
+    #[error("light and dark both have a piece on house {0}; a house holds one piece")]
+    SameSquare(u8),
+    /// Both sides have borne off everything.
+    #[error("both sides have borne off all their pieces; only one side can win")]
+    BothWon,
+}
+
+impl Senet {
+    /// Checks a loose description (houses per side, borne-off counts, turn) and makes it a position.
+    pub fn position(
+        &self,
+        turn: Player,
+        squares: ByPlayer<&[u8]>,
+        scored: ByPlayer<u8>,
+    ) -> Result<Position, PositionError> {
+        let mut sides = [Side::default(); 2];
+        for player in Player::BOTH {
+            let given = squares[player];
+            if given.len() > usize::from(PIECES) {
+                return Err(PositionError::TooManyPieces {
+                    player,
+                    count: given.len(),
+                });
+            }
+            let mut bits = 0u32;
+            for &square in given {
+                if square == 0 || square > HOUSES {
+                    return Err(PositionError::SquareOutOfRange {
+                        player,
+                        square: square.into(),
+                    });
+                }
+                if square == WATER {
+                    return Err(PositionError::PieceOnWater { player });
+                }
+                if bits >> square & 1 != 0 {
+                    return Err(PositionError::DuplicateSquare { player, square });
+                }
+                bits |= 1 << square;
+            }
+            let on_board = bits.count_ones();
+            let total = on_board + u32::from(scored[player]);
+            if total != u32::from(PIECES) {
+                return Err(PositionError::PieceCount {
+                    player,
+                    on_board,
+                    scored: scored[player].into(),
+                    total,
+                });
+            }
+            sides[player.index()] = Side {
+                squares: bits,
+                scored: scored[player],
+            };
+        }
+        let both = sides[0].squares & sides[1].squares;
+        if both != 0 {
+            return Err(PositionError::SameSquare(both.trailing_zeros() as u8));
+        }
+        if sides[0].scored == PIECES && sides[1].scored == PIECES {
+            return Err(PositionError::BothWon);
+        }
+        Ok(Position { sides, turn })
+    }
+}
