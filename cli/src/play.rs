@@ -93,11 +93,11 @@ pub fn play<G: Render>(
     mut output: impl Write,
 ) -> io::Result<Option<Player>> {
     enum Source {
-        Dice(DiceSource),
+        Dice(Box<DiceSource>),
         Fixed(DailyThrows),
     }
     let mut source = match &options.rolls {
-        Rolls::Seeded(seed) => Source::Dice(DiceSource::from_seed(*seed)),
+        Rolls::Seeded(seed) => Source::Dice(Box::new(DiceSource::from_seed(*seed))),
         Rolls::Daily { throws, .. } => Source::Fixed(throws.clone()),
     };
     let mut roll = || match &mut source {

@@ -69,7 +69,7 @@ pub fn throw_from_u64(value: u64) -> u8 {
 }
 
 fn is_leap(year: u32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
 }
 
 /// Checks that `date` is a calendar date written `YYYY-MM-DD` (years 0001–9999).
