@@ -158,12 +158,17 @@ fn run(cli: Cli) -> Result<()> {
                 let duration = Duration::from_secs_f64(seconds);
                 let result = with_game!(&game, g => bench::random_playouts(g, seed, duration));
                 println!(
-                    "{:<16} {:>10.2} M moves/s  {:>9} games  {:>6.1} moves/game  {:>6.1} rolls/game",
+                    "{:<16} {:>6.2} M moves/s  {:>8} games  {:>6.1} moves/game  rolls/game: mean {:.1}, min {}, median {}, p90 {}, p99 {}, max {}",
                     result.rules,
                     result.moves_per_second() / 1e6,
                     result.games,
                     result.moves as f64 / result.games as f64,
                     result.plies as f64 / result.games as f64,
+                    result.length_quantile(0.0),
+                    result.length_quantile(0.5),
+                    result.length_quantile(0.9),
+                    result.length_quantile(0.99),
+                    result.length_quantile(1.0),
                 );
             }
         }

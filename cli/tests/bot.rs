@@ -238,32 +238,23 @@ fn damaged_request() -> impl Strategy<Value = Value> {
         vec!["position", "dark", "scored"],
         vec!["position", "light", "squares"],
     ]);
-    (
-        paths,
-        arbitrary_json(),
-        prop::sample::select(vec![
-            ("sawah", 7),
-            ("ur", 7),
-            ("masters", 7),
-            ("babylon", 5),
-            ("ur-1", 1),
-        ]),
-        0u64..5,
-    )
-        .prop_map(|(path, replacement, (rules, pieces), roll)| {
-            let mut request = json!({
-                "id": 9, "cmd": "legal_moves", "roll": roll,
-                "position": {"rules": rules, "turn": "light",
-                    "light": {"waiting": pieces, "scored": 0, "squares": []},
-                    "dark": {"waiting": pieces, "scored": 0, "squares": []}}
-            });
-            let mut slot = &mut request;
-            for key in &path {
-                slot = &mut slot[*key];
-            }
-            *slot = replacement;
-            request
-        })
+    let bases = prop::sample::select(vec![
+        json!({"rules": "sawah", "turn": "light", "light": {"waiting": 7, "scored": 0, "squares": []}, "dark": {"waiting": 7, "scored": 0, "squares": []}}),
+        json!({"rules": "masters", "turn": "dark", "light": {"waiting": 5, "scored": 0, "squares": [12, 14]}, "dark": {"waiting": 6, "scored": 0, "squares": [11]}}),
+        json!({"rules": "ur-1", "turn": "light", "light": {"waiting": 0, "scored": 0, "squares": [14]}, "dark": {"waiting": 1, "scored": 0, "squares": []}}),
+        json!({"rules": "senet", "turn": "light", "light": {"scored": 0, "squares": [1, 3, 5, 7, 9]}, "dark": {"scored": 0, "squares": [2, 4, 6, 8, 10]}}),
+        json!({"rules": "senet", "turn": "dark", "light": {"scored": 2, "squares": [26, 28, 29]}, "dark": {"scored": 2, "squares": [12, 13, 14]}}),
+    ]);
+    (paths, arbitrary_json(), bases, 0u64..7).prop_map(|(path, replacement, position, roll)| {
+        let mut request =
+            json!({ "id": 9, "cmd": "legal_moves", "roll": roll, "position": position });
+        let mut slot = &mut request;
+        for key in &path {
+            slot = &mut slot[*key];
+        }
+        *slot = replacement;
+        request
+    })
 }
 
 proptest! {
@@ -302,4 +293,99 @@ proptest! {
         let answers = ["moves", "error", "rules", "position"];
         prop_assert_eq!(answers.iter().filter(|k| response.get(**k).is_some()).count(), 1, "{}", response);
     }
+}
+
+#[test]
+fn senet_legal_moves_follow_the_contract() {
+    let start = r#"{"rules":"senet","turn":"light","light":{"scored":0,"squares":[1,3,5,7,9]},"dark":{"scored":0,"squares":[2,4,6,8,10]}}"#;
+    let response = ask(&format!(
+        r#"{{"id":5,"cmd":"legal_moves","position":{start},"roll":2}}"#
+    ));
+    assert_eq!(
+        response,
+        json!({"id":5,"moves":[{"from":9,"to":11,"extra_roll":false,"position":{
+            "rules":"senet","turn":"dark",
+            "light":{"scored":0,"squares":[1,3,5,7,11]},
+            "dark":{"scored":0,"squares":[2,4,6,8,10]}}}]})
+    );
+    // The water: "to" is where the piece comes to rest, and the mover throws again.
+    let response = ask(r#"{"cmd":"legal_moves","position":"senet light 26/4 15/4","roll":1}"#);
+    assert_eq!(response["moves"][0]["from"], 26);
+    assert_eq!(response["moves"][0]["to"], 14);
+    assert_eq!(response["moves"][0]["extra_roll"], true);
+    // Bearing off is "off".
+    let response = ask(r#"{"cmd":"legal_moves","position":"senet light 28/4 15/4","roll":3}"#);
+    assert_eq!(response["moves"][0]["to"], "off");
+    assert_eq!(response["moves"][0]["position"]["turn"], "dark");
+    // Throws are 1..5.
+    for roll in [0, 6] {
+        let response = ask(&format!(
+            r#"{{"cmd":"legal_moves","position":{start},"roll":{roll}}}"#
+        ));
+        assert_eq!(error_kind(&response), "invalid_roll");
+    }
+    let response = ask(r#"{"cmd":"legal_moves","position":"senet light 27/4 15/4","roll":1}"#);
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("House of Water")
+    );
+    let response = ask(
+        r#"{"cmd":"legal_moves","position":{"rules":"senet","turn":"light","light":{"waiting":0,"scored":0,"squares":[1,3,5,7,9]},"dark":{"scored":0,"squares":[2,4,6,8,10]}},"roll":1}"#,
+    );
+    assert_eq!(error_kind(&response), "invalid_position");
+}
+
+#[test]
+fn score_and_daily_commands() {
+    assert_eq!(
+        ask(r#"{"id":1,"cmd":"score","position":"senet dark -/5 1,2/3"}"#),
+        json!({"id":1,"score":120})
+    );
+    assert_eq!(
+        ask(r#"{"cmd":"score","position":"senet light 1,2/3 -/5"}"#),
+        json!({"score":15})
+    );
+    assert_eq!(
+        error_kind(&ask(
+            r#"{"cmd":"score","position":"senet light 1,2/3 3/4"}"#
+        )),
+        "game_not_over"
+    );
+    assert_eq!(
+        error_kind(&ask(r#"{"cmd":"score","position":"ur light 7/-/0 7/-/0"}"#)),
+        "unsupported"
+    );
+    let daily = ask(r#"{"id":"d","cmd":"daily","date":"2026-11-30","count":5}"#);
+    assert_eq!(
+        daily,
+        json!({"id":"d","date":"2026-11-30","throws":[2,1,1,5,1]})
+    );
+    assert_eq!(
+        ask(r#"{"cmd":"daily","date":"2026-11-30"}"#)["throws"]
+            .as_array()
+            .unwrap()
+            .len(),
+        100
+    );
+    assert_eq!(
+        error_kind(&ask(r#"{"cmd":"daily","date":"2026-11-31"}"#)),
+        "invalid_field"
+    );
+    assert_eq!(
+        error_kind(&ask(r#"{"cmd":"daily","date":"2026-11-30","count":-1}"#)),
+        "invalid_field"
+    );
+    assert_eq!(
+        error_kind(&ask(
+            r#"{"cmd":"daily","date":"2026-11-30","count":1000001}"#
+        )),
+        "invalid_field"
+    );
+    assert_eq!(error_kind(&ask(r#"{"cmd":"daily"}"#)), "missing_field");
+    assert_eq!(
+        error_kind(&ask(r#"{"cmd":"daily","rules":"ur","date":"2026-11-30"}"#)),
+        "unsupported"
+    );
 }

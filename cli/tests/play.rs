@@ -56,3 +56,58 @@ fn the_board_is_drawn_with_its_shape() {
         "{text}"
     );
 }
+
+#[test]
+fn senet_plays_to_the_end_and_shows_the_score() {
+    let senet = sawah_engine::senet::Senet::new();
+    let input = "1\n".repeat(20_000);
+    let mut output = Vec::new();
+    let winner = play(
+        &senet,
+        &PlayOptions::seeded(Player::Light, 3),
+        input.as_bytes(),
+        &mut output,
+    )
+    .unwrap();
+    let text = String::from_utf8(output).unwrap();
+    assert!(winner.is_some());
+    assert!(
+        text.contains("Score for the first player (light): "),
+        "{}",
+        &text[text.len().saturating_sub(500)..]
+    );
+    assert!(text.contains("[ankh]") && text.contains("[nfr ]"));
+}
+
+#[test]
+fn the_daily_game_uses_the_days_throws_in_order() {
+    use sawah_cli::play::Rolls;
+    use sawah_engine::senet::daily::{DailyThrows, daily_throws};
+    let senet = sawah_engine::senet::Senet::new();
+    let date = "2026-11-30";
+    let mut options = PlayOptions::seeded(Player::Light, 3);
+    options.rolls = Rolls::Daily {
+        date: date.into(),
+        throws: DailyThrows::new(date).unwrap(),
+    };
+    let mut output = Vec::new();
+    play(
+        &senet,
+        &options,
+        "1\n".repeat(20_000).as_bytes(),
+        &mut output,
+    )
+    .unwrap();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.contains("The game of the day 2026-11-30"));
+    // Every roll printed, by either player, in order, is the day's sequence.
+    let rolls: Vec<u8> = text
+        .lines()
+        .filter_map(|l| {
+            l.split_once("rolled ")
+                .map(|(_, rest)| rest[..1].parse().unwrap())
+        })
+        .collect();
+    assert!(rolls.len() > 50);
+    assert_eq!(rolls, daily_throws(date, rolls.len()).unwrap());
+}

@@ -4,9 +4,11 @@
 
 use sawah_engine::perft::distinct_positions;
 use sawah_engine::race;
+use sawah_engine::senet::Senet;
 use std::fmt::Write;
 
 const DEPTH: usize = 8;
+const SENET_DEPTH: usize = 6;
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.txt");
 
 fn computed() -> String {
@@ -19,6 +21,13 @@ fn computed() -> String {
         {
             writeln!(out, "{name} {k} {count}").unwrap();
         }
+    }
+    let senet = Senet::new();
+    for (k, count) in distinct_positions(&senet, senet.start(), SENET_DEPTH)
+        .iter()
+        .enumerate()
+    {
+        writeln!(out, "senet {k} {count}").unwrap();
     }
     out
 }
