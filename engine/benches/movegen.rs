@@ -4,9 +4,10 @@
 //! per move generated/applied (generation: per position and roll).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sawah_engine::DiceSource;
 use sawah_engine::playout::random_playout;
 use sawah_engine::race::{self, Position, RuleSet};
+use sawah_engine::senet::Senet;
+use sawah_engine::{DiceSource, Game};
 use std::hint::black_box;
 
 /// Positions met in random games, as a realistic workload.
@@ -72,5 +73,30 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, movegen, playouts);
+fn senet_playouts(c: &mut Criterion) {
+    let senet = Senet::new();
+    let games = 256;
+    let mut probe = DiceSource::from_seed(5);
+    let moves: u64 = (0..games)
+        .map(|_| random_playout(&senet, senet.start(), &mut probe, u64::MAX).moves)
+        .sum();
+    let mut group = c.benchmark_group("random_playout");
+    group.throughput(Throughput::Elements(moves));
+    group.bench_function("senet", |b| {
+        b.iter(|| {
+            let mut source = DiceSource::from_seed(5);
+            for _ in 0..games {
+                black_box(random_playout(
+                    &senet,
+                    Game::start(&senet),
+                    &mut source,
+                    u64::MAX,
+                ));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, movegen, playouts, senet_playouts);
 criterion_main!(benches);
