@@ -45,15 +45,8 @@ impl Side {
     }
 
     /// Occupied squares, ascending.
-    pub fn squares(&self) -> impl Iterator<Item = u8> + '_ {
-        let mut bits = self.squares;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let s = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                s
-            })
-        })
+    pub fn squares(&self) -> impl Iterator<Item = u8> + use<> {
+        crate::bits::squares_of(self.squares)
     }
 }
 
