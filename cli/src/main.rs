@@ -16,7 +16,7 @@ use std::time::Duration;
 /// Computer opponents and tools for Sawah's ancient race games: Twenty
 /// Squares, the Royal Game of Ur and Senet.
 #[derive(Parser, Debug)]
-#[command(name = "sawah", version, about, long_about = None)]
+#[command(name = "sawah", version)]
 struct Cli {
     /// Load an extra rule set from a TOML or JSON rule file (repeatable); its
     /// name can then be used wherever a rule set is named.

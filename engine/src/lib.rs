@@ -4,7 +4,7 @@
 //! Everything here is plain data and pure functions: no threads, no I/O
 //! beyond reading a rule file, so the crate also compiles to WebAssembly.
 
-mod bits;
+pub mod bits;
 pub mod dice;
 pub mod game;
 pub mod json;

@@ -1,0 +1,250 @@
+//! Agents: something that picks a move, and the agents built on search.
+
+use crate::evaluator::{Evaluator, position_hash};
+use crate::search::{Search, SearchOptions};
+use sawah_engine::{DiceSource, Game};
+
+/// Values closer than this count as equal when picking the best move, so
+/// rounding differences between search variants never change the choice:
+/// ties go to the first move in the legal move order.
+pub const TIE: f64 = 1e-12;
+
+/// A decision: the chosen move and, if the agent has them, every legal
+/// move's value (the mover's win probability as the agent sees it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice<M> {
+    /// The move to play.
+    pub chosen: M,
+    /// One value per legal move, in the order of the legal moves.
+    pub values: Option<Vec<f64>>,
+}
+
+/// Something that picks a move.
+pub trait Agent<G: Game> {
+    /// The agent's spec string (for logs and tables).
+    fn name(&self) -> String;
+
+    /// Picks one of `moves` (non-empty) for the side to move after `roll`,
+    /// with the values behind the choice.
+    fn decide(
+        &mut self,
+        game: &G,
+        position: &G::Position,
+        roll: u8,
+        moves: &[G::Move],
+    ) -> Choice<G::Move>;
+
+    /// Picks one of `moves` (non-empty).
+    fn choose(&mut self, game: &G, position: &G::Position, roll: u8, moves: &[G::Move]) -> G::Move {
+        self.decide(game, position, roll, moves).chosen
+    }
+
+    /// The win probability for the side to move before its roll, if the agent has a view.
+    fn evaluate(&mut self, game: &G, position: &G::Position) -> Option<f64>;
+}
+
+/// Plays a uniformly random legal move; deterministic for a given seed.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    source: DiceSource,
+}
+
+impl RandomAgent {
+    /// A random agent whose choices follow from `seed`.
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent {
+            source: DiceSource::from_seed(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn decide(
+        &mut self,
+        _game: &G,
+        _position: &G::Position,
+        _roll: u8,
+        moves: &[G::Move],
+    ) -> Choice<G::Move> {
+        Choice {
+            chosen: moves[self.source.below(moves.len())],
+            values: None,
+        }
+    }
+
+    fn evaluate(&mut self, _game: &G, _position: &G::Position) -> Option<f64> {
+        None
+    }
+}
+
+/// The index of the best value: the first within [`TIE`] of the maximum.
+pub fn best_index(values: &[f64]) -> usize {
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    values.iter().position(|&v| v >= max - TIE).unwrap_or(0)
+}
+
+/// A softmax choice over values at `temperature`, driven by a uniform number
+/// in [0, 1): weaker play that still prefers good moves, and whose mistakes
+/// are mostly small (a move's chance falls off with its loss).
+pub fn softmax_index(values: &[f64], temperature: f64, uniform: f64) -> usize {
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|v| ((v - max) / temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut target = uniform * total;
+    for (i, w) in weights.iter().enumerate() {
+        if target < *w {
+            return i;
+        }
+        target -= w;
+    }
+    values.len() - 1
+}
+
+/// Expectiminimax over an evaluator, `depth` plies deep (depth 0 is greedy
+/// over the positions after each move; each ply adds one more roll of look-ahead),
+/// with iterative deepening under a node budget.
+#[derive(Clone, Debug)]
+pub struct SearchAgent<E> {
+    name: String,
+    evaluator: E,
+    depth: u8,
+    node_budget: Option<u64>,
+    temperature: f64,
+    seed: u64,
+    options: SearchOptions,
+    /// Nodes searched by the last decision.
+    pub last_nodes: u64,
+}
+
+impl<E> SearchAgent<E> {
+    /// A search agent. `node_budget` stops iterative deepening once a
+    /// completed depth has used that many nodes; `temperature` > 0 picks
+    /// moves by softmax over their values instead of the best.
+    pub fn new(
+        name: String,
+        evaluator: E,
+        depth: u8,
+        node_budget: Option<u64>,
+        temperature: f64,
+        seed: u64,
+        options: SearchOptions,
+    ) -> Self {
+        SearchAgent {
+            name,
+            evaluator,
+            depth,
+            node_budget,
+            temperature,
+            seed,
+            options,
+            last_nodes: 0,
+        }
+    }
+}
+
+impl<E> SearchAgent<E> {
+    /// A uniform number in [0, 1) fixed by the position, roll and seed.
+    fn uniform<P: std::hash::Hash>(&self, position: &P, roll: u8) -> f64 {
+        let hash = position_hash(&(position, roll), self.seed);
+        (hash >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn decide(
+        &mut self,
+        game: &G,
+        position: &G::Position,
+        roll: u8,
+        moves: &[G::Move],
+    ) -> Choice<G::Move> {
+        let mut search = Search::new(game, &self.evaluator, self.options);
+        let mut values = Vec::new();
+        for ply in 0..=self.depth {
+            values = search.move_values(position, moves, ply + 1);
+            if self
+                .node_budget
+                .is_some_and(|budget| search.nodes >= budget)
+            {
+                break;
+            }
+        }
+        self.last_nodes = search.nodes;
+        let index = if self.temperature > 0.0 {
+            softmax_index(&values, self.temperature, self.uniform(position, roll))
+        } else {
+            best_index(&values)
+        };
+        Choice {
+            chosen: moves[index],
+            values: Some(values),
+        }
+    }
+
+    /// The move only (no exact value for every move), with pruning across
+    /// the root moves too; the same move [`Agent::decide`] picks.
+    fn choose(&mut self, game: &G, position: &G::Position, roll: u8, moves: &[G::Move]) -> G::Move {
+        if self.temperature > 0.0 || moves.len() == 1 {
+            return if moves.len() == 1 {
+                moves[0]
+            } else {
+                self.decide(game, position, roll, moves).chosen
+            };
+        }
+        let mut search = Search::new(game, &self.evaluator, self.options);
+        let mut index = 0;
+        for ply in 0..=self.depth {
+            index = search.best_move(position, moves, ply + 1).0;
+            if self
+                .node_budget
+                .is_some_and(|budget| search.nodes >= budget)
+            {
+                break;
+            }
+        }
+        self.last_nodes = search.nodes;
+        moves[index]
+    }
+
+    fn evaluate(&mut self, game: &G, position: &G::Position) -> Option<f64> {
+        let mut search = Search::new(game, &self.evaluator, self.options);
+        // Before its roll: this position's roll, then `depth` more.
+        let value = search.position_value(position, self.depth + 1);
+        self.last_nodes = search.nodes;
+        Some(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_index_prefers_the_first_of_near_ties() {
+        assert_eq!(best_index(&[0.2, 0.5, 0.5 + 1e-14, 0.4]), 1);
+        assert_eq!(best_index(&[0.2, 0.5, 0.6]), 2);
+    }
+
+    #[test]
+    fn softmax_prefers_better_moves_and_covers_all() {
+        let values = [0.5, 0.45, 0.2];
+        let mut counts = [0; 3];
+        for i in 0..10_000 {
+            counts[softmax_index(&values, 0.05, (i as f64 + 0.5) / 10_000.0)] += 1;
+        }
+        assert!(counts[0] > counts[1] && counts[1] > counts[2], "{counts:?}");
+        assert!(counts[2] > 0);
+        assert_eq!(softmax_index(&values, 1e-9, 0.999), 0);
+    }
+}

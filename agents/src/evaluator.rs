@@ -1,0 +1,134 @@
+//! Evaluators: the win probability of a position for the side to move.
+
+use sawah_engine::Game;
+use std::hash::{Hash, Hasher};
+
+/// Gives the probability that the side to move wins, before it rolls.
+pub trait Evaluator<G: Game> {
+    /// The win probability for the side to move of a position that is not
+    /// finished (search handles finished positions itself).
+    fn evaluate(&self, game: &G, position: &G::Position) -> f64;
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
+    fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
+        (**self).evaluate(game, position)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
+    fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
+        (**self).evaluate(game, position)
+    }
+}
+
+/// The exact value of a finished position for the side to move: 1 if it has
+/// won, 0 if the opponent has; `None` while the game goes on.
+#[inline]
+pub fn terminal_value<G: Game>(game: &G, position: &G::Position) -> Option<f64> {
+    game.winner(position).map(|winner| {
+        if winner == game.turn(position) {
+            1.0
+        } else {
+            0.0
+        }
+    })
+}
+
+/// A fast, deterministic 64-bit hash of a position, mixed with a seed.
+#[inline]
+pub fn position_hash<P: Hash>(position: &P, seed: u64) -> u64 {
+    let mut hasher = rustc_hash::FxHasher::default();
+    seed.hash(&mut hasher);
+    position.hash(&mut hasher);
+    // FxHash's low bits are weak; finish with a SplitMix64 mix.
+    let mut z = hasher.finish().wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// An evaluator for tests: a fixed value for every position.
+#[derive(Clone, Copy, Debug)]
+pub struct ConstantEvaluator(pub f64);
+
+impl<G: Game> Evaluator<G> for ConstantEvaluator {
+    fn evaluate(&self, _game: &G, _position: &G::Position) -> f64 {
+        self.0
+    }
+}
+
+/// Adds deterministic noise to another evaluator, like GNU Backgammon's
+/// noisy players: the same position always gets the same error, so a weak
+/// bot is consistent, and the errors are normally distributed with standard
+/// deviation `sigma` (in win probability), so small mistakes are far more
+/// common than large ones. Results are clamped to [0, 1].
+#[derive(Clone, Debug)]
+pub struct NoisyEvaluator<E> {
+    inner: E,
+    sigma: f64,
+    seed: u64,
+}
+
+impl<E> NoisyEvaluator<E> {
+    /// Wraps `inner` with noise of standard deviation `sigma`, varied by `seed`.
+    pub fn new(inner: E, sigma: f64, seed: u64) -> Self {
+        NoisyEvaluator { inner, sigma, seed }
+    }
+}
+
+/// A standard normal number determined by a 64-bit hash (Box–Muller on its two halves).
+fn normal_from_hash(hash: u64) -> f64 {
+    let u1 = ((hash >> 32) as f64 + 0.5) / 4_294_967_296.0;
+    let u2 = ((hash & 0xffff_ffff) as f64 + 0.5) / 4_294_967_296.0;
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for NoisyEvaluator<E> {
+    fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
+        let value = self.inner.evaluate(game, position);
+        if self.sigma == 0.0 {
+            return value;
+        }
+        let z = normal_from_hash(position_hash(position, self.seed));
+        (value + self.sigma * z).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sawah_engine::race;
+
+    #[test]
+    fn noise_is_deterministic_normal_and_bounded() {
+        let rules = race::preset("sawah").unwrap();
+        let noisy = NoisyEvaluator::new(ConstantEvaluator(0.5), 0.05, 7);
+        let start = rules.start();
+        assert_eq!(
+            noisy.evaluate(&rules, &start),
+            noisy.evaluate(&rules, &start)
+        );
+        let zs: Vec<f64> = (0..20_000u64)
+            .map(|i| normal_from_hash(position_hash(&i, 3)))
+            .collect();
+        let mean = zs.iter().sum::<f64>() / zs.len() as f64;
+        let var = zs.iter().map(|z| (z - mean).powi(2)).sum::<f64>() / zs.len() as f64;
+        assert!(mean.abs() < 0.03, "{mean}");
+        assert!((var - 1.0).abs() < 0.05, "{var}");
+        let small = zs.iter().filter(|z| z.abs() < 1.0).count() as f64 / zs.len() as f64;
+        assert!((small - 0.6827).abs() < 0.02, "{small}");
+        let loud = NoisyEvaluator::new(ConstantEvaluator(0.99), 10.0, 1);
+        for i in 0..100u8 {
+            let v = loud.evaluate(
+                &rules,
+                &rules.start_with(if i % 2 == 0 {
+                    sawah_engine::Player::Light
+                } else {
+                    sawah_engine::Player::Dark
+                }),
+            );
+            assert!((0.0..=1.0).contains(&v));
+        }
+    }
+}

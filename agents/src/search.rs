@@ -1,0 +1,386 @@
+//! Expectiminimax over chance and move nodes, with Star1/Star2 pruning
+//! (Ballard 1983; Hauk, Buro & Schaeffer 2004), move ordering and a
+//! transposition table, plus iterative deepening under a node budget.
+//!
+//! Values are win probabilities for the side to move, in [0, 1]. A *chance
+//! node* is a position before its roll; a *move node* is a position and a
+//! roll, where the side to move picks the best move. A move that gives an
+//! extra roll leads to a chance node of the same player (value taken as is);
+//! any other move, and a pass, to the opponent's (value `1 - v`). Here depth
+//! counts every roll searched, the one already made at the root included:
+//! `rolls = 1` evaluates the position after each move with the evaluator.
+//! Agents speak in plies, as GNU Backgammon does: ply = rolls − 1.
+//!
+//! Root values are exact (every root move is searched with the full window),
+//! so with pruning on, the chosen move and every reported value are those of
+//! plain expectiminimax at the same depth.
+
+use crate::evaluator::{Evaluator, position_hash, terminal_value};
+use sawah_engine::Game;
+
+/// The smallest and largest value a position can have.
+const LOWEST: f64 = 0.0;
+const HIGHEST: f64 = 1.0;
+/// The width of the windows that only test whether a move beats a value.
+const NULL_WINDOW: f64 = 1e-9;
+
+/// How a search is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Use Star1/Star2 pruning, move ordering and the transposition table;
+    /// `false` gives plain expectiminimax (the reference).
+    pub pruning: bool,
+    /// log2 of the transposition table's entry count.
+    pub table_bits: u8,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            pruning: true,
+            table_bits: 14,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    depth: u8,
+    lower: f64,
+    upper: f64,
+}
+
+/// Chance-node values by position and depth: bounds `[lower, upper]`.
+struct Table {
+    entries: Vec<Option<Entry>>,
+    mask: u64,
+}
+
+impl Table {
+    fn new(bits: u8) -> Table {
+        let size = 1usize << bits.min(30);
+        Table {
+            entries: vec![None; size],
+            mask: size as u64 - 1,
+        }
+    }
+
+    fn get(&self, key: u64, depth: u8) -> Option<Entry> {
+        self.entries[(key & self.mask) as usize].filter(|e| e.key == key && e.depth == depth)
+    }
+
+    fn put(&mut self, entry: Entry) {
+        self.entries[(entry.key & self.mask) as usize] = Some(entry);
+    }
+}
+
+/// One search: a game, an evaluator, its table and its node count.
+pub struct Search<'a, G: Game, E> {
+    game: &'a G,
+    evaluator: &'a E,
+    options: SearchOptions,
+    table: Option<Table>,
+    /// Chance and move nodes visited (evaluator calls at the leaves included
+    /// as chance nodes of depth 0).
+    pub nodes: u64,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
+    /// A search of `game` with `evaluator` at the leaves.
+    pub fn new(game: &'a G, evaluator: &'a E, options: SearchOptions) -> Self {
+        let table = options.pruning.then(|| Table::new(options.table_bits));
+        Search {
+            game,
+            evaluator,
+            options,
+            table,
+            nodes: 0,
+        }
+    }
+
+    /// The value of each legal move for the side to move with `roll`, searched
+    /// `depth` rolls deep (depth ≥ 1, the root roll included), in the order of `moves`.
+    pub fn move_values(
+        &mut self,
+        position: &G::Position,
+        moves: &[G::Move],
+        depth: u8,
+    ) -> Vec<f64> {
+        let depth = depth.max(1);
+        moves
+            .iter()
+            .map(|&mv| self.move_value(position, mv, depth, LOWEST, HIGHEST))
+            .collect()
+    }
+
+    /// The best move for the side to move with `roll`, searched `depth` rolls
+    /// deep, and a value per move: exact for the chosen move and every move
+    /// within [`TIE`](crate::agent::TIE) of it, an upper bound (at most the
+    /// best value minus the tie margin) for the rest. The choice is that of
+    /// [`best_index`](crate::agent::best_index) over exact values: the first
+    /// move, in the order of `moves`, within the tie margin of the best.
+    pub fn best_move(
+        &mut self,
+        position: &G::Position,
+        moves: &[G::Move],
+        depth: u8,
+    ) -> (usize, Vec<f64>) {
+        let depth = depth.max(1);
+        let mut values = vec![LOWEST; moves.len()];
+        let mut best = f64::NEG_INFINITY;
+        for (index, mv) in self.ordered_indices(position, moves, depth) {
+            let value = if best == f64::NEG_INFINITY {
+                self.move_value(position, mv, depth, LOWEST, HIGHEST)
+            } else {
+                // A null window first: most moves only need to be shown worse.
+                let alpha = (best - crate::agent::TIE).max(LOWEST);
+                let test = self.move_value(position, mv, depth, alpha, alpha + NULL_WINDOW);
+                if test >= alpha + NULL_WINDOW {
+                    self.move_value(position, mv, depth, alpha, HIGHEST)
+                } else {
+                    test
+                }
+            };
+            values[index] = value;
+            best = best.max(value);
+        }
+        (crate::agent::best_index(&values), values)
+    }
+
+    /// The value of a position for the side to move before its roll.
+    pub fn position_value(&mut self, position: &G::Position, depth: u8) -> f64 {
+        self.chance(position, depth, LOWEST, HIGHEST)
+    }
+
+    /// The value of playing `mv`, for the mover, with window (alpha, beta).
+    #[inline]
+    fn move_value(
+        &mut self,
+        position: &G::Position,
+        mv: G::Move,
+        depth: u8,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
+        let step = self.game.apply(position, mv);
+        if step.extra_roll {
+            self.chance(&step.position, depth - 1, alpha, beta)
+        } else {
+            1.0 - self.chance(&step.position, depth - 1, 1.0 - beta, 1.0 - alpha)
+        }
+    }
+
+    /// A chance node: the position before the roll of its side to move.
+    fn chance(&mut self, position: &G::Position, depth: u8, alpha: f64, beta: f64) -> f64 {
+        self.nodes += 1;
+        if let Some(value) = terminal_value(self.game, position) {
+            return value;
+        }
+        if depth == 0 {
+            return self.evaluator.evaluate(self.game, position);
+        }
+        if !self.options.pruning {
+            let outcomes: Vec<(u8, f64)> = self.game.dice().outcomes().collect();
+            return outcomes
+                .iter()
+                .map(|&(roll, p)| p * self.after_roll(position, roll, depth, LOWEST, HIGHEST))
+                .sum();
+        }
+        let key = position_hash(position, 0);
+        if let Some(entry) = self.table.as_ref().and_then(|t| t.get(key, depth)) {
+            if entry.lower == entry.upper || entry.lower >= beta {
+                return entry.lower;
+            }
+            if entry.upper <= alpha {
+                return entry.upper;
+            }
+        }
+        let value = self.star2(position, depth, alpha, beta);
+        let (lower, upper) = if value <= alpha {
+            (LOWEST, value)
+        } else if value >= beta {
+            (value, HIGHEST)
+        } else {
+            (value, value)
+        };
+        if let Some(table) = self.table.as_mut() {
+            table.put(Entry {
+                key,
+                depth,
+                lower,
+                upper,
+            });
+        }
+        value
+    }
+
+    /// Star2 at a chance node: probe every roll with one move for lower
+    /// bounds (a cut if they already reach beta), then Star1 over the rolls
+    /// with those bounds. Fail-soft: a result at or below alpha is an upper
+    /// bound, at or above beta a lower bound, in between exact.
+    fn star2(&mut self, position: &G::Position, depth: u8, alpha: f64, beta: f64) -> f64 {
+        let outcomes: Vec<(u8, f64)> = self.game.dice().outcomes().collect();
+        let n = outcomes.len();
+        let mut lower = vec![LOWEST; n];
+        let mut upper = vec![HIGHEST; n];
+        let weighted =
+            |bounds: &[f64]| -> f64 { outcomes.iter().zip(bounds).map(|(&(_, p), b)| p * b).sum() };
+        // Likely rolls first: they move the bounds most. (Sums stay in roll
+        // order, so exact values are bitwise those of plain search.)
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| outcomes[b].1.total_cmp(&outcomes[a].1).then(a.cmp(&b)));
+        // Probing: the first move of each roll gives a lower bound for it,
+        // and its exact value is kept so Star1 does not search it again.
+        let mut probed: Vec<Option<(G::Move, f64)>> = vec![None; n];
+        for &i in &order {
+            let (roll, p) = outcomes[i];
+            let beta_i = (beta - (weighted(&lower) - p * lower[i])) / p;
+            if let Some((mv, value)) = self.probe(position, roll, depth, beta_i.min(HIGHEST)) {
+                lower[i] = lower[i].max(value);
+                if weighted(&lower) >= beta {
+                    return weighted(&lower);
+                }
+                probed[i] = Some((mv, value));
+            }
+        }
+        // Star1: each roll in turn, with the window that would decide the node.
+        for &i in &order {
+            let (roll, p) = outcomes[i];
+            let alpha_i = ((alpha - (weighted(&upper) - p * upper[i])) / p).max(LOWEST);
+            let beta_i = ((beta - (weighted(&lower) - p * lower[i])) / p).min(HIGHEST);
+            let mut value = self.after_roll_from(position, roll, depth, alpha_i, beta_i, probed[i]);
+            if value <= alpha_i && alpha_i > LOWEST {
+                upper[i] = value;
+                if weighted(&upper) <= alpha {
+                    return weighted(&upper);
+                }
+                // Rounding kept the node undecided: get the exact value.
+                value = self.after_roll(position, roll, depth, LOWEST, HIGHEST);
+            } else if value >= beta_i && beta_i < HIGHEST {
+                lower[i] = value;
+                if weighted(&lower) >= beta {
+                    return weighted(&lower);
+                }
+                value = self.after_roll(position, roll, depth, LOWEST, HIGHEST);
+            }
+            lower[i] = value;
+            upper[i] = value;
+        }
+        weighted(&lower)
+    }
+
+    /// The first move of the move node (position, roll) in search order and
+    /// its value, searched with window (0, beta_i): a lower bound for the
+    /// node, exact when below beta_i. `None` for a pass.
+    fn probe(
+        &mut self,
+        position: &G::Position,
+        roll: u8,
+        depth: u8,
+        beta_i: f64,
+    ) -> Option<(G::Move, f64)> {
+        if beta_i <= LOWEST {
+            return None;
+        }
+        let moves = self.game.legal_moves(position, roll);
+        if moves.is_empty() {
+            return None;
+        }
+        let first = self.ordered(position, &moves, depth)[0];
+        let value = self.move_value(position, first, depth, LOWEST, beta_i);
+        Some((first, value))
+    }
+
+    /// The moves in search order: best-looking first by the evaluator
+    /// (only where the children are searched deeper than one roll).
+    fn ordered(&mut self, position: &G::Position, moves: &[G::Move], depth: u8) -> Vec<G::Move> {
+        self.ordered_indices(position, moves, depth)
+            .into_iter()
+            .map(|(_, mv)| mv)
+            .collect()
+    }
+
+    /// [`Search::ordered`] with each move's index in `moves`.
+    fn ordered_indices(
+        &mut self,
+        position: &G::Position,
+        moves: &[G::Move],
+        depth: u8,
+    ) -> Vec<(usize, G::Move)> {
+        if !self.options.pruning || moves.len() < 2 {
+            return moves.iter().copied().enumerate().collect();
+        }
+        if depth < 2 {
+            // Ordering by evaluation would cost as much as the search itself
+            // here; the last legal moves (the furthest along) are cheap guesses.
+            return moves.iter().copied().enumerate().rev().collect();
+        }
+        let mut scored: Vec<(f64, usize, G::Move)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let step = self.game.apply(position, mv);
+                let value = terminal_value(self.game, &step.position)
+                    .unwrap_or_else(|| self.evaluator.evaluate(self.game, &step.position));
+                let mine = if step.extra_roll { value } else { 1.0 - value };
+                (mine, i, mv)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.into_iter().map(|(_, i, mv)| (i, mv)).collect()
+    }
+
+    /// A move node: the side to move has rolled `roll` and picks its best move.
+    fn after_roll(
+        &mut self,
+        position: &G::Position,
+        roll: u8,
+        depth: u8,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
+        self.after_roll_from(position, roll, depth, alpha, beta, None)
+    }
+
+    /// A move node where one move's exact value may already be `known`.
+    fn after_roll_from(
+        &mut self,
+        position: &G::Position,
+        roll: u8,
+        depth: u8,
+        alpha: f64,
+        beta: f64,
+        known: Option<(G::Move, f64)>,
+    ) -> f64 {
+        self.nodes += 1;
+        let moves = self.game.legal_moves(position, roll);
+        if moves.is_empty() {
+            let passed = self.game.pass(position);
+            return 1.0 - self.chance(&passed, depth - 1, 1.0 - beta, 1.0 - alpha);
+        }
+        if !self.options.pruning {
+            return moves
+                .iter()
+                .map(|&mv| self.move_value(position, mv, depth, LOWEST, HIGHEST))
+                .fold(LOWEST, f64::max);
+        }
+        let mut best = known.map_or(LOWEST, |(_, value)| value);
+        if best >= beta {
+            return best;
+        }
+        for mv in self.ordered(position, &moves, depth) {
+            if known.is_some_and(|(done, _)| done == mv) {
+                continue;
+            }
+            let value = self.move_value(position, mv, depth, alpha.max(best), beta);
+            if value > best {
+                best = value;
+                if best >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,100 @@
+//! Star2 search against plain expectiminimax: the same values and moves,
+//! far fewer nodes.
+
+use sawah_agents::agent::best_index;
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::sample::positions_with_rolls;
+use sawah_agents::search::{Search, SearchOptions};
+use sawah_engine::race;
+use sawah_engine::senet::Senet;
+
+const PLAIN: SearchOptions = SearchOptions {
+    pruning: false,
+    table_bits: 0,
+};
+const STAR2: SearchOptions = SearchOptions {
+    pruning: true,
+    table_bits: 16,
+};
+
+/// Compares plain and Star2 at `ply` (rolls after the move) on `count`
+/// positions; returns the node totals.
+fn compare<G: HasHeuristic>(game: &G, ply: u8, count: usize, seed: u64) -> (u64, u64) {
+    let depth = ply + 1;
+    let evaluator = game.heuristic();
+    let (mut plain_nodes, mut star_nodes) = (0, 0);
+    for (position, roll) in positions_with_rolls(game, seed, count, 2) {
+        let moves = game.legal_moves(&position, roll);
+        let mut plain = Search::new(game, &evaluator, PLAIN);
+        let expected = plain.move_values(&position, &moves, depth);
+        // Every move's exact value, with pruning inside the subtrees.
+        let mut exact = Search::new(game, &evaluator, STAR2);
+        let got = exact.move_values(&position, &moves, depth);
+        for (e, g) in expected.iter().zip(&got) {
+            assert!(
+                (e - g).abs() < 1e-12,
+                "{position:?} roll {roll}: {expected:?} vs {got:?}"
+            );
+        }
+        // The choice, with pruning across the root moves too.
+        let mut star = Search::new(game, &evaluator, STAR2);
+        let (chosen, values) = star.best_move(&position, &moves, depth);
+        let plain_choice = best_index(&expected);
+        assert_eq!(
+            chosen, plain_choice,
+            "{position:?} roll {roll}: {expected:?} vs {values:?}"
+        );
+        assert!((values[chosen] - expected[chosen]).abs() < 1e-12);
+        for (v, e) in values.iter().zip(&expected) {
+            assert!(
+                *v >= e - 1e-12,
+                "a bound below the true value: {values:?} vs {expected:?}"
+            );
+        }
+        plain_nodes += plain.nodes;
+        star_nodes += star.nodes;
+    }
+    (plain_nodes, star_nodes)
+}
+
+#[test]
+fn star2_matches_plain_search_on_the_race_family() {
+    for name in ["sawah", "ur", "masters", "marks-roll-only"] {
+        let rules = race::preset(name).unwrap();
+        let count = if name == "sawah" { 1000 } else { 250 };
+        let (plain, star) = compare(&rules, 1, count, 1);
+        assert!(star < plain, "{name}: {star} vs {plain}");
+    }
+}
+
+#[test]
+fn star2_matches_plain_search_on_senet() {
+    let (plain, star) = compare(&Senet::new(), 1, 1000, 2);
+    assert!(star < plain, "{star} vs {plain}");
+}
+
+/// The node counts are deterministic, so the reduction is a checked fact
+/// (the figures with speed are in docs/BENCHMARKS.md, from `sawah bench-search`).
+#[test]
+fn star2_visits_at_least_three_times_fewer_nodes_at_depth_3() {
+    let rules = race::preset("sawah").unwrap();
+    let (plain, star) = compare(&rules, 3, 30, 3);
+    let ratio = plain as f64 / star as f64;
+    eprintln!("sawah depth 3: plain {plain} nodes, star2 {star} nodes, {ratio:.2}x");
+    assert!(ratio >= 3.0, "sawah: {ratio:.2}x");
+    let (plain, star) = compare(&Senet::new(), 3, 30, 4);
+    let ratio = plain as f64 / star as f64;
+    eprintln!("senet depth 3: plain {plain} nodes, star2 {star} nodes, {ratio:.2}x");
+    assert!(ratio >= 3.0, "senet: {ratio:.2}x");
+}
+
+#[test]
+fn position_values_agree_too() {
+    let game = Senet::new();
+    let evaluator = game.heuristic();
+    for (position, _) in positions_with_rolls(&game, 9, 100, 0) {
+        let plain = Search::new(&game, &evaluator, PLAIN).position_value(&position, 3);
+        let star = Search::new(&game, &evaluator, STAR2).position_value(&position, 3);
+        assert!((plain - star).abs() < 1e-12);
+    }
+}
