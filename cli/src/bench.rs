@@ -1,5 +1,8 @@
 //! `sawah bench`: random-playout speed on one core, and game lengths under random play.
 
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::sample::positions_with_rolls;
+use sawah_agents::search::{Search, SearchOptions};
 use sawah_engine::playout::random_playout;
 use sawah_engine::{DiceSource, Game};
 use std::time::{Duration, Instant};
@@ -63,4 +66,58 @@ pub fn random_playouts<G: Game>(game: &G, seed: u64, duration: Duration) -> Play
         elapsed,
         lengths,
     }
+}
+
+/// Plain expectiminimax against Star2 choosing a move at `ply` on `count`
+/// positions from random games: nodes, time, nodes per second, and whether
+/// they chose the same moves. One line of text per search kind.
+pub fn search<G: HasHeuristic>(game: &G, ply: u8, count: usize, seed: u64) -> String {
+    let evaluator = game.heuristic();
+    let samples = positions_with_rolls(game, seed, count, 2);
+    let mut lines = Vec::new();
+    let mut choices: Vec<Vec<usize>> = Vec::new();
+    let mut totals = Vec::new();
+    for (label, pruning) in [("plain", false), ("star2", true)] {
+        let options = SearchOptions {
+            pruning,
+            ..SearchOptions::default()
+        };
+        let start = Instant::now();
+        let mut nodes = 0;
+        let mut chosen = Vec::with_capacity(samples.len());
+        for (position, roll) in &samples {
+            let moves = game.legal_moves(position, *roll);
+            let mut search = Search::new(game, &evaluator, options);
+            let index = if pruning {
+                search.best_move(position, &moves, ply + 1).0
+            } else {
+                sawah_agents::agent::best_index(&search.move_values(position, &moves, ply + 1))
+            };
+            nodes += search.nodes;
+            chosen.push(index);
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        lines.push(format!(
+            "{:<12} {label}: {nodes:>10} nodes ({:>8.0} per position), {:>7.3} s, {:>6.2} M nodes/s, {:>6.2} ms per move",
+            game.name(),
+            nodes as f64 / samples.len() as f64,
+            seconds,
+            nodes as f64 / seconds / 1e6,
+            seconds * 1e3 / samples.len() as f64,
+        ));
+        choices.push(chosen);
+        totals.push(nodes);
+    }
+    lines.push(format!(
+        "{:<12} star2 visits {:.2}x fewer nodes; same move in {} of {} positions",
+        game.name(),
+        totals[0] as f64 / totals[1] as f64,
+        choices[0]
+            .iter()
+            .zip(&choices[1])
+            .filter(|(a, b)| a == b)
+            .count(),
+        samples.len()
+    ));
+    lines.join("\n")
 }

@@ -2,6 +2,8 @@
 //! response per line out, in order. Every line gets exactly one response,
 //! a malformed one an error response; the server never stops before end of input.
 
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::{AgentSpec, evaluator::terminal_value};
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily;
 use sawah_engine::{AnyGame, Codec, with_game};
@@ -26,7 +28,7 @@ pub const MAX_DAILY_COUNT: u64 = 100_000;
 pub struct ProtocolError {
     /// One of `invalid_json`, `invalid_request`, `missing_field`,
     /// `invalid_field`, `unknown_command`, `unknown_rules`,
-    /// `invalid_position`, `invalid_roll`, `game_not_over`, `unsupported`.
+    /// `invalid_position`, `invalid_roll`, `invalid_bot`, `game_not_over`, `unsupported`.
     pub kind: &'static str,
     /// What was wrong, naming the field or value.
     pub message: String,
@@ -73,19 +75,16 @@ fn position_of<G: Codec>(
         .map_err(|e| ProtocolError::new("invalid_position", format!("invalid position: {e}")))
 }
 
-fn legal_moves<G: Codec>(
-    game: &G,
-    json: &sawah_engine::json::PositionJson,
-    request: &Map<String, Value>,
-) -> Reply {
-    let position = position_of(game, json)?;
+/// The roll of a request, checked against the game's dice.
+fn roll_of<G: Codec>(game: &G, request: &Map<String, Value>) -> Result<u8, ProtocolError> {
     let roll_value = field(request, "roll")?;
     let dice = game.dice();
     let min = dice.outcomes().map(|(roll, _)| roll).min().unwrap_or(0);
     let max = dice.max_roll();
-    let roll = roll_value
+    roll_value
         .as_u64()
         .filter(|&r| (u64::from(min)..=u64::from(max)).contains(&r))
+        .map(|r| r as u8)
         .ok_or_else(|| {
             ProtocolError::new(
                 "invalid_roll",
@@ -94,7 +93,22 @@ fn legal_moves<G: Codec>(
                     game.name()
                 ),
             )
-        })? as u8;
+        })
+}
+
+/// The agent a request names in `"bot"`: a spec (string or object) or a preset.
+fn bot_of<G: Codec>(game: &G, request: &Map<String, Value>) -> Result<AgentSpec, ProtocolError> {
+    AgentSpec::from_json(field(request, "bot")?, game.name())
+        .map_err(|e| ProtocolError::new("invalid_bot", e.to_string()))
+}
+
+fn legal_moves<G: Codec>(
+    game: &G,
+    json: &sawah_engine::json::PositionJson,
+    request: &Map<String, Value>,
+) -> Reply {
+    let position = position_of(game, json)?;
+    let roll = roll_of(game, request)?;
     let moves: Vec<Value> = game
         .legal_moves(&position, roll)
         .iter()
@@ -107,6 +121,52 @@ fn legal_moves<G: Codec>(
         })
         .collect();
     Ok(json!({ "moves": moves }))
+}
+
+fn choose<G: Codec + HasHeuristic + 'static>(
+    game: &G,
+    json: &sawah_engine::json::PositionJson,
+    request: &Map<String, Value>,
+) -> Reply {
+    let position = position_of(game, json)?;
+    let roll = roll_of(game, request)?;
+    let spec = bot_of(game, request)?;
+    let moves = game.legal_moves(&position, roll);
+    if moves.is_empty() {
+        return Ok(json!({ "move": null, "values": [] }));
+    }
+    let choice = spec.build(game).decide(game, &position, roll, &moves);
+    let values = choice.values.map(|values| {
+        moves
+            .iter()
+            .zip(values)
+            .map(|(&mv, value)| {
+                let mut entry = game.move_to_json(mv);
+                entry["value"] = json!(value);
+                entry
+            })
+            .collect::<Vec<_>>()
+    });
+    Ok(json!({ "move": game.move_to_json(choice.chosen), "values": values }))
+}
+
+fn evaluate<G: Codec + HasHeuristic + 'static>(
+    game: &G,
+    json: &sawah_engine::json::PositionJson,
+    request: &Map<String, Value>,
+) -> Reply {
+    let position = position_of(game, json)?;
+    let spec = bot_of(game, request)?;
+    if let Some(value) = terminal_value(game, &position) {
+        return Ok(json!({ "value": value }));
+    }
+    let value = spec.build(game).evaluate(game, &position).ok_or_else(|| {
+        ProtocolError::new(
+            "unsupported",
+            format!("{spec} has no evaluation; use heuristic or expectiminimax"),
+        )
+    })?;
+    Ok(json!({ "value": value }))
 }
 
 impl Bot {
@@ -158,6 +218,14 @@ impl Bot {
             "legal_moves" => {
                 let (game, json) = self.position_json(request)?;
                 with_game!(&game, g => legal_moves(g, &json, request))
+            }
+            "choose" => {
+                let (game, json) = self.position_json(request)?;
+                with_game!(&game, g => choose(g, &json, request))
+            }
+            "evaluate" => {
+                let (game, json) = self.position_json(request)?;
+                with_game!(&game, g => evaluate(g, &json, request))
             }
             "start" => {
                 let game = self.rules(string_field(request, "rules")?)?;

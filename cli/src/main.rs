@@ -2,6 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
+use sawah_agents::AgentSpec;
 use sawah_cli::render::{Render, route_numbers};
 use sawah_cli::{bench, bot, play};
 use sawah_engine::json::PositionJson;
@@ -9,6 +10,8 @@ use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily::{self, DailyThrows};
 use sawah_engine::{AnyGame, Codec, Player, notation, with_game};
+use sawah_eval::matches::play_match;
+use sawah_eval::stats::elo_from_score;
 use std::io::{self, BufWriter};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -56,9 +59,46 @@ enum Command {
         #[arg(long)]
         seed: Option<u64>,
         /// Senet only: play the game of the day with the day's throws
-        /// (DATE as YYYY-MM-DD; today, in UTC, when left out).
+        /// (DATE as YYYY-MM-DD; today, in UTC, when left out), against medium.
         #[arg(long, value_name = "DATE", num_args = 0..=1, default_missing_value = "today")]
         daily: Option<String>,
+        /// The computer: a preset (easy, medium, hard) or a spec such as
+        /// expectiminimax:depth=2:noise=0.02 (see docs/agents.md).
+        #[arg(long, value_name = "SPEC")]
+        opponent: Option<String>,
+    },
+    /// Play two agents against each other with paired dice (each dice
+    /// sequence twice, seats swapped) and report the first agent's score.
+    Match {
+        /// The first agent (spec or preset).
+        first: String,
+        /// The second agent (spec or preset).
+        second: String,
+        /// Rule set name or rule file path.
+        #[arg(long, default_value = "sawah")]
+        rules: String,
+        /// Games to play (rounded up to whole pairs).
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// Seed for the dice of every pair (and the agents' choices).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Measure search: nodes and speed of plain expectiminimax and Star2 on
+    /// positions from random games.
+    BenchSearch {
+        /// Rule sets to measure (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "sawah,senet")]
+        rules: Vec<String>,
+        /// Depth in plies (rolls looked ahead after the move).
+        #[arg(long, default_value_t = 3)]
+        depth: u8,
+        /// Positions (with a roll and at least two legal moves) per rule set.
+        #[arg(long, default_value_t = 50)]
+        positions: usize,
+        /// Seed for the random games the positions come from.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot,
@@ -117,6 +157,7 @@ fn run(cli: Cli) -> Result<()> {
             side,
             seed,
             daily,
+            opponent,
         } => {
             let game = registry.resolve(&rules)?;
             let seed = seed.unwrap_or_else(clock_seed);
@@ -125,10 +166,15 @@ fn run(cli: Cli) -> Result<()> {
                 if !matches!(game, AnyGame::Senet(_)) {
                     bail!("--daily is for senet only: the game of the day is a Senet game");
                 }
+                if opponent.as_deref().is_some_and(|o| o != "medium") {
+                    bail!("the game of the day is played against medium; leave out --opponent");
+                }
                 let date = if date == "today" { today_utc() } else { date };
                 let throws = DailyThrows::new(&date)?;
                 options.rolls = play::Rolls::Daily { date, throws };
             }
+            let opponent = opponent.as_deref().unwrap_or("medium");
+            options.opponent = AgentSpec::parse(opponent, game.name()).context("--opponent")?;
             let stdin = io::stdin();
             with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
         }
@@ -144,6 +190,64 @@ fn run(cli: Cli) -> Result<()> {
             json,
         } => moves(&mut registry, rules.as_deref(), &position, roll, json)?,
         Command::Rules { name, json } => describe_rules(&mut registry, name.as_deref(), json)?,
+        Command::Match {
+            first,
+            second,
+            rules,
+            games,
+            seed,
+        } => {
+            let game = registry.resolve(&rules)?;
+            let first = AgentSpec::parse(&first, game.name()).context("first agent")?;
+            let second = AgentSpec::parse(&second, game.name()).context("second agent")?;
+            let result = match &game {
+                AnyGame::Race(r) => play_match(&**r, &first, &second, games, seed),
+                AnyGame::Senet(s) => play_match(&**s, &first, &second, games, seed),
+            };
+            let score = result.score();
+            println!(
+                "{} vs {} on {}: {} games ({} pairs, paired dice, seed {seed})",
+                result.first,
+                result.second,
+                game.name(),
+                result.games(),
+                result.pair_scores.len()
+            );
+            println!(
+                "  {} wins {}, {} wins {}, stopped {}; light (first to move) won {}; {:.1} rolls/game",
+                result.first,
+                result.first_wins,
+                result.second,
+                result.second_wins,
+                result.stopped,
+                result.light_wins,
+                result.mean_rolls
+            );
+            println!(
+                "  score {:.3} (95% CI {:.3} to {:.3}), Elo difference {:+.0} ({:+.0} to {:+.0})",
+                score.mean,
+                score.low,
+                score.high,
+                elo_from_score(score.mean),
+                elo_from_score(score.low),
+                elo_from_score(score.high)
+            );
+        }
+        Command::BenchSearch {
+            rules,
+            depth,
+            positions,
+            seed,
+        } => {
+            println!(
+                "search at depth {depth} (plies) on {positions} positions per rule set, seed {seed}"
+            );
+            for name in rules {
+                let game = registry.resolve(&name)?;
+                let report = with_game!(&game, g => bench::search(g, depth, positions, seed));
+                println!("{report}");
+            }
+        }
         Command::Bench {
             rules,
             seconds,

@@ -1,7 +1,8 @@
 //! `sawah play`: a person against the computer in the terminal, for any game.
 
 use crate::render::{Render, piece_letter};
-use sawah_agents::{Agent, RandomAgent};
+use sawah_agents::AgentSpec;
+use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
 use std::io::{self, BufRead, Write};
@@ -29,15 +30,18 @@ pub struct PlayOptions {
     pub seed: u64,
     /// The dice.
     pub rolls: Rolls,
+    /// The computer's agent.
+    pub opponent: AgentSpec,
 }
 
 impl PlayOptions {
-    /// A game with seeded dice.
+    /// A game with seeded dice against a random opponent.
     pub fn seeded(human: Player, seed: u64) -> PlayOptions {
         PlayOptions {
             human,
             seed,
             rolls: Rolls::Seeded(seed),
+            opponent: AgentSpec::new(sawah_agents::spec::AgentKind::Random),
         }
     }
 }
@@ -86,7 +90,7 @@ fn notes_suffix<G: Render>(game: &G, position: &G::Position, mv: G::Move) -> Str
 }
 
 /// Plays one game; returns the winner, or `None` if the person quit or input ended.
-pub fn play<G: Render>(
+pub fn play<G: Render + HasHeuristic + 'static>(
     game: &G,
     options: &PlayOptions,
     mut input: impl BufRead,
@@ -104,20 +108,25 @@ pub fn play<G: Render>(
         Source::Dice(dice) => dice.roll(game.dice()),
         Source::Fixed(throws) => throws.next_throw(),
     };
-    let mut opponent = RandomAgent::new(options.seed ^ 0x9e37_79b9_7f4a_7c15);
+    let opponent_spec = AgentSpec {
+        seed: options.opponent.seed ^ options.seed,
+        ..options.opponent.clone()
+    };
+    let mut opponent = opponent_spec.build(game);
+    let computer = options.opponent.to_string();
     let human = options.human;
     writeln!(output, "{}", game.name())?;
     match &options.rolls {
         Rolls::Seeded(seed) => writeln!(
             output,
-            "You play {} ({}); the computer (random) plays {}. Seed {seed}.",
+            "You play {} ({}); the computer ({computer}) plays {}. Seed {seed}.",
             human,
             piece_letter(human),
             !human
         )?,
         Rolls::Daily { date, .. } => writeln!(
             output,
-            "The game of the day {date}: everyone gets the same throws. You play {} ({}); the computer (random) plays {}.",
+            "The game of the day {date}: everyone gets the same throws. You play {} ({}); the computer ({computer}) plays {}.",
             human,
             piece_letter(human),
             !human

@@ -1,0 +1,237 @@
+//! Paired-dice matches between two agents (duplicate play): each pair of
+//! games uses one dice sequence, with the seats swapped, so the luck of the
+//! dice cancels out of the comparison.
+
+use crate::stats::{Interval, mean_interval};
+use rayon::prelude::*;
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::{Agent, AgentSpec};
+use sawah_engine::{DiceSource, Game, Player};
+
+/// Games longer than this many rolls are stopped and scored as half a win
+/// each (no game of random play has come near it; see docs/BENCHMARKS.md).
+pub const MAX_ROLLS: u64 = 100_000;
+
+/// One finished (or stopped) game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// The winner, or `None` if the game hit [`MAX_ROLLS`].
+    pub winner: Option<Player>,
+    /// Rolls made.
+    pub rolls: u64,
+}
+
+/// The seed of pair `index` of a match seeded with `seed` (SplitMix64 of their sum).
+pub fn pair_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Plays one game from the start: `light` and `dark` choose, the dice come
+/// from `dice_seed`, one roll at a time in order.
+pub fn play_game<G: Game>(
+    game: &G,
+    light: &mut dyn Agent<G>,
+    dark: &mut dyn Agent<G>,
+    dice_seed: u64,
+) -> GameOutcome {
+    let mut dice = DiceSource::from_seed(dice_seed);
+    let mut position = game.start();
+    let mut rolls = 0;
+    while rolls < MAX_ROLLS {
+        if let Some(winner) = game.winner(&position) {
+            return GameOutcome {
+                winner: Some(winner),
+                rolls,
+            };
+        }
+        let roll = dice.roll(game.dice());
+        rolls += 1;
+        let moves = game.legal_moves(&position, roll);
+        position = if moves.is_empty() {
+            game.pass(&position)
+        } else {
+            let agent: &mut dyn Agent<G> = match game.turn(&position) {
+                Player::Light => &mut *light,
+                Player::Dark => &mut *dark,
+            };
+            let mv = agent.choose(game, &position, roll, &moves);
+            game.apply(&position, mv).position
+        };
+    }
+    GameOutcome {
+        winner: game.winner(&position),
+        rolls,
+    }
+}
+
+/// The result of a match, from the first agent's side.
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    /// The first agent's spec.
+    pub first: String,
+    /// The second agent's spec.
+    pub second: String,
+    /// The first agent's score in each pair (0, 0.5 or 1; quarter points
+    /// when a game was stopped).
+    pub pair_scores: Vec<f64>,
+    /// Games the first agent won.
+    pub first_wins: u64,
+    /// Games the second agent won.
+    pub second_wins: u64,
+    /// Games stopped at [`MAX_ROLLS`].
+    pub stopped: u64,
+    /// Games won by the side that moved first (light).
+    pub light_wins: u64,
+    /// Mean rolls per game.
+    pub mean_rolls: f64,
+}
+
+impl MatchResult {
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        2 * self.pair_scores.len() as u64
+    }
+
+    /// The first agent's score with a 95% interval over pairs.
+    pub fn score(&self) -> Interval {
+        mean_interval(&self.pair_scores)
+    }
+}
+
+fn score_for(outcome: GameOutcome, seat: Player) -> f64 {
+    match outcome.winner {
+        Some(w) if w == seat => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// Plays `games` games (rounded up to whole pairs) of `first` against
+/// `second`, pairs in parallel. Each agent's seed is mixed with the pair's
+/// seed so that random and noisy agents vary from pair to pair; everything
+/// follows from `seed`.
+pub fn play_match<G>(
+    game: &G,
+    first: &AgentSpec,
+    second: &AgentSpec,
+    games: u64,
+    seed: u64,
+) -> MatchResult
+where
+    G: HasHeuristic + Sync + 'static,
+{
+    let pairs = games.div_ceil(2).max(1);
+    let outcomes: Vec<(GameOutcome, GameOutcome)> = (0..pairs)
+        .into_par_iter()
+        .map(|index| {
+            let dice_seed = pair_seed(seed, index);
+            let with_seed = |spec: &AgentSpec| AgentSpec {
+                seed: spec.seed ^ dice_seed,
+                ..spec.clone()
+            };
+            let mut a = with_seed(first).build(game);
+            let mut b = with_seed(second).build(game);
+            let a_light = play_game(game, a.as_mut(), b.as_mut(), dice_seed);
+            let mut a = with_seed(first).build(game);
+            let mut b = with_seed(second).build(game);
+            let a_dark = play_game(game, b.as_mut(), a.as_mut(), dice_seed);
+            (a_light, a_dark)
+        })
+        .collect();
+    let mut result = MatchResult {
+        first: first.to_string(),
+        second: second.to_string(),
+        pair_scores: Vec::with_capacity(outcomes.len()),
+        first_wins: 0,
+        second_wins: 0,
+        stopped: 0,
+        light_wins: 0,
+        mean_rolls: 0.0,
+    };
+    let mut rolls = 0u64;
+    for (a_light, a_dark) in outcomes {
+        let pair = (score_for(a_light, Player::Light) + score_for(a_dark, Player::Dark)) / 2.0;
+        result.pair_scores.push(pair);
+        for (outcome, a_seat) in [(a_light, Player::Light), (a_dark, Player::Dark)] {
+            rolls += outcome.rolls;
+            match outcome.winner {
+                None => result.stopped += 1,
+                Some(w) => {
+                    if w == a_seat {
+                        result.first_wins += 1;
+                    } else {
+                        result.second_wins += 1;
+                    }
+                    if w == Player::Light {
+                        result.light_wins += 1;
+                    }
+                }
+            }
+        }
+    }
+    result.mean_rolls = rolls as f64 / result.games() as f64;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sawah_agents::RandomAgent;
+    use sawah_engine::race;
+
+    #[test]
+    fn a_game_is_a_function_of_its_seeds() {
+        let rules = race::preset("ur").unwrap();
+        let mut a = RandomAgent::new(1);
+        let mut b = RandomAgent::new(2);
+        let first = play_game(&rules, &mut a, &mut b, 77);
+        let mut a = RandomAgent::new(1);
+        let mut b = RandomAgent::new(2);
+        let again = play_game(&rules, &mut a, &mut b, 77);
+        assert_eq!(first, again);
+        let mut a = RandomAgent::new(1);
+        let mut b = RandomAgent::new(2);
+        assert_ne!(
+            play_game(&rules, &mut a, &mut b, 78),
+            first,
+            "other dice, another game"
+        );
+    }
+
+    #[test]
+    fn a_match_is_reproducible_and_counts_add_up() {
+        let rules = race::preset("ur-2").unwrap();
+        let a = AgentSpec::parse("heuristic", "ur-2").unwrap();
+        let b = AgentSpec::parse("random", "ur-2").unwrap();
+        let one = play_match(&rules, &a, &b, 41, 5);
+        let two = play_match(&rules, &a, &b, 41, 5);
+        assert_eq!(one.pair_scores, two.pair_scores);
+        assert_eq!(one.games(), 42);
+        assert_eq!(one.first_wins + one.second_wins + one.stopped, 42);
+        assert!(
+            one.score().mean > 0.5,
+            "the heuristic beats random: {:?}",
+            one.score()
+        );
+    }
+
+    #[test]
+    fn pairs_share_dice_and_swap_seats() {
+        // A deterministic agent against itself: both games of a pair see the
+        // same dice, so they are the same game and the same colour wins: the
+        // pair scores exactly 1/2. (Different dice per seat would not.)
+        let rules = race::preset("sawah-2").unwrap();
+        let spec = AgentSpec::parse("heuristic", "sawah-2").unwrap();
+        let result = play_match(&rules, &spec, &spec, 20, 9);
+        assert!(
+            result.pair_scores.iter().all(|&s| s == 0.5),
+            "{:?}",
+            result.pair_scores
+        );
+    }
+}
