@@ -389,3 +389,118 @@ fn score_and_daily_commands() {
         "unsupported"
     );
 }
+
+#[test]
+fn choose_returns_a_legal_move_and_every_moves_value() {
+    let request = r#"{"id":7,"cmd":"choose","position":"ur light 4/2,6,9/0 5/5,10/0","roll":2,"bot":"expectiminimax:depth=1"}"#;
+    let response = ask(request);
+    assert_eq!(response["id"], 7);
+    let legal = ask(r#"{"cmd":"legal_moves","position":"ur light 4/2,6,9/0 5/5,10/0","roll":2}"#);
+    let legal: Vec<(Value, Value)> = legal["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["from"].clone(), m["to"].clone()))
+        .collect();
+    let chosen = (
+        response["move"]["from"].clone(),
+        response["move"]["to"].clone(),
+    );
+    assert!(legal.contains(&chosen), "{response}");
+    let values = response["values"].as_array().unwrap();
+    assert_eq!(values.len(), legal.len());
+    let mut best = (f64::MIN, Value::Null);
+    for (entry, (from, to)) in values.iter().zip(&legal) {
+        assert_eq!((&entry["from"], &entry["to"]), (from, to));
+        let v = entry["value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&v));
+        if v > best.0 {
+            best = (v, entry["from"].clone());
+        }
+    }
+    assert_eq!(
+        best.1, response["move"]["from"],
+        "the chosen move has the best value"
+    );
+    // Deterministic: the same request gets the same answer.
+    assert_eq!(ask(request), response);
+    // Both forms of a spec, and presets, are accepted.
+    for bot in [
+        r#""easy""#,
+        r#""hard""#,
+        r#"{"agent":"heuristic","noise":0.05}"#,
+        r#"{"preset":"medium"}"#,
+        r#""random:seed=3""#,
+    ] {
+        let r = ask(&format!(
+            r#"{{"cmd":"choose","position":"senet light 1,3,5,7,9/0 2,4,6,8,10/0","roll":3,"bot":{bot}}}"#
+        ));
+        assert!(r["move"]["from"].is_u64(), "{bot}: {r}");
+    }
+    // Random has no values.
+    let r = ask(r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":2,"bot":"random"}"#);
+    assert_eq!(r["values"], Value::Null);
+}
+
+#[test]
+fn choose_and_evaluate_errors() {
+    assert_eq!(
+        error_kind(&ask(
+            r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":2}"#
+        )),
+        "missing_field"
+    );
+    let r = ask(
+        r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":2,"bot":"expectiminimax:depth=7"}"#,
+    );
+    assert_eq!(error_kind(&r), "invalid_bot");
+    assert!(r["error"]["message"].as_str().unwrap().contains("0 to 4"));
+    let r = ask(
+        r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":2,"bot":"heuristic:speed=9"}"#,
+    );
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("options: eval, noise, temperature, seed")
+    );
+    assert_eq!(
+        error_kind(&ask(
+            r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":9,"bot":"easy"}"#
+        )),
+        "invalid_roll"
+    );
+    assert_eq!(
+        error_kind(&ask(
+            r#"{"cmd":"evaluate","position":"sawah light 7/-/0 7/-/0","bot":"random"}"#
+        )),
+        "unsupported"
+    );
+    assert_eq!(
+        error_kind(&ask(
+            r#"{"cmd":"evaluate","position":"sawah light 7/-/0 7/-/0","bot":[]}"#
+        )),
+        "invalid_bot"
+    );
+}
+
+#[test]
+fn evaluate_gives_the_side_to_moves_chances() {
+    let start = ask(
+        r#"{"cmd":"evaluate","position":"sawah light 7/-/0 7/-/0","bot":"expectiminimax:depth=1"}"#,
+    );
+    let v = start["value"].as_f64().unwrap();
+    assert!((0.35..=0.65).contains(&v), "the start is about even: {v}");
+    // Light has borne off six with its last piece on 16; dark has not started.
+    let ahead =
+        ask(r#"{"cmd":"evaluate","position":"sawah light 0/16/6 7/-/0","bot":"heuristic"}"#);
+    assert!(ahead["value"].as_f64().unwrap() > 0.9, "{ahead}");
+    let behind =
+        ask(r#"{"cmd":"evaluate","position":"sawah dark 0/16/6 7/-/0","bot":"heuristic"}"#);
+    assert!(behind["value"].as_f64().unwrap() < 0.1, "{behind}");
+    // Finished games have exact values.
+    assert_eq!(
+        ask(r#"{"cmd":"evaluate","position":"senet dark -/5 1,2/3","bot":"easy"}"#),
+        json!({"value": 0.0})
+    );
+}

@@ -111,3 +111,25 @@ fn the_daily_game_uses_the_days_throws_in_order() {
     assert!(rolls.len() > 50);
     assert_eq!(rolls, daily_throws(date, rolls.len()).unwrap());
 }
+
+#[test]
+fn the_computer_can_be_any_agent() {
+    let rules = race::preset("babylon").unwrap();
+    let mut options = PlayOptions::seeded(Player::Light, 8);
+    options.opponent = sawah_agents::AgentSpec::parse("medium", "babylon").unwrap();
+    let mut output = Vec::new();
+    let winner = play(
+        &rules,
+        &options,
+        "1\n".repeat(5_000).as_bytes(),
+        &mut output,
+    )
+    .unwrap();
+    let text = String::from_utf8(output).unwrap();
+    assert!(winner.is_some());
+    assert!(
+        text.contains("the computer (expectiminimax:noise=0.015)"),
+        "{}",
+        &text[..300]
+    );
+}

@@ -235,3 +235,32 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod strength {
+    use super::*;
+    use sawah_engine::{race, senet::Senet};
+
+    /// Deterministic (seeded) games, so these are facts about the agents,
+    /// not timing: the hand-made evaluation beats random play clearly, and
+    /// one ply of search beats no search.
+    #[test]
+    fn the_heuristic_beats_random_and_search_beats_the_heuristic() {
+        let rules = race::preset("ur").unwrap();
+        let spec = |s: &str| AgentSpec::parse(s, "ur").unwrap();
+        let score = play_match(&rules, &spec("heuristic"), &spec("random"), 200, 11).score();
+        assert!(score.low > 0.9, "ur heuristic vs random: {score:?}");
+        let senet = Senet::new();
+        let score = play_match(&senet, &spec("heuristic"), &spec("random"), 200, 12).score();
+        assert!(score.low > 0.65, "senet heuristic vs random: {score:?}");
+        let score = play_match(
+            &rules,
+            &spec("expectiminimax:depth=1"),
+            &spec("heuristic"),
+            300,
+            13,
+        )
+        .score();
+        assert!(score.mean > 0.5, "ur depth 1 vs heuristic: {score:?}");
+    }
+}

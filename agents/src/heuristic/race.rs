@@ -31,8 +31,8 @@ impl Default for RaceHeuristic {
         RaceHeuristic {
             weights: Weights {
                 names: &FEATURES,
-                bias: 0.15,
-                weights: vec![5.0, -1.2, 0.6, 0.35, 0.25],
+                bias: 0.3,
+                weights: vec![10.0, -0.6, 1.2, 0.7, 0.25],
             },
         }
     }

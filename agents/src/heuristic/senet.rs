@@ -33,7 +33,7 @@ impl Default for SenetHeuristic {
             weights: Weights {
                 names: &FEATURES,
                 bias: 0.1,
-                weights: vec![4.0, 0.12, 0.15, -1.0, 0.2, -0.1],
+                weights: vec![16.0, 0.12, 0.15, -0.5, 0.2, 0.05],
             },
         }
     }
