@@ -251,7 +251,7 @@ mod strength {
         let score = play_match(&rules, &spec("heuristic"), &spec("random"), 200, 11).score();
         assert!(score.low > 0.9, "ur heuristic vs random: {score:?}");
         let senet = Senet::new();
-        let score = play_match(&senet, &spec("heuristic"), &spec("random"), 200, 12).score();
+        let score = play_match(&senet, &spec("heuristic"), &spec("random"), 1000, 12).score();
         assert!(score.low > 0.65, "senet heuristic vs random: {score:?}");
         let score = play_match(
             &rules,
