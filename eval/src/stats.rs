@@ -14,8 +14,23 @@ pub struct Interval {
     pub high: f64,
 }
 
+/// The Wilson score interval (95%) for a proportion `p` observed over `n` trials.
+pub fn wilson(p: f64, n: f64) -> Interval {
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    Interval {
+        mean: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    }
+}
+
 /// The mean of `samples` with a 95% interval from their standard error
-/// (normal approximation; samples are pair scores in [0, 1]). Clamped to [0, 1].
+/// (normal approximation; samples are pair scores in [0, 1]), clamped to
+/// [0, 1]. When every sample is the same (e.g. one agent won every pair)
+/// the standard error is 0 and says nothing, so the Wilson interval of the
+/// mean as a proportion over the samples is given instead.
 pub fn mean_interval(samples: &[f64]) -> Interval {
     let n = samples.len() as f64;
     if samples.is_empty() {
@@ -31,6 +46,9 @@ pub fn mean_interval(samples: &[f64]) -> Interval {
     } else {
         0.25
     };
+    if variance == 0.0 {
+        return wilson(mean, n);
+    }
     let half = Z95 * (variance / n).sqrt();
     Interval {
         mean,
@@ -59,6 +77,15 @@ mod tests {
         assert_eq!(elo_from_score(0.5), 0.0);
         assert!((elo_from_score(0.75) - 190.848).abs() < 1e-3);
         assert!((elo_from_score(0.25) + 190.848).abs() < 1e-3);
+    }
+
+    #[test]
+    fn a_clean_sweep_still_gets_an_interval() {
+        let i = mean_interval(&[1.0; 200]);
+        assert_eq!(i.mean, 1.0);
+        assert_eq!(i.high, 1.0);
+        // Wilson's lower bound for 200 of 200: n / (n + z^2).
+        assert!((i.low - 200.0 / (200.0 + Z95 * Z95)).abs() < 1e-12, "{i:?}");
     }
 
     #[test]
