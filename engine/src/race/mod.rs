@@ -1,12 +1,14 @@
 //! The race family: Twenty Squares and the Royal Game of Ur (RULES.md §1).
 
 mod count;
+mod index;
 mod moves;
 mod position;
 pub mod presets;
 mod rules;
 
 pub use count::valid_position_count;
+pub use index::PositionIndex;
 pub use moves::{Move, Outcome};
 pub use position::{Position, PositionError, Setup, Side, SideSetup};
 pub use presets::{

@@ -1,0 +1,336 @@
+//! A dense, bijective index of the valid positions of a rule set, with the
+//! side to move normalised: a position with dark to move is indexed as its
+//! colour-flipped twin (light to move), whose value for the side to move is
+//! the same. Values of every position then live in one flat array.
+//!
+//! Layout: positions are grouped by the two borne-off counts (a *layer*:
+//! mover's `s_m`, opponent's `s_o`), then by how many pieces each side has
+//! on its private squares and on the shared cells (`k_m, m_m, k_o, m_o`).
+//! Inside such a block the index is mixed-radix over four combination ranks
+//! (combinatorial number system, colex order): the mover's private squares,
+//! the opponent's private squares, the mover's shared cells, and the
+//! opponent's shared cells among those the mover leaves free. Ranking costs a
+//! few table look-ups per piece: no hash maps, no search.
+
+use super::position::{Position, Side};
+use super::rules::RuleSet;
+use crate::player::Player;
+
+/// The largest number of squares the index handles (bits of a `u32`, 1..=30).
+const MAX_BITS: usize = 32;
+
+/// How the blocks of one layer sit in the index.
+#[derive(Clone, Debug)]
+struct Layer {
+    /// `offsets[block]`: the index of the block's first position; a block id
+    /// is `((k_m * (P+1) + m_m) * (P+1) + k_o) * (P+1) + m_o`.
+    offsets: Vec<u64>,
+    /// First index of the layer.
+    start: u64,
+    /// Positions in the layer.
+    len: u64,
+}
+
+/// The dense index of one rule set.
+#[derive(Clone, Debug)]
+pub struct PositionIndex {
+    pieces: u32,
+    /// Squares private to the mover (light's numbering), ascending.
+    private_mover: u32,
+    /// Squares private to the opponent (dark's numbering).
+    private_opponent: u32,
+    /// Light's shared squares (light's numbering): the shared cells.
+    shared: u32,
+    /// Dark's shared squares (dark's numbering).
+    shared_opponent: u32,
+    /// binomial[n][k] for n, k <= 32.
+    binomial: Vec<[u64; MAX_BITS + 1]>,
+    /// layers[s_m][s_o] (None for both borne off: not a valid position).
+    layers: Vec<Vec<Option<Layer>>>,
+    total: u64,
+    rules: RuleSet,
+}
+
+fn binomials() -> Vec<[u64; MAX_BITS + 1]> {
+    let mut table = vec![[0u64; MAX_BITS + 1]; MAX_BITS + 1];
+    for n in 0..=MAX_BITS {
+        table[n][0] = 1;
+        for k in 1..=n {
+            table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
+        }
+    }
+    table
+}
+
+/// `value`'s bits at the positions of `mask`, packed to the low end (like BMI2 `pext`).
+#[inline]
+fn compress(value: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut bits = value & mask;
+    while bits != 0 {
+        let bit = bits.trailing_zeros();
+        out |= 1 << (mask & ((1u32 << bit) - 1)).count_ones();
+        bits &= bits - 1;
+    }
+    out
+}
+
+/// The inverse of [`compress`]: packed bits spread onto the positions of `mask`.
+#[inline]
+fn expand(packed: u32, mask: u32) -> u32 {
+    let mut out = 0;
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        let bit = m.trailing_zeros();
+        if packed >> i & 1 != 0 {
+            out |= 1 << bit;
+        }
+        m &= m - 1;
+        i += 1;
+    }
+    out
+}
+
+impl PositionIndex {
+    /// The index of a rule set's positions.
+    pub fn new(rules: &RuleSet) -> PositionIndex {
+        let len = rules.route_len();
+        let all: u32 = ((1u64 << (len + 1)) - 2) as u32;
+        let shared = (1..=len)
+            .filter(|&s| rules.is_shared_square(Player::Light, s))
+            .fold(0u32, |m, s| m | 1 << s);
+        let shared_opponent = (1..=len)
+            .filter(|&s| rules.is_shared_square(Player::Dark, s))
+            .fold(0u32, |m, s| m | 1 << s);
+        let binomial = binomials();
+        let p = u32::from(rules.pieces());
+        let a_m = (all & !shared).count_ones() as usize;
+        let a_o = (all & !shared_opponent).count_ones() as usize;
+        let c = shared.count_ones() as usize;
+        let mut total = 0u64;
+        let mut layers = Vec::new();
+        for s_m in 0..=p {
+            let mut row = Vec::new();
+            for s_o in 0..=p {
+                if s_m == p && s_o == p {
+                    row.push(None);
+                    continue;
+                }
+                let start = total;
+                let width = (p + 1) as usize;
+                let mut offsets = vec![0u64; width.pow(4)];
+                let (free_m, free_o) = ((p - s_m) as usize, (p - s_o) as usize);
+                for k_m in 0..=free_m.min(a_m) {
+                    for m_m in 0..=(free_m - k_m).min(c) {
+                        for k_o in 0..=free_o.min(a_o) {
+                            for m_o in 0..=(free_o - k_o).min(c - m_m) {
+                                let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
+                                offsets[block] = total;
+                                total += binomial[a_m][k_m]
+                                    * binomial[a_o][k_o]
+                                    * binomial[c][m_m]
+                                    * binomial[c - m_m][m_o];
+                            }
+                        }
+                    }
+                }
+                row.push(Some(Layer {
+                    offsets,
+                    start,
+                    len: total - start,
+                }));
+            }
+            layers.push(row);
+        }
+        PositionIndex {
+            pieces: p,
+            private_mover: all & !shared,
+            private_opponent: all & !shared_opponent,
+            shared,
+            shared_opponent,
+            binomial,
+            layers,
+            total,
+            rules: rules.clone(),
+        }
+    }
+
+    /// The number of indexed positions (= [`super::valid_position_count`]).
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether there are no positions (never, for a valid rule set).
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The index range of the layer where the mover has borne off `s_m` and
+    /// the opponent `s_o` (empty for `s_m = s_o = P`).
+    pub fn layer_range(&self, s_m: u8, s_o: u8) -> std::ops::Range<u64> {
+        match &self.layers[s_m as usize][s_o as usize] {
+            Some(layer) => layer.start..layer.start + layer.len,
+            None => 0..0,
+        }
+    }
+
+    /// Colex rank of the set `bits` (packed) among sets of its size.
+    #[inline]
+    fn comb_rank(&self, bits: u32) -> u64 {
+        let mut rank = 0;
+        let mut rest = bits;
+        let mut i = 1;
+        while rest != 0 {
+            let pos = rest.trailing_zeros() as usize;
+            rank += self.binomial[pos][i];
+            rest &= rest - 1;
+            i += 1;
+        }
+        rank
+    }
+
+    /// The set of `k` elements among `n` with colex rank `rank`.
+    fn comb_unrank(&self, mut rank: u64, n: usize, k: usize) -> u32 {
+        let mut bits = 0;
+        let mut pos = n;
+        for i in (1..=k).rev() {
+            pos -= 1;
+            while self.binomial[pos][i] > rank {
+                pos -= 1;
+            }
+            rank -= self.binomial[pos][i];
+            bits |= 1 << pos;
+        }
+        bits
+    }
+
+    /// The index of a position (after normalising the side to move to light).
+    #[inline]
+    pub fn index(&self, position: &Position) -> u64 {
+        let normal = if position.turn == Player::Light {
+            *position
+        } else {
+            position.flipped()
+        };
+        self.index_of_sides(&normal.sides[0], &normal.sides[1])
+    }
+
+    /// The index of the position with `mover` to move against `opponent`,
+    /// each side in its own numbering (mover = light's numbering).
+    #[inline]
+    pub fn index_of_sides(&self, mover: &Side, opponent: &Side) -> u64 {
+        let width = (self.pieces + 1) as usize;
+        let Some(layer) = &self.layers[mover.scored as usize][opponent.scored as usize] else {
+            return u64::MAX; // both borne off: not a valid position
+        };
+        let tables = &self.rules.tables.light;
+        let priv_m = compress(mover.squares, self.private_mover);
+        let priv_o = compress(opponent.squares, self.private_opponent);
+        let sh_m = compress(mover.squares, self.shared);
+        let opp_shared_in_mine =
+            tables.opponent_in_my_numbering(opponent.squares & self.shared_opponent);
+        let sh_o_cells = compress(opp_shared_in_mine, self.shared);
+        let c = self.shared.count_ones();
+        let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+        let sh_o = compress(sh_o_cells, free_cells);
+        let (k_m, m_m) = (priv_m.count_ones() as usize, sh_m.count_ones() as usize);
+        let (k_o, m_o) = (priv_o.count_ones() as usize, sh_o.count_ones() as usize);
+        let a_o = self.private_opponent.count_ones() as usize;
+        let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
+        let within = ((self.comb_rank(priv_m) * self.binomial[a_o][k_o] + self.comb_rank(priv_o))
+            * self.binomial[c as usize][m_m]
+            + self.comb_rank(sh_m))
+            * self.binomial[c as usize - m_m][m_o]
+            + self.comb_rank(sh_o);
+        layer.offsets[block] + within
+    }
+
+    /// The position (light to move) at `index`; `None` past the end.
+    pub fn position(&self, index: u64) -> Option<Position> {
+        if index >= self.total {
+            return None;
+        }
+        let p = self.pieces as usize;
+        let width = p + 1;
+        let a_m = self.private_mover.count_ones() as usize;
+        let a_o = self.private_opponent.count_ones() as usize;
+        let c = self.shared.count_ones() as usize;
+        for (s_m, row) in self.layers.iter().enumerate() {
+            for (s_o, layer) in row.iter().enumerate() {
+                let Some(layer) = layer else { continue };
+                if !(layer.start..layer.start + layer.len).contains(&index) {
+                    continue;
+                }
+                // The block: the last one whose offset is <= index.
+                let (free_m, free_o) = (p - s_m, p - s_o);
+                let mut found = None;
+                for k_m in 0..=free_m.min(a_m) {
+                    for m_m in 0..=(free_m - k_m).min(c) {
+                        for k_o in 0..=free_o.min(a_o) {
+                            for m_o in 0..=(free_o - k_o).min(c - m_m) {
+                                let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
+                                let size = self.binomial[a_m][k_m]
+                                    * self.binomial[a_o][k_o]
+                                    * self.binomial[c][m_m]
+                                    * self.binomial[c - m_m][m_o];
+                                let start = layer.offsets[block];
+                                if (start..start + size).contains(&index) {
+                                    found = Some((k_m, m_m, k_o, m_o, index - start));
+                                }
+                            }
+                        }
+                    }
+                }
+                let (k_m, m_m, k_o, m_o, mut within) = found?;
+                let r_sh_o = within % self.binomial[c - m_m][m_o];
+                within /= self.binomial[c - m_m][m_o];
+                let r_sh_m = within % self.binomial[c][m_m];
+                within /= self.binomial[c][m_m];
+                let r_priv_o = within % self.binomial[a_o][k_o];
+                let r_priv_m = within / self.binomial[a_o][k_o];
+                let priv_m = expand(self.comb_unrank(r_priv_m, a_m, k_m), self.private_mover);
+                let priv_o = expand(self.comb_unrank(r_priv_o, a_o, k_o), self.private_opponent);
+                let sh_m = self.comb_unrank(r_sh_m, c, m_m);
+                let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+                let sh_o_cells = expand(self.comb_unrank(r_sh_o, c - m_m, m_o), free_cells);
+                let mover_squares = priv_m | expand(sh_m, self.shared);
+                let opp_in_mine = expand(sh_o_cells, self.shared);
+                // Back to dark's numbering: light's square s is dark's opp_square[s].
+                let tables = &self.rules.tables.light;
+                let opp_shared = crate::bits::squares_of(opp_in_mine)
+                    .fold(0u32, |m, s| m | 1 << tables.opp_square[s as usize]);
+                let mover = Side {
+                    squares: mover_squares,
+                    waiting: (p - s_m) as u8 - mover_squares.count_ones() as u8,
+                    scored: s_m as u8,
+                };
+                let opponent_squares = priv_o | opp_shared;
+                let opponent = Side {
+                    squares: opponent_squares,
+                    waiting: (p - s_o) as u8 - opponent_squares.count_ones() as u8,
+                    scored: s_o as u8,
+                };
+                return Some(Position {
+                    sides: [mover, opponent],
+                    turn: Player::Light,
+                });
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compress_and_expand_are_inverse() {
+        let mask = 0b1011_0110;
+        for value in 0..256u32 {
+            let packed = compress(value, mask);
+            assert_eq!(expand(packed, mask), value & mask);
+        }
+    }
+}
