@@ -84,6 +84,19 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Solve a race rule set exactly: every position's win probability for
+    /// the side to move. Prints layers, sweeps, time and the start's value.
+    Solve {
+        /// Rule set name or rule file path (race family).
+        #[arg(long)]
+        rules: String,
+        /// Stop when a read-only pass shows max |T(V) - V| at most this.
+        #[arg(long, default_value_t = 1e-10)]
+        tolerance: f64,
+        /// Print every sweep, not only every layer pair.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Measure search: nodes and speed of plain expectiminimax and Star2 on
     /// positions from random games.
     BenchSearch {
@@ -233,6 +246,11 @@ fn run(cli: Cli) -> Result<()> {
                 elo_from_score(score.high)
             );
         }
+        Command::Solve {
+            rules,
+            tolerance,
+            verbose,
+        } => solve(&mut registry, &rules, tolerance, verbose)?,
         Command::BenchSearch {
             rules,
             depth,
@@ -277,6 +295,53 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+fn solve(registry: &mut Registry, rules: &str, tolerance: f64, verbose: bool) -> Result<()> {
+    let AnyGame::Race(rules) = registry.resolve(rules)? else {
+        bail!("the solver handles the race family; senet is not solved");
+    };
+    if !(tolerance.is_finite() && tolerance > 0.0) {
+        bail!("--tolerance must be a positive number, not {tolerance}");
+    }
+    let options = sawah_train::solver::SolveOptions {
+        tolerance,
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let solution = sawah_train::solver::solve(&rules, options, |report| {
+        if verbose {
+            eprintln!(
+                "  layers {:?}: sweep {} change {:.3e} ({:.1} s)",
+                report.scores,
+                report.sweeps,
+                report.residual,
+                report.elapsed.as_secs_f64()
+            );
+        }
+    });
+    let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
+    for layer in &solution.layers {
+        println!(
+            "layers {:?}+mirror: {:>11} states, {:>4} sweeps, residual {:.2e}, {:.2} s",
+            layer.scores,
+            layer.states,
+            layer.sweeps,
+            layer.residual,
+            layer.elapsed.as_secs_f64()
+        );
+    }
+    println!(
+        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s; first player's win probability at the start: {:.10}",
+        rules.name(),
+        solution.values.len(),
+        solution.layers.len(),
+        sweeps,
+        solution.residual,
+        start.elapsed().as_secs_f64(),
+        solution.value(&rules.start())
+    );
     Ok(())
 }
 

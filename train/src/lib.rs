@@ -1,1 +1,4 @@
-//! placeholder
+//! Making opponents: the exact solver for the race family (self-play
+//! training comes next).
+
+pub mod solver;

@@ -334,3 +334,213 @@ mod tests {
         }
     }
 }
+
+/// A block of the index: the positions of one layer with given counts of
+/// pieces on private squares and shared cells, stored contiguously.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Index of the block's first position.
+    pub start: u64,
+    /// Positions in the block.
+    pub len: u64,
+    s_m: u8,
+    s_o: u8,
+    k_m: u8,
+    m_m: u8,
+    k_o: u8,
+    m_o: u8,
+}
+
+/// Every set of `k` bits among the low `n`, in increasing (colex) order.
+fn combinations(n: u32, k: u32) -> impl Iterator<Item = u32> {
+    let first = if k == 0 { 0u64 } else { (1u64 << k) - 1 };
+    let limit = 1u64 << n;
+    let mut next = Some(first).filter(|&f| f < limit || (k == 0));
+    std::iter::from_fn(move || {
+        let current = next?;
+        next = if current == 0 {
+            None
+        } else {
+            // Gosper's hack: the next larger number with the same popcount.
+            let low = current & current.wrapping_neg();
+            let ripple = current + low;
+            let candidate = (((ripple ^ current) >> 2) / low) | ripple;
+            (candidate < limit).then_some(candidate)
+        };
+        Some(current as u32)
+    })
+}
+
+impl Block {
+    /// A progress measure of the block's positions: entering a piece or
+    /// moving it from a private square onto the shared cells raises it; it
+    /// never falls on the Egyptian and Masters routes except by a capture
+    /// (on the Finkel route the last two squares are private again).
+    pub fn stage(&self) -> u32 {
+        u32::from(self.k_m + 2 * self.m_m + self.k_o + 2 * self.m_o)
+    }
+}
+
+impl PositionIndex {
+    /// The blocks of the layer (mover borne off `s_m`, opponent `s_o`), in index order.
+    pub fn blocks(&self, s_m: u8, s_o: u8) -> Vec<Block> {
+        let Some(layer) = &self.layers[s_m as usize][s_o as usize] else {
+            return Vec::new();
+        };
+        let p = self.pieces as usize;
+        let width = p + 1;
+        let a_m = self.private_mover.count_ones() as usize;
+        let a_o = self.private_opponent.count_ones() as usize;
+        let c = self.shared.count_ones() as usize;
+        let (free_m, free_o) = (p - s_m as usize, p - s_o as usize);
+        let mut blocks = Vec::new();
+        for k_m in 0..=free_m.min(a_m) {
+            for m_m in 0..=(free_m - k_m).min(c) {
+                for k_o in 0..=free_o.min(a_o) {
+                    for m_o in 0..=(free_o - k_o).min(c - m_m) {
+                        let id = ((k_m * width + m_m) * width + k_o) * width + m_o;
+                        blocks.push(Block {
+                            start: layer.offsets[id],
+                            len: self.binomial[a_m][k_m]
+                                * self.binomial[a_o][k_o]
+                                * self.binomial[c][m_m]
+                                * self.binomial[c - m_m][m_o],
+                            s_m,
+                            s_o,
+                            k_m: k_m as u8,
+                            m_m: m_m as u8,
+                            k_o: k_o as u8,
+                            m_o: m_o as u8,
+                        });
+                    }
+                }
+            }
+        }
+        blocks
+    }
+
+    /// Calls `f(index, position)` for every position of `block`, in index
+    /// order (light to move).
+    pub fn for_each_in_block(&self, block: &Block, f: impl FnMut(u64, &Position)) {
+        self.walk_block(block, false, f);
+    }
+
+    /// [`PositionIndex::for_each_in_block`] from the last position to the first.
+    pub fn for_each_in_block_rev(&self, block: &Block, f: impl FnMut(u64, &Position)) {
+        self.walk_block(block, true, f);
+    }
+
+    fn walk_block(&self, block: &Block, reverse: bool, mut f: impl FnMut(u64, &Position)) {
+        let p = self.pieces as u8;
+        let a_m = self.private_mover.count_ones();
+        let a_o = self.private_opponent.count_ones();
+        let c = self.shared.count_ones();
+        let tables = &self.rules.tables.light;
+        let ordered = |n: u32, k: u32| -> Vec<u32> {
+            let mut all: Vec<u32> = combinations(n, k).collect();
+            if reverse {
+                all.reverse();
+            }
+            all
+        };
+        let sh_o_sets = ordered(c - u32::from(block.m_m), u32::from(block.m_o));
+        let mut index = if reverse {
+            block.start + block.len
+        } else {
+            block.start
+        };
+        for priv_m in ordered(a_m, u32::from(block.k_m)) {
+            let priv_m = expand(priv_m, self.private_mover);
+            for priv_o in ordered(a_o, u32::from(block.k_o)) {
+                let priv_o = expand(priv_o, self.private_opponent);
+                for sh_m in ordered(c, u32::from(block.m_m)) {
+                    let mover_squares = priv_m | expand(sh_m, self.shared);
+                    let mover = Side {
+                        squares: mover_squares,
+                        waiting: p - block.s_m - block.k_m - block.m_m,
+                        scored: block.s_m,
+                    };
+                    let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+                    for &sh_o in &sh_o_sets {
+                        let in_mine = expand(expand(sh_o, free_cells), self.shared);
+                        let theirs = crate::bits::squares_of(in_mine)
+                            .fold(0u32, |m, s| m | 1 << tables.opp_square[s as usize]);
+                        let opponent = Side {
+                            squares: priv_o | theirs,
+                            waiting: p - block.s_o - block.k_o - block.m_o,
+                            scored: block.s_o,
+                        };
+                        if reverse {
+                            index -= 1;
+                        }
+                        f(
+                            index,
+                            &Position {
+                                sides: [mover, opponent],
+                                turn: Player::Light,
+                            },
+                        );
+                        if !reverse {
+                            index += 1;
+                        }
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(
+            index,
+            if reverse {
+                block.start
+            } else {
+                block.start + block.len
+            }
+        );
+    }
+}
+
+#[cfg(test)]
+mod block_tests {
+    use super::*;
+
+    #[test]
+    fn combinations_in_colex_order() {
+        let all: Vec<u32> = combinations(4, 2).collect();
+        assert_eq!(all, vec![0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+        assert_eq!(combinations(3, 0).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(combinations(3, 3).collect::<Vec<_>>(), vec![0b111]);
+        assert_eq!(combinations(2, 3).count(), 0);
+    }
+
+    #[test]
+    fn blocks_enumerate_every_index_in_order() {
+        let rules = crate::race::preset("masters-2").unwrap();
+        let index = PositionIndex::new(&rules);
+        let mut next = 0;
+        for s_m in 0..=2 {
+            for s_o in 0..=2 {
+                for block in index.blocks(s_m, s_o) {
+                    index.for_each_in_block(&block, |i, position| {
+                        assert_eq!(i, next);
+                        assert_eq!(index.index(position), i);
+                        next += 1;
+                    });
+                }
+            }
+        }
+        assert_eq!(next, index.len());
+        // And backwards.
+        for s_m in 0..=2 {
+            for s_o in 0..=2 {
+                for block in index.blocks(s_m, s_o) {
+                    let mut expected = block.start + block.len;
+                    index.for_each_in_block_rev(&block, |i, position| {
+                        expected -= 1;
+                        assert_eq!(i, expected);
+                        assert_eq!(index.index(position), i);
+                    });
+                    assert_eq!(expected, block.start);
+                }
+            }
+        }
+    }
+}

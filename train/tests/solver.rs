@@ -1,0 +1,191 @@
+//! The fast solver against a deliberately simple reference: every valid
+//! position listed, a hash map from position to slot, and plain value
+//! iteration over all of them at once: no layers, no index, no ordering.
+
+use sawah_engine::race::{self, Position, RuleSet, Setup, SideSetup};
+use sawah_engine::{ByPlayer, Player};
+use sawah_train::solver::{SolveOptions, solve};
+use std::collections::HashMap;
+
+fn all_sides(rules: &RuleSet) -> Vec<SideSetup> {
+    let len = rules.route_len();
+    let pieces = rules.pieces();
+    let mut sides = Vec::new();
+    for bits in 0u32..(1 << len) {
+        let on_board = bits.count_ones() as u8;
+        if on_board > pieces {
+            continue;
+        }
+        let squares: Vec<u8> = (1..=len).filter(|s| bits >> (s - 1) & 1 != 0).collect();
+        for scored in 0..=(pieces - on_board) {
+            sides.push(SideSetup {
+                waiting: pieces - on_board - scored,
+                scored,
+                squares: squares.clone(),
+            });
+        }
+    }
+    sides
+}
+
+/// Values of every position with light to move, by in-place value iteration
+/// in list order until a sweep changes nothing by more than 1e-15.
+fn reference_values(rules: &RuleSet) -> HashMap<Position, f64> {
+    let sides = all_sides(rules);
+    let mut positions = Vec::new();
+    for light in &sides {
+        for dark in &sides {
+            let setup = Setup {
+                turn: Player::Light,
+                sides: ByPlayer {
+                    light: light.clone(),
+                    dark: dark.clone(),
+                },
+            };
+            if let Ok(position) = rules.position(&setup) {
+                positions.push(position);
+            }
+        }
+    }
+    let slot: HashMap<Position, usize> =
+        positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let find = |p: &Position| -> usize {
+        let normal = if p.turn() == Player::Light {
+            *p
+        } else {
+            p.flipped()
+        };
+        slot[&normal]
+    };
+    let mut values = vec![0.5; positions.len()];
+    for (i, p) in positions.iter().enumerate() {
+        if let Some(w) = rules.winner(p) {
+            values[i] = if w == Player::Light { 1.0 } else { 0.0 };
+        }
+    }
+    loop {
+        let mut change: f64 = 0.0;
+        for (i, p) in positions.iter().enumerate() {
+            if rules.winner(p).is_some() {
+                continue;
+            }
+            let mut v = 0.0;
+            for (roll, prob) in rules.dice().outcomes() {
+                let moves = rules.legal_moves(p, roll);
+                let best = if moves.is_empty() {
+                    1.0 - values[find(&rules.pass(p))]
+                } else {
+                    moves
+                        .iter()
+                        .map(|&m| {
+                            let o = rules.apply(p, m);
+                            if rules.winner(&o.position) == Some(Player::Light) {
+                                1.0
+                            } else if o.position.turn() == Player::Light {
+                                values[find(&o.position)]
+                            } else {
+                                1.0 - values[find(&o.position)]
+                            }
+                        })
+                        .fold(0.0, f64::max)
+                };
+                v += prob * best;
+            }
+            change = change.max((v - values[i]).abs());
+            values[i] = v;
+        }
+        if change < 1e-15 {
+            break;
+        }
+    }
+    positions.into_iter().zip(values).collect()
+}
+
+fn check_against_reference(name: &str) {
+    let rules = race::preset(name).unwrap();
+    let reference = reference_values(&rules);
+    let solution = solve(
+        &rules,
+        SolveOptions {
+            tolerance: 1e-14,
+            ..SolveOptions::default()
+        },
+        |_| {},
+    );
+    assert_eq!(solution.values.len(), reference.len(), "{name}");
+    assert!(solution.residual <= 1e-14);
+    let mut worst: f64 = 0.0;
+    for (position, value) in &reference {
+        worst = worst.max((solution.value(position) - value).abs());
+    }
+    assert!(worst <= 1e-12, "{name}: the solvers differ by {worst:e}");
+}
+
+#[test]
+fn one_and_two_pieces_on_every_route_agree_with_the_reference() {
+    for name in [
+        "sawah-1",
+        "ur-1",
+        "masters-1",
+        "sawah-2",
+        "ur-2",
+        "masters-2",
+    ] {
+        check_against_reference(name);
+    }
+}
+
+#[test]
+fn three_pieces_agree_with_the_reference() {
+    check_against_reference("ur-3");
+}
+
+#[test]
+fn one_piece_each_on_the_last_square_wins_four_sevenths() {
+    // Light bears off with a 1 (probability 1/4); otherwise nothing moves
+    // and the same position recurs with the roles swapped:
+    // V = 1/4 + 3/4 (1 - V), so V = 4/7. The Finkel route's last square is private.
+    let rules = race::preset("ur-1").unwrap();
+    let solution = solve(&rules, SolveOptions::default(), |_| {});
+    let setup = Setup {
+        turn: Player::Light,
+        sides: ByPlayer {
+            light: SideSetup {
+                waiting: 0,
+                scored: 0,
+                squares: vec![14],
+            },
+            dark: SideSetup {
+                waiting: 0,
+                scored: 0,
+                squares: vec![14],
+            },
+        },
+    };
+    let position = rules.position(&setup).unwrap();
+    assert!((solution.value(&position) - 4.0 / 7.0).abs() < 1e-10);
+    // Two steps from home against one: light needs a 2 (3/8) or a 1 then …
+    // checked numerically against the reference above; here: the value is
+    // the same seen from either colour.
+    assert!((solution.value(&position.flipped()) - 4.0 / 7.0).abs() < 1e-10);
+}
+
+#[test]
+fn start_values_of_the_small_presets_favour_the_first_player_a_little() {
+    for name in [
+        "sawah-1",
+        "ur-1",
+        "masters-1",
+        "sawah-2",
+        "ur-2",
+        "masters-2",
+    ] {
+        let rules = race::preset(name).unwrap();
+        let solution = solve(&rules, SolveOptions::default(), |_| {});
+        let v = solution.value(&rules.start());
+        assert!(
+            (0.5..0.65).contains(&v),
+            "{name}: the first player's edge is modest, got {v}"
+        );
+    }
+}
