@@ -6,9 +6,13 @@
 pub mod agent;
 pub mod evaluator;
 pub mod heuristic;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod perfect;
 pub mod sample;
 pub mod search;
 pub mod spec;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod table;
 
 pub use agent::{Agent, Choice, RandomAgent, SearchAgent};
 pub use evaluator::{Evaluator, NoisyEvaluator};

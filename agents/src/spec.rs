@@ -16,11 +16,15 @@ use std::fmt;
 use thiserror::Error;
 
 /// The agents a spec can name.
-pub const AGENTS: [&str; 3] = ["random", "heuristic", "expectiminimax"];
+pub const AGENTS: [&str; 4] = ["random", "heuristic", "expectiminimax", "perfect"];
 /// The strength presets.
 pub const PRESETS: [&str; 3] = ["easy", "medium", "hard"];
 /// Every option and what it means, for error messages and help.
-pub const OPTIONS: [(&str, &str); 7] = [
+pub const OPTIONS: [(&str, &str); 8] = [
+    (
+        "table",
+        "solved table file (perfect; sawah bot --table gives a default)",
+    ),
     (
         "depth",
         "plies: rolls looked ahead after the move, 0-4 (expectiminimax; heuristic is depth 0)",
@@ -57,6 +61,8 @@ pub enum AgentKind {
     Heuristic,
     /// Expectiminimax search over the evaluation.
     Expectiminimax,
+    /// The best move by a solved table (race family).
+    Perfect,
 }
 
 impl AgentKind {
@@ -65,6 +71,7 @@ impl AgentKind {
             AgentKind::Random => "random",
             AgentKind::Heuristic => "heuristic",
             AgentKind::Expectiminimax => "expectiminimax",
+            AgentKind::Perfect => "perfect",
         }
     }
 }
@@ -86,6 +93,8 @@ pub struct AgentSpec {
     pub seed: u64,
     /// Star2 pruning (true) or plain expectiminimax (false).
     pub pruning: bool,
+    /// The solved table a perfect agent plays from.
+    pub table: Option<String>,
 }
 
 /// Why a spec was refused.
@@ -117,6 +126,19 @@ pub enum SpecError {
     /// A string option without `=`.
     #[error("option {0:?} should be key=value (e.g. expectiminimax:depth=2:noise=0.02)")]
     Malformed(String),
+    /// A perfect agent without a table, or for a family without solutions.
+    #[error(
+        "perfect play needs a solved table of {0}: make one with `sawah solve --rules {0} --out FILE`, then use perfect:table=FILE (or start the bot with --table FILE)"
+    )]
+    NeedsTable(String),
+    /// No exact solutions for this family.
+    #[error(
+        "perfect play needs an exact solution, and {0} has none (only the race family is solved)"
+    )]
+    NoPerfectPlay(String),
+    /// The table could not be used.
+    #[error("{0}")]
+    Table(String),
     /// JSON that is not a spec.
     #[error(
         "a bot must be a name such as \"hard\" or \"expectiminimax:depth=2\", or an object such as {{\"agent\":\"expectiminimax\",\"depth\":2}}; got {0}"
@@ -137,6 +159,7 @@ fn options_of(agent: AgentKind) -> &'static [&'static str] {
             "seed",
             "pruning",
         ],
+        AgentKind::Perfect => &["table"],
     }
 }
 
@@ -154,6 +177,7 @@ impl AgentSpec {
             nodes: None,
             seed: 0,
             pruning: true,
+            table: None,
         }
     }
 
@@ -227,6 +251,7 @@ impl AgentSpec {
                     .map_err(|_| bad("a whole number from 0 to 2^64-1"))?
             }
             "pruning" => self.pruning = value.parse().map_err(|_| bad("true or false"))?,
+            "table" => self.table = Some(value.to_string()),
             _ => unreachable!("options_of lists only the options handled here"),
         }
         Ok(())
@@ -240,6 +265,7 @@ impl AgentSpec {
             "random" => AgentSpec::new(AgentKind::Random),
             "heuristic" => AgentSpec::new(AgentKind::Heuristic),
             "expectiminimax" => AgentSpec::new(AgentKind::Expectiminimax),
+            "perfect" => AgentSpec::new(AgentKind::Perfect),
             preset => AgentSpec::preset(preset, rules)
                 .ok_or_else(|| SpecError::UnknownAgent(preset.to_string()))?,
         };
@@ -290,8 +316,18 @@ impl AgentSpec {
     }
 
     /// Builds the agent for a game.
-    pub fn build<G: HasHeuristic + 'static>(&self, game: &G) -> Box<dyn Agent<G> + Send> {
-        match self.agent {
+    pub fn build<G: HasHeuristic + 'static>(
+        &self,
+        game: &G,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
+        Ok(match self.agent {
+            AgentKind::Perfect => {
+                let table = self
+                    .table
+                    .as_deref()
+                    .ok_or_else(|| SpecError::NeedsTable(game.name().to_string()))?;
+                return game.perfect_agent(std::path::Path::new(table));
+            }
             AgentKind::Random => Box::new(RandomAgent::new(self.seed)),
             AgentKind::Heuristic | AgentKind::Expectiminimax => {
                 let evaluator = NoisyEvaluator::new(game.heuristic(), self.noise, self.seed);
@@ -309,7 +345,7 @@ impl AgentSpec {
                     options,
                 ))
             }
-        }
+        })
     }
 }
 
@@ -335,6 +371,9 @@ impl fmt::Display for AgentSpec {
         }
         if self.pruning != defaults.pruning {
             write!(f, ":pruning={}", self.pruning)?;
+        }
+        if let Some(table) = &self.table {
+            write!(f, ":table={table}")?;
         }
         Ok(())
     }

@@ -49,6 +49,7 @@ type Reply = Result<Value, ProtocolError>;
 #[derive(Clone, Debug, Default)]
 pub struct Bot {
     registry: Registry,
+    table: Option<String>,
 }
 
 fn field<'a>(request: &'a Map<String, Value>, name: &str) -> Result<&'a Value, ProtocolError> {
@@ -96,10 +97,20 @@ fn roll_of<G: Codec>(game: &G, request: &Map<String, Value>) -> Result<u8, Proto
         })
 }
 
-/// The agent a request names in `"bot"`: a spec (string or object) or a preset.
-fn bot_of<G: Codec>(game: &G, request: &Map<String, Value>) -> Result<AgentSpec, ProtocolError> {
-    AgentSpec::from_json(field(request, "bot")?, game.name())
-        .map_err(|e| ProtocolError::new("invalid_bot", e.to_string()))
+/// The agent a request names in `"bot"` (a spec, string or object, or a
+/// preset), built for the game; `perfect` without a table uses the server's.
+fn agent_of<G: Codec + HasHeuristic + 'static>(
+    game: &G,
+    request: &Map<String, Value>,
+    table: Option<&str>,
+) -> Result<(AgentSpec, Box<dyn sawah_agents::Agent<G> + Send>), ProtocolError> {
+    let invalid = |e: sawah_agents::SpecError| ProtocolError::new("invalid_bot", e.to_string());
+    let mut spec = AgentSpec::from_json(field(request, "bot")?, game.name()).map_err(invalid)?;
+    if spec.table.is_none() {
+        spec.table = table.map(str::to_string);
+    }
+    let agent = spec.build(game).map_err(invalid)?;
+    Ok((spec, agent))
 }
 
 fn legal_moves<G: Codec>(
@@ -127,15 +138,16 @@ fn choose<G: Codec + HasHeuristic + 'static>(
     game: &G,
     json: &sawah_engine::json::PositionJson,
     request: &Map<String, Value>,
+    table: Option<&str>,
 ) -> Reply {
     let position = position_of(game, json)?;
     let roll = roll_of(game, request)?;
-    let spec = bot_of(game, request)?;
+    let (_, mut agent) = agent_of(game, request, table)?;
     let moves = game.legal_moves(&position, roll);
     if moves.is_empty() {
         return Ok(json!({ "move": null, "values": [] }));
     }
-    let choice = spec.build(game).decide(game, &position, roll, &moves);
+    let choice = agent.decide(game, &position, roll, &moves);
     let values = choice.values.map(|values| {
         moves
             .iter()
@@ -154,13 +166,14 @@ fn evaluate<G: Codec + HasHeuristic + 'static>(
     game: &G,
     json: &sawah_engine::json::PositionJson,
     request: &Map<String, Value>,
+    table: Option<&str>,
 ) -> Reply {
     let position = position_of(game, json)?;
-    let spec = bot_of(game, request)?;
+    let (spec, mut agent) = agent_of(game, request, table)?;
     if let Some(value) = terminal_value(game, &position) {
         return Ok(json!({ "value": value }));
     }
-    let value = spec.build(game).evaluate(game, &position).ok_or_else(|| {
+    let value = agent.evaluate(game, &position).ok_or_else(|| {
         ProtocolError::new(
             "unsupported",
             format!("{spec} has no evaluation; use heuristic or expectiminimax"),
@@ -172,7 +185,16 @@ fn evaluate<G: Codec + HasHeuristic + 'static>(
 impl Bot {
     /// A server that knows the given rule sets.
     pub fn new(registry: Registry) -> Bot {
-        Bot { registry }
+        Bot {
+            registry,
+            table: None,
+        }
+    }
+
+    /// The solved table `"bot":"perfect"` plays from when the request names none.
+    pub fn with_table(mut self, table: Option<String>) -> Bot {
+        self.table = table;
+        self
     }
 
     /// Answers one request line with one response line (no newline).
@@ -221,11 +243,11 @@ impl Bot {
             }
             "choose" => {
                 let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => choose(g, &json, request))
+                with_game!(&game, g => choose(g, &json, request, self.table.as_deref()))
             }
             "evaluate" => {
                 let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => evaluate(g, &json, request))
+                with_game!(&game, g => evaluate(g, &json, request, self.table.as_deref()))
             }
             "start" => {
                 let game = self.rules(string_field(request, "rules")?)?;

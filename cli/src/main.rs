@@ -66,6 +66,9 @@ enum Command {
         /// expectiminimax:depth=2:noise=0.02 (see docs/agents.md).
         #[arg(long, value_name = "SPEC")]
         opponent: Option<String>,
+        /// The solved table for `--opponent perfect` (from `sawah solve --out`).
+        #[arg(long, value_name = "PATH")]
+        table: Option<String>,
     },
     /// Play two agents against each other with paired dice (each dice
     /// sequence twice, seats swapped) and report the first agent's score.
@@ -96,6 +99,9 @@ enum Command {
         /// Print every sweep, not only every layer pair.
         #[arg(long)]
         verbose: bool,
+        /// Write the table here (values as f32, with a header; atomically).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
     /// Measure search: nodes and speed of plain expectiminimax and Star2 on
     /// positions from random games.
@@ -114,7 +120,11 @@ enum Command {
         seed: u64,
     },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
-    Bot,
+    Bot {
+        /// A solved table for `"bot":"perfect"` (and `evaluate` with it).
+        #[arg(long, value_name = "PATH")]
+        table: Option<String>,
+    },
     /// List the legal moves for a position and roll, with the resulting positions.
     Moves {
         /// Rule set the position must belong to (optional: the position names its rules).
@@ -171,6 +181,7 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             daily,
             opponent,
+            table,
         } => {
             let game = registry.resolve(&rules)?;
             let seed = seed.unwrap_or_else(clock_seed);
@@ -188,11 +199,14 @@ fn run(cli: Cli) -> Result<()> {
             }
             let opponent = opponent.as_deref().unwrap_or("medium");
             options.opponent = AgentSpec::parse(opponent, game.name()).context("--opponent")?;
+            if options.opponent.table.is_none() {
+                options.opponent.table = table;
+            }
             let stdin = io::stdin();
             with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
         }
-        Command::Bot => {
-            let server = bot::Bot::new(registry);
+        Command::Bot { table } => {
+            let server = bot::Bot::new(registry).with_table(table);
             let stdin = io::stdin();
             bot::serve(&server, stdin.lock(), BufWriter::new(io::stdout()))?;
         }
@@ -216,7 +230,7 @@ fn run(cli: Cli) -> Result<()> {
             let result = match &game {
                 AnyGame::Race(r) => play_match(&**r, &first, &second, games, seed),
                 AnyGame::Senet(s) => play_match(&**s, &first, &second, games, seed),
-            };
+            }?;
             let score = result.score();
             println!(
                 "{} vs {} on {}: {} games ({} pairs, paired dice, seed {seed})",
@@ -250,7 +264,8 @@ fn run(cli: Cli) -> Result<()> {
             rules,
             tolerance,
             verbose,
-        } => solve(&mut registry, &rules, tolerance, verbose)?,
+            out,
+        } => solve(&mut registry, &rules, tolerance, verbose, out.as_deref())?,
         Command::BenchSearch {
             rules,
             depth,
@@ -298,7 +313,13 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
-fn solve(registry: &mut Registry, rules: &str, tolerance: f64, verbose: bool) -> Result<()> {
+fn solve(
+    registry: &mut Registry,
+    rules: &str,
+    tolerance: f64,
+    verbose: bool,
+    out: Option<&std::path::Path>,
+) -> Result<()> {
     let AnyGame::Race(rules) = registry.resolve(rules)? else {
         bail!("the solver handles the race family; senet is not solved");
     };
@@ -342,6 +363,15 @@ fn solve(registry: &mut Registry, rules: &str, tolerance: f64, verbose: bool) ->
         start.elapsed().as_secs_f64(),
         solution.value(&rules.start())
     );
+    if let Some(path) = out {
+        let info = sawah_agents::table::TableInfo {
+            states: solution.values.len() as u64,
+            residual: solution.residual,
+            tolerance,
+        };
+        sawah_agents::table::write_table(path, &rules, &solution.values, &info)?;
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }
 

@@ -112,7 +112,9 @@ pub fn play<G: Render + HasHeuristic + 'static>(
         seed: options.opponent.seed ^ options.seed,
         ..options.opponent.clone()
     };
-    let mut opponent = opponent_spec.build(game);
+    let mut opponent = opponent_spec
+        .build(game)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let computer = options.opponent.to_string();
     let human = options.human;
     writeln!(output, "{}", game.name())?;

@@ -5,7 +5,7 @@
 use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::{Agent, AgentSpec};
+use sawah_agents::{Agent, AgentSpec, SpecError};
 use sawah_engine::{DiceSource, Game, Player};
 
 /// Games longer than this many rolls are stopped and scored as half a win
@@ -121,7 +121,7 @@ pub fn play_match<G>(
     second: &AgentSpec,
     games: u64,
     seed: u64,
-) -> MatchResult
+) -> Result<MatchResult, SpecError>
 where
     G: HasHeuristic + Sync + 'static,
 {
@@ -134,15 +134,15 @@ where
                 seed: spec.seed ^ dice_seed,
                 ..spec.clone()
             };
-            let mut a = with_seed(first).build(game);
-            let mut b = with_seed(second).build(game);
+            let mut a = with_seed(first).build(game)?;
+            let mut b = with_seed(second).build(game)?;
             let a_light = play_game(game, a.as_mut(), b.as_mut(), dice_seed);
-            let mut a = with_seed(first).build(game);
-            let mut b = with_seed(second).build(game);
+            let mut a = with_seed(first).build(game)?;
+            let mut b = with_seed(second).build(game)?;
             let a_dark = play_game(game, b.as_mut(), a.as_mut(), dice_seed);
-            (a_light, a_dark)
+            Ok((a_light, a_dark))
         })
-        .collect();
+        .collect::<Result<_, SpecError>>()?;
     let mut result = MatchResult {
         first: first.to_string(),
         second: second.to_string(),
@@ -175,7 +175,7 @@ where
         }
     }
     result.mean_rolls = rolls as f64 / result.games() as f64;
-    result
+    Ok(result)
 }
 
 #[cfg(test)]
@@ -208,8 +208,8 @@ mod tests {
         let rules = race::preset("ur-2").unwrap();
         let a = AgentSpec::parse("heuristic", "ur-2").unwrap();
         let b = AgentSpec::parse("random", "ur-2").unwrap();
-        let one = play_match(&rules, &a, &b, 41, 5);
-        let two = play_match(&rules, &a, &b, 41, 5);
+        let one = play_match(&rules, &a, &b, 41, 5).unwrap();
+        let two = play_match(&rules, &a, &b, 41, 5).unwrap();
         assert_eq!(one.pair_scores, two.pair_scores);
         assert_eq!(one.games(), 42);
         assert_eq!(one.first_wins + one.second_wins + one.stopped, 42);
@@ -227,7 +227,7 @@ mod tests {
         // pair scores exactly 1/2. (Different dice per seat would not.)
         let rules = race::preset("sawah-2").unwrap();
         let spec = AgentSpec::parse("heuristic", "sawah-2").unwrap();
-        let result = play_match(&rules, &spec, &spec, 20, 9);
+        let result = play_match(&rules, &spec, &spec, 20, 9).unwrap();
         assert!(
             result.pair_scores.iter().all(|&s| s == 0.5),
             "{:?}",
@@ -248,10 +248,14 @@ mod strength {
     fn the_heuristic_beats_random_and_search_beats_the_heuristic() {
         let rules = race::preset("ur").unwrap();
         let spec = |s: &str| AgentSpec::parse(s, "ur").unwrap();
-        let score = play_match(&rules, &spec("heuristic"), &spec("random"), 200, 11).score();
+        let score = play_match(&rules, &spec("heuristic"), &spec("random"), 200, 11)
+            .unwrap()
+            .score();
         assert!(score.low > 0.9, "ur heuristic vs random: {score:?}");
         let senet = Senet::new();
-        let score = play_match(&senet, &spec("heuristic"), &spec("random"), 1000, 12).score();
+        let score = play_match(&senet, &spec("heuristic"), &spec("random"), 1000, 12)
+            .unwrap()
+            .score();
         assert!(score.low > 0.65, "senet heuristic vs random: {score:?}");
         let score = play_match(
             &rules,
@@ -260,6 +264,7 @@ mod strength {
             300,
             13,
         )
+        .unwrap()
         .score();
         assert!(score.mean > 0.5, "ur depth 1 vs heuristic: {score:?}");
     }

@@ -8,8 +8,11 @@ mod senet;
 pub use race::RaceHeuristic;
 pub use senet::SenetHeuristic;
 
+use crate::agent::Agent;
 use crate::evaluator::Evaluator;
+use crate::spec::SpecError;
 use sawah_engine::Game;
+use std::path::Path;
 
 /// Feature weights: `value = sigmoid(bias + Σ weight_i · feature_i)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,12 +47,28 @@ pub trait HasHeuristic: Game + Sized {
     type Heuristic: Evaluator<Self> + Clone + Send + Sync + 'static;
     /// The evaluation with its default weights for this rule set.
     fn heuristic(&self) -> Self::Heuristic;
+
+    /// A perfect agent playing from the solved table at `table`, where the
+    /// family has exact solutions.
+    fn perfect_agent(&self, table: &Path) -> Result<Box<dyn Agent<Self> + Send>, SpecError> {
+        let _ = table;
+        Err(SpecError::NoPerfectPlay(self.name().to_string()))
+    }
 }
 
 impl HasHeuristic for sawah_engine::race::RuleSet {
     type Heuristic = RaceHeuristic;
     fn heuristic(&self) -> RaceHeuristic {
         RaceHeuristic::default()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn perfect_agent(&self, table: &Path) -> Result<Box<dyn Agent<Self> + Send>, SpecError> {
+        let table =
+            crate::table::Table::open(table, self).map_err(|e| SpecError::Table(e.to_string()))?;
+        Ok(Box::new(crate::perfect::PerfectAgent::new(
+            std::sync::Arc::new(table),
+        )))
     }
 }
 
