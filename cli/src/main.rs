@@ -272,6 +272,12 @@ fn run(cli: Cli) -> Result<()> {
             positions,
             seed,
         } => {
+            if depth > 4 {
+                bail!("--depth is in plies and goes up to 4, not {depth}");
+            }
+            if positions == 0 {
+                bail!("--positions must be at least 1");
+            }
             println!(
                 "search at depth {depth} (plies) on {positions} positions per rule set, seed {seed}"
             );

@@ -1,8 +1,8 @@
 //! Solved tables on disk and the perfect agent that plays from them.
 
+use sawah_agents::AgentSpec;
 use sawah_agents::perfect::{loss, move_value};
 use sawah_agents::table::{Table, TableError, TableInfo, write_table};
-use sawah_agents::AgentSpec;
 use sawah_engine::race;
 use sawah_train::solver::{SolveOptions, solve};
 use std::path::PathBuf;

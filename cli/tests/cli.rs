@@ -1,0 +1,131 @@
+//! The `sawah` binary: bad arguments get a clear error and a non-zero exit,
+//! never a panic.
+
+use std::process::Command;
+
+fn sawah(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["moves", "--position", "sawah light 7/-/0", "--roll", "1"],
+            "4 fields",
+        ),
+        (
+            &[
+                "moves",
+                "--position",
+                "sawah light 8/-/0 7/-/0",
+                "--roll",
+                "1",
+            ],
+            "8 pieces",
+        ),
+        (
+            &[
+                "moves",
+                "--position",
+                "sawah light 7/-/0 7/-/0",
+                "--roll",
+                "9",
+            ],
+            "roll 9",
+        ),
+        (
+            &["moves", "--position", "{not json", "--roll", "1"],
+            "malformed",
+        ),
+        (
+            &[
+                "moves",
+                "--position",
+                "ur light 7/-/0 7/-/0",
+                "--roll",
+                "1",
+                "--rules",
+                "sawah",
+            ],
+            "position is for ur",
+        ),
+        (&["rules", "chess"], "unknown rule set"),
+        (&["rules", "no/such/file.toml"], "cannot read rule file"),
+        (&["play", "--rules", "ur", "--daily"], "senet only"),
+        (
+            &["play", "--rules", "senet", "--daily", "2026-02-30"],
+            "not a calendar date",
+        ),
+        (
+            &["play", "--rules", "ur", "--opponent", "grandmaster"],
+            "unknown agent",
+        ),
+        (
+            &["play", "--rules", "ur", "--opponent", "perfect"],
+            "sawah solve",
+        ),
+        (
+            &["match", "easy", "expectiminimax:depth=9", "--rules", "ur"],
+            "0 to 4",
+        ),
+        (&["bench", "--seconds", "0"], "positive"),
+        (&["bench-search", "--depth", "200"], "up to 4"),
+        (&["solve", "--rules", "senet"], "race family"),
+        (
+            &["solve", "--rules", "ur-1", "--tolerance", "0"],
+            "positive",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, _, stderr) = sawah(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} lacks {needle:?}"
+        );
+    }
+}
+
+#[test]
+fn the_commands_work_end_to_end() {
+    let (code, stdout, _) = sawah(&[
+        "moves",
+        "--position",
+        "masters light 4/11,13/1 5/14,16/0",
+        "--roll",
+        "3",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("13 -> 16") && stdout.contains("rolls again"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = sawah(&["rules", "senet", "--json"]);
+    assert_eq!(code, 0);
+    let export: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(export["houses"], 30);
+    let (code, stdout, _) = sawah(&["solve", "--rules", "ur-1"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("ur-1: 247 states"), "{stdout}");
+    let (code, stdout, _) = sawah(&[
+        "match",
+        "heuristic",
+        "random",
+        "--rules",
+        "ur-1",
+        "--games",
+        "10",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("10 games (5 pairs"), "{stdout}");
+}
