@@ -336,25 +336,42 @@ fn solve(
         tolerance,
         ..Default::default()
     };
-    let start = std::time::Instant::now();
-    let solution = sawah_train::solver::solve(&rules, options, |report| {
-        if verbose {
-            eprintln!(
-                "  layers {:?}: sweep {} change {:.3e} ({:.1} s)",
-                report.scores,
-                report.sweeps,
-                report.residual,
-                report.elapsed.as_secs_f64()
-            );
-        }
+    // With --out, finished layer pairs are kept in FILE.layers/ until the
+    // table is written, so a killed solve resumes where it stopped.
+    let checkpoints = out.map(|path| {
+        let mut folder = path.as_os_str().to_owned();
+        folder.push(".layers");
+        PathBuf::from(folder)
     });
+    let start = std::time::Instant::now();
+    let solution = sawah_train::solver::solve_with_checkpoints(
+        &rules,
+        options,
+        checkpoints.as_deref(),
+        |report| {
+            if verbose {
+                eprintln!(
+                    "  layers {:?}: sweep {} change {:.3e} ({:.1} s)",
+                    report.scores,
+                    report.sweeps,
+                    report.residual,
+                    report.elapsed.as_secs_f64()
+                );
+            }
+        },
+    )
+    .context("cannot write a solver checkpoint")?;
     let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
     for layer in &solution.layers {
+        let how = if layer.sweeps == 0 {
+            "resumed from checkpoint".to_string()
+        } else {
+            format!("{:>4} sweeps", layer.sweeps)
+        };
         println!(
-            "layers {:?}+mirror: {:>11} states, {:>4} sweeps, residual {:.2e}, {:.2} s",
+            "layers {:?}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
             layer.scores,
             layer.states,
-            layer.sweeps,
             layer.residual,
             layer.elapsed.as_secs_f64()
         );
@@ -377,6 +394,11 @@ fn solve(
         };
         sawah_agents::table::write_table(path, &rules, &solution.values, &info)?;
         println!("wrote {}", path.display());
+        if let Some(folder) = &checkpoints {
+            std::fs::remove_dir_all(folder).with_context(|| {
+                format!("wrote the table, but cannot remove {}", folder.display())
+            })?;
+        }
     }
     Ok(())
 }

@@ -129,3 +129,55 @@ fn the_commands_work_end_to_end() {
     assert_eq!(code, 0);
     assert!(stdout.contains("10 games (5 pairs"), "{stdout}");
 }
+
+#[test]
+fn a_killed_solve_resumes_from_its_layer_checkpoints() {
+    let dir = std::env::temp_dir().join(format!("sawah-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("masters-3.sawah");
+    let layers = dir.join("masters-3.sawah.layers");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(["solve", "--rules", "masters-3", "--out"])
+        .arg(&table)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL) as soon as two layer pairs are saved.
+    let saved = || {
+        std::fs::read_dir(&layers)
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "bin"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    let started = std::time::Instant::now();
+    while saved() < 2 && started.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !table.exists(),
+        "the solve was killed before writing the table"
+    );
+    let (code, stdout, stderr) = sawah(&[
+        "solve",
+        "--rules",
+        "masters-3",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.matches("resumed from checkpoint").count() >= 2,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("0.50855443"),
+        "the same start value as a solve in one go: {stdout}"
+    );
+    assert!(table.exists() && !layers.exists());
+    std::fs::remove_dir_all(dir).unwrap();
+}

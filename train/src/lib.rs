@@ -1,4 +1,5 @@
 //! Making opponents: the exact solver for the race family (self-play
 //! training comes next).
 
+pub mod checkpoint;
 pub mod solver;

@@ -142,8 +142,22 @@ fn joint(parts: (f64, f64), twin_parts: (f64, f64)) -> (f64, f64) {
 pub fn solve(
     rules: &RuleSet,
     options: SolveOptions,
-    mut progress: impl FnMut(&LayerReport),
+    progress: impl FnMut(&LayerReport),
 ) -> Solution {
+    solve_with_checkpoints(rules, options, None, progress)
+        .unwrap_or_else(|_| unreachable!("no checkpoint folder, no I/O"))
+}
+
+/// [`solve`], saving each finished layer pair in `checkpoints` (a folder)
+/// and taking pairs already saved there instead of solving them again.
+/// Reports of resumed pairs have 0 sweeps. Fails only on a checkpoint that
+/// cannot be written.
+pub fn solve_with_checkpoints(
+    rules: &RuleSet,
+    options: SolveOptions,
+    checkpoints: Option<&std::path::Path>,
+    mut progress: impl FnMut(&LayerReport),
+) -> std::io::Result<Solution> {
     let index = PositionIndex::new(rules);
     let n = index.len();
     let values = Values((0..n).map(|_| AtomicU64::new(0.5f64.to_bits())).collect());
@@ -163,12 +177,39 @@ pub fn solve(
                 continue;
             }
             let b = b as u8;
-            let report = solve_pair(rules, &index, &values, (a, b), options, &mut progress);
+            let saved =
+                checkpoints.and_then(|dir| crate::checkpoint::load(dir, rules, &index, (a, b)));
+            let report = if let Some((saved, residual)) = saved {
+                let all = crate::checkpoint::pair_ranges(&index, (a, b))
+                    .into_iter()
+                    .flatten();
+                for (i, v) in all.zip(saved) {
+                    values.set(i, v);
+                }
+                LayerReport {
+                    scores: (a, b),
+                    states: crate::checkpoint::pair_ranges(&index, (a, b))
+                        .iter()
+                        .map(|r| r.end - r.start)
+                        .sum(),
+                    sweeps: 0,
+                    residual,
+                    elapsed: Duration::ZERO,
+                }
+            } else {
+                let report = solve_pair(rules, &index, &values, (a, b), options, &mut progress);
+                if let Some(dir) = checkpoints {
+                    crate::checkpoint::save(dir, rules, &index, (a, b), report.residual, |i| {
+                        values.get(i)
+                    })?;
+                }
+                report
+            };
             worst = worst.max(report.residual);
             reports.push(report);
         }
     }
-    Solution {
+    Ok(Solution {
         index,
         values: values
             .0
@@ -177,7 +218,7 @@ pub fn solve(
             .collect(),
         layers: reports,
         residual: worst,
-    }
+    })
 }
 
 fn solve_pair(
