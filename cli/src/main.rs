@@ -344,23 +344,49 @@ fn solve(
         PathBuf::from(folder)
     });
     let start = std::time::Instant::now();
+    // A bar over the layer pairs (by positions), its message the current
+    // pair, sweep and largest change; hidden when stderr is not a terminal.
+    let index = sawah_engine::race::PositionIndex::new(&rules);
+    let pieces = rules.pieces();
+    let unfinished: u64 = (0..pieces)
+        .flat_map(|a| (0..pieces).map(move |b| (a, b)))
+        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+        .sum();
+    let bar = indicatif::ProgressBar::new(unfinished);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    let mut current = (u8::MAX, u8::MAX);
     let solution = sawah_train::solver::solve_with_checkpoints(
         &rules,
         options,
         checkpoints.as_deref(),
         |report| {
+            if report.scores != current {
+                current = report.scores;
+                bar.inc(report.states);
+            }
+            bar.set_message(format!(
+                "layers {:?}: sweep {}, change {:.2e}",
+                report.scores, report.sweeps, report.residual
+            ));
             if verbose {
-                eprintln!(
+                bar.println(format!(
                     "  layers {:?}: sweep {} change {:.3e} ({:.1} s)",
                     report.scores,
                     report.sweeps,
                     report.residual,
                     report.elapsed.as_secs_f64()
-                );
+                ));
             }
         },
     )
     .context("cannot write a solver checkpoint")?;
+    bar.finish_and_clear();
     let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
     for layer in &solution.layers {
         let how = if layer.sweeps == 0 {
