@@ -4,7 +4,7 @@ use sawah_agents::AgentSpec;
 use sawah_agents::perfect::{loss, move_value};
 use sawah_agents::table::{Table, TableError, TableInfo, write_table};
 use sawah_engine::race;
-use sawah_train::solver::{SolveOptions, solve};
+use sawah_train::solver::{Solution, SolveOptions, solve};
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {
@@ -13,17 +13,23 @@ fn temp(name: &str) -> PathBuf {
     dir.join("table.sawah")
 }
 
-#[test]
-fn a_table_round_trips_and_refuses_what_is_not_its_own() {
-    let rules = race::preset("ur-2").unwrap();
+/// Solves a preset and writes its table to a fresh temporary folder.
+fn solved(name: &str, folder: &str) -> (race::RuleSet, Solution, PathBuf, TableInfo) {
+    let rules = race::preset(name).unwrap();
     let solution = solve(&rules, SolveOptions::default(), |_| {});
-    let path = temp("round-trip");
+    let path = temp(folder);
     let info = TableInfo {
         states: solution.values.len() as u64,
         residual: solution.residual,
         tolerance: 1e-10,
     };
     write_table(&path, &rules, &solution.values, &info).unwrap();
+    (rules, solution, path, info)
+}
+
+#[test]
+fn a_table_round_trips_and_refuses_what_is_not_its_own() {
+    let (rules, solution, path, info) = solved("ur-2", "round-trip");
     let table = Table::open(&path, &rules).unwrap();
     assert_eq!(table.info(), &info);
     for i in (0..solution.index.len()).step_by(13) {
@@ -75,15 +81,7 @@ fn a_table_round_trips_and_refuses_what_is_not_its_own() {
 
 #[test]
 fn the_perfect_agent_plays_the_best_move_and_losses_are_measured() {
-    let rules = race::preset("masters-2").unwrap();
-    let solution = solve(&rules, SolveOptions::default(), |_| {});
-    let path = temp("perfect");
-    let info = TableInfo {
-        states: solution.values.len() as u64,
-        residual: solution.residual,
-        tolerance: 1e-10,
-    };
-    write_table(&path, &rules, &solution.values, &info).unwrap();
+    let (rules, solution, path, _) = solved("masters-2", "perfect");
     let table = Table::open(&path, &rules).unwrap();
     let spec = AgentSpec::parse(&format!("perfect:table={}", path.display()), "masters-2").unwrap();
     let mut agent = spec.build(&rules).unwrap();
