@@ -221,6 +221,93 @@ pub fn solve_with_checkpoints(
     })
 }
 
+/// A position's successors, recorded once per layer pair so that sweeps
+/// only read values: per roll, the best value among successors that are
+/// already final (finished layers, wins) and the successors inside the pair
+/// (`index | SAME` when the mover moves again, else the value is `1 − v`);
+/// a pass is a roll with no record.
+#[derive(Default)]
+struct Records {
+    /// `(i, j)`: a position and its twin (equal when the twin is itself).
+    pairs: Vec<(u64, u64)>,
+    /// Per position, per possible roll: (probability, best final value or
+    /// `PASS`, end of its successors in `successors`).
+    rolls: Vec<(f64, f64, u32)>,
+    successors: Vec<u32>,
+}
+
+/// Marks a successor whose value counts as is (an extra roll).
+const SAME: u32 = 1 << 31;
+/// Marks a roll with no legal move.
+const PASS: f64 = -1.0;
+
+/// Records the successors of `position` into `records`.
+fn record(
+    rules: &RuleSet,
+    index: &PositionIndex,
+    values: &Values,
+    live: &[std::ops::Range<u64>],
+    position: &Position,
+    records: &mut Records,
+) {
+    for (roll, p) in rules.dice().outcomes() {
+        let moves = rules.legal_moves(position, roll);
+        if moves.is_empty() {
+            records
+                .rolls
+                .push((p, PASS, records.successors.len() as u32));
+            continue;
+        }
+        let mut best_final = 0.0f64;
+        for &mv in moves.iter() {
+            let outcome = rules.apply(position, mv);
+            if outcome.position.side(Player::Light).scored() == rules.pieces() {
+                best_final = 1.0;
+                continue;
+            }
+            let k = index.index(&outcome.position);
+            if live.iter().any(|r| r.contains(&k)) {
+                records
+                    .successors
+                    .push(k as u32 | if outcome.extra_roll { SAME } else { 0 });
+            } else {
+                let v = values.get(k);
+                best_final = best_final.max(if outcome.extra_roll { v } else { 1.0 - v });
+            }
+        }
+        records
+            .rolls
+            .push((p, best_final, records.successors.len() as u32));
+    }
+}
+
+/// `(A, q)` of a recorded position from the current values (see [`backup_parts`]).
+#[inline]
+fn recorded_parts(records: &Records, rolls: std::ops::Range<usize>, values: &Values) -> (f64, f64) {
+    let mut moving = 0.0;
+    let mut passing = 0.0;
+    let mut from = if rolls.start == 0 {
+        0
+    } else {
+        records.rolls[rolls.start - 1].2 as usize
+    };
+    for &(p, best_final, end) in &records.rolls[rolls] {
+        let end = end as usize;
+        if best_final == PASS {
+            passing += p;
+        } else {
+            let mut best = best_final;
+            for &k in &records.successors[from..end] {
+                let v = values.get(u64::from(k & !SAME));
+                best = best.max(if k & SAME != 0 { v } else { 1.0 - v });
+            }
+            moving += p * best;
+        }
+        from = end;
+    }
+    (moving, passing)
+}
+
 fn solve_pair(
     rules: &RuleSet,
     index: &PositionIndex,
@@ -240,7 +327,68 @@ fn solve_pair(
     // its combination's rank).
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
     let states: u64 = blocks.iter().map(|b| b.len).sum::<u64>() * if a == b { 1 } else { 2 };
+    // Successor indices fit the records only below 2^31 positions; larger
+    // rule sets (none of the named ones) rank successors in every sweep.
+    let recorded = index.len() < u64::from(SAME);
+    let live = [index.layer_range(a, b), index.layer_range(b, a)];
+    let rolls_per_position = rules.dice().outcomes().count();
+    let records: Vec<Records> = if recorded {
+        blocks
+            .par_iter()
+            .map(|block| {
+                let mut records = Records::default();
+                index.for_each_in_block_rev(block, |i, position| {
+                    let other = twin(rules, position);
+                    let j = index.index(&other);
+                    if j < i {
+                        return;
+                    }
+                    records.pairs.push((i, j));
+                    record(rules, index, values, &live, position, &mut records);
+                    record(rules, index, values, &live, &other, &mut records);
+                });
+                records
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| -> f64 {
+        let (new, new_twin) = if j == i {
+            // The twin is the position itself: V = A + q (1 - V).
+            let v = (parts.0 + parts.1) / (1.0 + parts.1);
+            (v, v)
+        } else {
+            joint(parts, twin_parts)
+        };
+        let change = (new - values.get(i))
+            .abs()
+            .max((new_twin - values.get(j)).abs());
+        if write {
+            values.set(i, new);
+            values.set(j, new_twin);
+        }
+        change
+    };
     let pass = |write: bool| -> f64 {
+        if recorded {
+            return records
+                .par_iter()
+                .map(|records| {
+                    let mut largest = 0.0f64;
+                    for (n, &(i, j)) in records.pairs.iter().enumerate() {
+                        let first = 2 * n * rolls_per_position;
+                        let parts =
+                            recorded_parts(records, first..first + rolls_per_position, values);
+                        let second = first + rolls_per_position;
+                        let twin_parts =
+                            recorded_parts(records, second..second + rolls_per_position, values);
+                        largest = largest.max(update(i, j, parts, twin_parts, write));
+                    }
+                    largest
+                })
+                .reduce(|| 0.0, f64::max);
+        }
         blocks
             .par_iter()
             .map(|block| {
@@ -252,20 +400,12 @@ fn solve_pair(
                         return; // a == b: the twin does the pair
                     }
                     let parts = backup_parts(rules, index, values, position);
-                    let (new, new_twin) = if j == i {
-                        // The twin is the position itself: V = A + q (1 - V).
-                        let v = (parts.0 + parts.1) / (1.0 + parts.1);
-                        (v, v)
+                    let twin_parts = if j == i {
+                        parts
                     } else {
-                        joint(parts, backup_parts(rules, index, values, &other))
+                        backup_parts(rules, index, values, &other)
                     };
-                    largest = largest
-                        .max((new - values.get(i)).abs())
-                        .max((new_twin - values.get(j)).abs());
-                    if write {
-                        values.set(i, new);
-                        values.set(j, new_twin);
-                    }
+                    largest = largest.max(update(i, j, parts, twin_parts, write));
                 });
                 largest
             })
