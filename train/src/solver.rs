@@ -229,10 +229,10 @@ pub fn solve_with_checkpoints(
 #[derive(Default)]
 struct Records {
     /// `(i, j)`: a position and its twin (equal when the twin is itself).
-    pairs: Vec<(u64, u64)>,
-    /// Per position, per possible roll: (probability, best final value or
-    /// `PASS`, end of its successors in `successors`).
-    rolls: Vec<(f64, f64, u32)>,
+    pairs: Vec<(u32, u32)>,
+    /// Per position, per possible roll (in the dice's order): the best final
+    /// value or `PASS`, and the end of its successors in `successors`.
+    rolls: Vec<(f64, u32)>,
     successors: Vec<u32>,
 }
 
@@ -250,12 +250,10 @@ fn record(
     position: &Position,
     records: &mut Records,
 ) {
-    for (roll, p) in rules.dice().outcomes() {
+    for (roll, _) in rules.dice().outcomes() {
         let moves = rules.legal_moves(position, roll);
         if moves.is_empty() {
-            records
-                .rolls
-                .push((p, PASS, records.successors.len() as u32));
+            records.rolls.push((PASS, records.successors.len() as u32));
             continue;
         }
         let mut best_final = 0.0f64;
@@ -277,21 +275,26 @@ fn record(
         }
         records
             .rolls
-            .push((p, best_final, records.successors.len() as u32));
+            .push((best_final, records.successors.len() as u32));
     }
 }
 
 /// `(A, q)` of a recorded position from the current values (see [`backup_parts`]).
 #[inline]
-fn recorded_parts(records: &Records, rolls: std::ops::Range<usize>, values: &Values) -> (f64, f64) {
+fn recorded_parts(
+    records: &Records,
+    rolls: std::ops::Range<usize>,
+    probabilities: &[f64],
+    values: &Values,
+) -> (f64, f64) {
     let mut moving = 0.0;
     let mut passing = 0.0;
     let mut from = if rolls.start == 0 {
         0
     } else {
-        records.rolls[rolls.start - 1].2 as usize
+        records.rolls[rolls.start - 1].1 as usize
     };
-    for &(p, best_final, end) in &records.rolls[rolls] {
+    for (&(best_final, end), &p) in records.rolls[rolls].iter().zip(probabilities) {
         let end = end as usize;
         if best_final == PASS {
             passing += p;
@@ -331,7 +334,8 @@ fn solve_pair(
     // rule sets (none of the named ones) rank successors in every sweep.
     let recorded = index.len() < u64::from(SAME);
     let live = [index.layer_range(a, b), index.layer_range(b, a)];
-    let rolls_per_position = rules.dice().outcomes().count();
+    let probabilities: Vec<f64> = rules.dice().outcomes().map(|(_, p)| p).collect();
+    let rolls_per_position = probabilities.len();
     let records: Vec<Records> = if recorded {
         blocks
             .par_iter()
@@ -343,7 +347,7 @@ fn solve_pair(
                     if j < i {
                         return;
                     }
-                    records.pairs.push((i, j));
+                    records.pairs.push((i as u32, j as u32));
                     record(rules, index, values, &live, position, &mut records);
                     record(rules, index, values, &live, &other, &mut records);
                 });
@@ -377,12 +381,21 @@ fn solve_pair(
                 .map(|records| {
                     let mut largest = 0.0f64;
                     for (n, &(i, j)) in records.pairs.iter().enumerate() {
+                        let (i, j) = (u64::from(i), u64::from(j));
                         let first = 2 * n * rolls_per_position;
-                        let parts =
-                            recorded_parts(records, first..first + rolls_per_position, values);
+                        let parts = recorded_parts(
+                            records,
+                            first..first + rolls_per_position,
+                            &probabilities,
+                            values,
+                        );
                         let second = first + rolls_per_position;
-                        let twin_parts =
-                            recorded_parts(records, second..second + rolls_per_position, values);
+                        let twin_parts = recorded_parts(
+                            records,
+                            second..second + rolls_per_position,
+                            &probabilities,
+                            values,
+                        );
                         largest = largest.max(update(i, j, parts, twin_parts, write));
                     }
                     largest
