@@ -19,10 +19,7 @@ pub fn move_value(rules: &RuleSet, table: &Table, position: &Position, mv: Move)
 
 /// A position's value for the side to move: exact for finished games, else the table's.
 pub fn position_value(rules: &RuleSet, table: &Table, position: &Position) -> f64 {
-    match rules.winner(position) {
-        Some(winner) => f64::from(u8::from(winner == position.turn())),
-        None => table.value(position),
-    }
+    crate::evaluator::terminal_value(rules, position).unwrap_or_else(|| table.value(position))
 }
 
 /// How much win probability `chosen` gives away against the best move for

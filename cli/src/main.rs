@@ -384,8 +384,7 @@ fn solve(
                 ));
             }
         },
-    )
-    .context("cannot write a solver checkpoint")?;
+    )?;
     bar.finish_and_clear();
     let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
     for layer in &solution.layers {

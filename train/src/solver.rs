@@ -85,41 +85,6 @@ impl Values {
     }
 }
 
-/// The part of a position's backup that does not pass: `(A, q)` where the
-/// value is `A + q · (1 − V(same pieces, opponent to move))`, `q` being the
-/// probability of the rolls with no legal move (0 included).
-#[inline]
-fn backup_parts(
-    rules: &RuleSet,
-    index: &PositionIndex,
-    values: &Values,
-    position: &Position,
-) -> (f64, f64) {
-    let mut moving = 0.0;
-    let mut passing = 0.0;
-    for (roll, p) in rules.dice().outcomes() {
-        let moves = rules.legal_moves(position, roll);
-        if moves.is_empty() {
-            passing += p;
-            continue;
-        }
-        let mut best = 0.0f64;
-        for &mv in moves.iter() {
-            let outcome = rules.apply(position, mv);
-            let value = if outcome.position.side(Player::Light).scored() == rules.pieces() {
-                1.0
-            } else if outcome.extra_roll {
-                values.get(index.index(&outcome.position))
-            } else {
-                1.0 - values.get(index.index(&outcome.position))
-            };
-            best = best.max(value);
-        }
-        moving += p * best;
-    }
-    (moving, passing)
-}
-
 /// The position's twin across a pass: the same pieces, the opponent to
 /// move, seen from the opponent (light to move again).
 #[inline]
@@ -137,29 +102,50 @@ fn joint(parts: (f64, f64), twin_parts: (f64, f64)) -> (f64, f64) {
     (v, a2 + q2 * (1.0 - v))
 }
 
+/// Why a solve could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The rule set has more positions than the solver indexes (2^31).
+    #[error("{name} has {states} positions; the solver handles fewer than 2^31 (2,147,483,648)")]
+    TooLarge {
+        /// The rule set.
+        name: String,
+        /// Its position count.
+        states: u64,
+    },
+    /// A layer checkpoint could not be written.
+    #[error("cannot write a solver checkpoint: {0}")]
+    Checkpoint(#[from] std::io::Error),
+}
+
 /// Solves every position of `rules`. `progress` is called after each sweep
 /// with the layer pair's scores, the sweep number and its largest change.
 pub fn solve(
     rules: &RuleSet,
     options: SolveOptions,
     progress: impl FnMut(&LayerReport),
-) -> Solution {
+) -> Result<Solution, SolveError> {
     solve_with_checkpoints(rules, options, None, progress)
-        .unwrap_or_else(|_| unreachable!("no checkpoint folder, no I/O"))
 }
 
 /// [`solve`], saving each finished layer pair in `checkpoints` (a folder)
 /// and taking pairs already saved there instead of solving them again.
-/// Reports of resumed pairs have 0 sweeps. Fails only on a checkpoint that
-/// cannot be written.
+/// Reports of resumed pairs have 0 sweeps.
 pub fn solve_with_checkpoints(
     rules: &RuleSet,
     options: SolveOptions,
     checkpoints: Option<&std::path::Path>,
     mut progress: impl FnMut(&LayerReport),
-) -> std::io::Result<Solution> {
+) -> Result<Solution, SolveError> {
     let index = PositionIndex::new(rules);
     let n = index.len();
+    // Successors are recorded as u32 indices with one flag bit.
+    if n >= u64::from(SAME) {
+        return Err(SolveError::TooLarge {
+            name: rules.name().to_string(),
+            states: n,
+        });
+    }
     let values = Values((0..n).map(|_| AtomicU64::new(0.5f64.to_bits())).collect());
     let p = rules.pieces();
     // Finished positions: the mover has borne off everything (1) or the opponent has (0).
@@ -225,7 +211,7 @@ pub fn solve_with_checkpoints(
 /// only read values: per roll, the best value among successors that are
 /// already final (finished layers, wins) and the successors inside the pair
 /// (`index | SAME` when the mover moves again, else the value is `1 − v`);
-/// a pass is a roll with no record.
+/// a roll with no legal move is marked `PASS`.
 #[derive(Default)]
 struct Records {
     /// `(i, j)`: a position and its twin (equal when the twin is itself).
@@ -330,33 +316,26 @@ fn solve_pair(
     // its combination's rank).
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
     let states: u64 = blocks.iter().map(|b| b.len).sum::<u64>() * if a == b { 1 } else { 2 };
-    // Successor indices fit the records only below 2^31 positions; larger
-    // rule sets (none of the named ones) rank successors in every sweep.
-    let recorded = index.len() < u64::from(SAME);
     let live = [index.layer_range(a, b), index.layer_range(b, a)];
     let probabilities: Vec<f64> = rules.dice().outcomes().map(|(_, p)| p).collect();
     let rolls_per_position = probabilities.len();
-    let records: Vec<Records> = if recorded {
-        blocks
-            .par_iter()
-            .map(|block| {
-                let mut records = Records::default();
-                index.for_each_in_block_rev(block, |i, position| {
-                    let other = twin(rules, position);
-                    let j = index.index(&other);
-                    if j < i {
-                        return;
-                    }
-                    records.pairs.push((i as u32, j as u32));
-                    record(rules, index, values, &live, position, &mut records);
-                    record(rules, index, values, &live, &other, &mut records);
-                });
-                records
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let records: Vec<Records> = blocks
+        .par_iter()
+        .map(|block| {
+            let mut records = Records::default();
+            index.for_each_in_block_rev(block, |i, position| {
+                let other = twin(rules, position);
+                let j = index.index(&other);
+                if j < i {
+                    return;
+                }
+                records.pairs.push((i as u32, j as u32));
+                record(rules, index, values, &live, position, &mut records);
+                record(rules, index, values, &live, &other, &mut records);
+            });
+            records
+        })
+        .collect();
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| -> f64 {
         let (new, new_twin) = if j == i {
             // The twin is the position itself: V = A + q (1 - V).
@@ -375,51 +354,28 @@ fn solve_pair(
         change
     };
     let pass = |write: bool| -> f64 {
-        if recorded {
-            return records
-                .par_iter()
-                .map(|records| {
-                    let mut largest = 0.0f64;
-                    for (n, &(i, j)) in records.pairs.iter().enumerate() {
-                        let (i, j) = (u64::from(i), u64::from(j));
-                        let first = 2 * n * rolls_per_position;
-                        let parts = recorded_parts(
-                            records,
-                            first..first + rolls_per_position,
-                            &probabilities,
-                            values,
-                        );
-                        let second = first + rolls_per_position;
-                        let twin_parts = recorded_parts(
-                            records,
-                            second..second + rolls_per_position,
-                            &probabilities,
-                            values,
-                        );
-                        largest = largest.max(update(i, j, parts, twin_parts, write));
-                    }
-                    largest
-                })
-                .reduce(|| 0.0, f64::max);
-        }
-        blocks
+        records
             .par_iter()
-            .map(|block| {
+            .map(|records| {
                 let mut largest = 0.0f64;
-                index.for_each_in_block_rev(block, |i, position| {
-                    let other = twin(rules, position);
-                    let j = index.index(&other);
-                    if j < i {
-                        return; // a == b: the twin does the pair
-                    }
-                    let parts = backup_parts(rules, index, values, position);
-                    let twin_parts = if j == i {
-                        parts
-                    } else {
-                        backup_parts(rules, index, values, &other)
-                    };
+                for (n, &(i, j)) in records.pairs.iter().enumerate() {
+                    let (i, j) = (u64::from(i), u64::from(j));
+                    let first = 2 * n * rolls_per_position;
+                    let parts = recorded_parts(
+                        records,
+                        first..first + rolls_per_position,
+                        &probabilities,
+                        values,
+                    );
+                    let second = first + rolls_per_position;
+                    let twin_parts = recorded_parts(
+                        records,
+                        second..second + rolls_per_position,
+                        &probabilities,
+                        values,
+                    );
                     largest = largest.max(update(i, j, parts, twin_parts, write));
-                });
+                }
                 largest
             })
             .reduce(|| 0.0, f64::max)

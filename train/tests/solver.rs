@@ -111,7 +111,8 @@ fn check_against_reference(name: &str) {
             ..SolveOptions::default()
         },
         |_| {},
-    );
+    )
+    .unwrap();
     assert_eq!(solution.values.len(), reference.len(), "{name}");
     assert!(solution.residual <= 1e-14);
     let mut worst: f64 = 0.0;
@@ -146,7 +147,7 @@ fn one_piece_each_on_the_last_square_wins_four_sevenths() {
     // and the same position recurs with the roles swapped:
     // V = 1/4 + 3/4 (1 - V), so V = 4/7. The Finkel route's last square is private.
     let rules = race::preset("ur-1").unwrap();
-    let solution = solve(&rules, SolveOptions::default(), |_| {});
+    let solution = solve(&rules, SolveOptions::default(), |_| {}).unwrap();
     let setup = Setup {
         turn: Player::Light,
         sides: ByPlayer {
@@ -181,11 +182,30 @@ fn start_values_of_the_small_presets_favour_the_first_player_a_little() {
         "masters-2",
     ] {
         let rules = race::preset(name).unwrap();
-        let solution = solve(&rules, SolveOptions::default(), |_| {});
+        let solution = solve(&rules, SolveOptions::default(), |_| {}).unwrap();
         let v = solution.value(&rules.start());
         assert!(
             (0.5..0.65).contains(&v),
             "{name}: the first player's edge is modest, got {v}"
         );
     }
+}
+
+#[test]
+fn rule_sets_too_large_to_index_are_refused_with_a_reason() {
+    // 15 pieces on a 30-square route: far more than 2^31 positions.
+    let mut spec = race::preset_spec("sawah").unwrap();
+    spec.name = "huge".into();
+    spec.pieces = 15;
+    let mut board = spec.board.clone();
+    let extra: Vec<_> = (12..26).map(|c| race::Cell::new(1, c)).collect();
+    board.extend(extra.iter().copied());
+    spec.board = board;
+    spec.light_route.extend(extra);
+    let rules = RuleSet::new(spec).unwrap();
+    let err = solve(&rules, SolveOptions::default(), |_| {})
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("huge") && err.contains("2^31"), "{err}");
 }

@@ -16,7 +16,7 @@ fn temp(name: &str) -> PathBuf {
 /// Solves a preset and writes its table to a fresh temporary folder.
 fn solved(name: &str, folder: &str) -> (race::RuleSet, Solution, PathBuf, TableInfo) {
     let rules = race::preset(name).unwrap();
-    let solution = solve(&rules, SolveOptions::default(), |_| {});
+    let solution = solve(&rules, SolveOptions::default(), |_| {}).unwrap();
     let path = temp(folder);
     let info = TableInfo {
         states: solution.values.len() as u64,
