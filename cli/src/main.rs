@@ -224,6 +224,9 @@ fn run(cli: Cli) -> Result<()> {
             games,
             seed,
         } => {
+            if games == 0 || games > 100_000_000 {
+                bail!("--games must be from 1 to 100000000, not {games}");
+            }
             let game = registry.resolve(&rules)?;
             let first = AgentSpec::parse(&first, game.name()).context("first agent")?;
             let second = AgentSpec::parse(&second, game.name()).context("second agent")?;

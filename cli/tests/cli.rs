@@ -78,6 +78,7 @@ fn bad_input_gets_a_clear_error() {
             "0 to 4",
         ),
         (&["bench", "--seconds", "0"], "positive"),
+        (&["match", "easy", "hard", "--games", "0"], "--games"),
         (&["bench-search", "--depth", "200"], "up to 4"),
         (&["solve", "--rules", "senet"], "race family"),
         (
