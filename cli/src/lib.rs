@@ -1,8 +1,9 @@
 #![doc = include_str!("../../README.md")]
 //! The `sawah` command's building blocks: the bot protocol, terminal play,
-//! board drawings and benchmarks. `main.rs` only parses arguments.
+//! board drawings, benchmarks, and the tournament, Elo and SPRT commands. `main.rs` only parses arguments.
 
 pub mod bench;
 pub mod bot;
 pub mod play;
 pub mod render;
+pub mod tournament;

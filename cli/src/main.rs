@@ -4,7 +4,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use sawah_agents::AgentSpec;
 use sawah_cli::render::{Render, route_numbers};
-use sawah_cli::{bench, bot, play};
+use sawah_cli::tournament::{SprtArgs, TournamentArgs};
+use sawah_cli::{bench, bot, play, tournament};
 use sawah_engine::json::PositionJson;
 use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
@@ -86,6 +87,112 @@ enum Command {
         /// Seed for the dice of every pair (and the agents' choices).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Play a tournament: every pairing (or the first agent against each
+    /// other) with paired dice, in parallel; every game appended to
+    /// DIR/results.jsonl (rerun the same command to resume), then an Elo
+    /// table written to DIR as elo.md, elo.csv, elo.json and elo.svg.
+    Tournament {
+        /// Rule set name or rule file path.
+        #[arg(long, default_value = "sawah")]
+        rules: String,
+        /// The agents: specs or presets separated by commas (repeatable),
+        /// e.g. random,heuristic,easy,expectiminimax:depth=2.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            required = true,
+            value_name = "SPEC,SPEC,..."
+        )]
+        agents: Vec<String>,
+        /// Games per pairing (rounded up to whole pairs).
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        /// round-robin (everyone plays everyone) or gauntlet (the first
+        /// agent plays each of the others).
+        #[arg(long, default_value = "round-robin", value_parser = clap::value_parser!(String))]
+        format: String,
+        /// Seed for the schedule's dice (and the agents' choices).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output folder (results and Elo tables).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Play shard K of N: a disjoint, deterministic share of the schedule
+        /// (merge the folders with `sawah elo`).
+        #[arg(long, default_value = "1/1", value_name = "K/N")]
+        shard: String,
+        /// The agent whose rating is fixed, and its rating (NAME=ELO;
+        /// default random=0, or the first agent if random is not playing).
+        #[arg(long, value_name = "NAME=ELO")]
+        anchor: Option<String>,
+        /// Virtual drawn games per pairing, so a clean sweep still gets a finite rating.
+        #[arg(long, default_value_t = 2.0)]
+        prior: f64,
+        /// A solved table: adds each agent's mean win probability lost per
+        /// move, and is the table of `perfect` agents that name none.
+        #[arg(long, value_name = "PATH")]
+        table: Option<String>,
+    },
+    /// Merge the results of tournament folders (shards, reruns, machines)
+    /// into one Elo table; games present in several folders count once.
+    Elo {
+        /// Tournament folders (each with a results.jsonl).
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Where to write elo.md, elo.csv, elo.json and elo.svg.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The agent whose rating is fixed, and its rating (NAME=ELO).
+        #[arg(long, value_name = "NAME=ELO")]
+        anchor: Option<String>,
+        /// Virtual drawn games per pairing.
+        #[arg(long, default_value_t = 2.0)]
+        prior: f64,
+        /// A solved table, for each agent's mean win probability lost per move.
+        #[arg(long, value_name = "PATH")]
+        table: Option<String>,
+    },
+    /// Sequential probability ratio test: play paired games of a new agent
+    /// against a base one until the evidence says which hypothesis holds
+    /// (pentanomial model on game pairs).
+    Sprt {
+        /// Rule set name or rule file path.
+        #[arg(long, default_value = "sawah")]
+        rules: String,
+        /// The candidate agent.
+        #[arg(long, value_name = "SPEC")]
+        new: String,
+        /// The agent it must beat.
+        #[arg(long, value_name = "SPEC")]
+        base: String,
+        /// Elo difference under H0.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+        elo0: f64,
+        /// Elo difference under H1.
+        #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+        elo1: f64,
+        /// False-positive rate (accepting H1 when H0 holds).
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// False-negative rate.
+        #[arg(long, default_value_t = 0.05)]
+        beta: f64,
+        /// What the Elo bounds mean: logistic or normalized.
+        #[arg(long, default_value = "logistic", value_parser = tournament::parse_model)]
+        model: sawah_eval::sprt::EloModel,
+        /// Seed for the dice of every pair.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Pairs played between checks (the result does not depend on threads).
+        #[arg(long, default_value_t = 64)]
+        batch: u64,
+        /// Stop without a decision after this many games.
+        #[arg(long, default_value_t = 200_000)]
+        max_games: u64,
+        /// Write the outcome as JSON here.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
     /// Solve a race rule set exactly: every position's win probability for
     /// the side to move. Prints layers, sweeps, time and the start's value.
@@ -262,6 +369,92 @@ fn run(cli: Cli) -> Result<()> {
                 elo_from_score(score.low),
                 elo_from_score(score.high)
             );
+        }
+        Command::Tournament {
+            rules,
+            agents,
+            games,
+            format,
+            seed,
+            out,
+            shard,
+            anchor,
+            prior,
+            table,
+        } => {
+            let format = format
+                .parse()
+                .map_err(anyhow::Error::msg)
+                .context("--format")?;
+            let shard = shard
+                .parse()
+                .map_err(anyhow::Error::msg)
+                .context("--shard")?;
+            let anchor_given = anchor.is_some();
+            let args = TournamentArgs {
+                rules,
+                agents,
+                games,
+                format,
+                seed,
+                out,
+                shard,
+                anchor: anchor.unwrap_or_else(|| "random=0".into()),
+                prior,
+                table,
+            };
+            tournament::tournament(&mut registry, args, anchor_given)?;
+        }
+        Command::Elo {
+            dirs,
+            out,
+            anchor,
+            prior,
+            table,
+        } => {
+            let anchor_given = anchor.is_some();
+            let anchor = anchor.unwrap_or_else(|| "random=0".into());
+            tournament::elo(
+                &mut registry,
+                &dirs,
+                &out,
+                &anchor,
+                anchor_given,
+                prior,
+                table.as_deref(),
+            )?;
+        }
+        Command::Sprt {
+            rules,
+            new,
+            base,
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+            seed,
+            batch,
+            max_games,
+            out,
+        } => {
+            let args = SprtArgs {
+                rules,
+                new,
+                base,
+                params: sawah_eval::sprt::SprtParams {
+                    elo0,
+                    elo1,
+                    alpha,
+                    beta,
+                    model,
+                },
+                seed,
+                batch,
+                max_games,
+                out,
+            };
+            tournament::sprt_command(&mut registry, args)?;
         }
         Command::Solve {
             rules,

@@ -1,5 +1,12 @@
-//! Measuring agents: paired-dice matches with confidence intervals. (Full
-//! tournaments, Elo tables and SPRT build on this.)
+//! Measuring agents: paired-dice matches and tournaments, Bradley–Terry Elo
+//! tables with intervals, SPRT, and game analysis against solved tables.
 
+pub mod analysis;
+pub mod bradley_terry;
+pub mod gamelog;
 pub mod matches;
+pub mod report;
+pub mod results;
+pub mod sprt;
 pub mod stats;
+pub mod tournament;

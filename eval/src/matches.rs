@@ -111,6 +111,45 @@ fn score_for(outcome: GameOutcome, seat: Player) -> f64 {
     }
 }
 
+/// Plays one pair with dice `dice_seed`: `first` moves first in the first
+/// game and second in the other. Each agent's seed is mixed with the dice
+/// seed so that random and noisy agents vary from pair to pair.
+pub fn play_pair_outcomes<G>(
+    game: &G,
+    first: &AgentSpec,
+    second: &AgentSpec,
+    dice_seed: u64,
+) -> Result<(GameOutcome, GameOutcome), SpecError>
+where
+    G: HasHeuristic + 'static,
+{
+    let with_seed = |spec: &AgentSpec| AgentSpec {
+        seed: spec.seed ^ dice_seed,
+        ..spec.clone()
+    };
+    let mut a = with_seed(first).build(game)?;
+    let mut b = with_seed(second).build(game)?;
+    let a_light = play_game(game, a.as_mut(), b.as_mut(), dice_seed);
+    let mut a = with_seed(first).build(game)?;
+    let mut b = with_seed(second).build(game)?;
+    let a_dark = play_game(game, b.as_mut(), a.as_mut(), dice_seed);
+    Ok((a_light, a_dark))
+}
+
+/// The first agent's score (0 to 1) in a pair played with dice `dice_seed`.
+pub fn play_pair<G>(
+    game: &G,
+    first: &AgentSpec,
+    second: &AgentSpec,
+    dice_seed: u64,
+) -> Result<f64, SpecError>
+where
+    G: HasHeuristic + 'static,
+{
+    let (a_light, a_dark) = play_pair_outcomes(game, first, second, dice_seed)?;
+    Ok((score_for(a_light, Player::Light) + score_for(a_dark, Player::Dark)) / 2.0)
+}
+
 /// Plays `games` games (rounded up to whole pairs) of `first` against
 /// `second`, pairs in parallel. Each agent's seed is mixed with the pair's
 /// seed so that random and noisy agents vary from pair to pair; everything
@@ -128,20 +167,7 @@ where
     let pairs = games.div_ceil(2).max(1);
     let outcomes: Vec<(GameOutcome, GameOutcome)> = (0..pairs)
         .into_par_iter()
-        .map(|index| {
-            let dice_seed = pair_seed(seed, index);
-            let with_seed = |spec: &AgentSpec| AgentSpec {
-                seed: spec.seed ^ dice_seed,
-                ..spec.clone()
-            };
-            let mut a = with_seed(first).build(game)?;
-            let mut b = with_seed(second).build(game)?;
-            let a_light = play_game(game, a.as_mut(), b.as_mut(), dice_seed);
-            let mut a = with_seed(first).build(game)?;
-            let mut b = with_seed(second).build(game)?;
-            let a_dark = play_game(game, b.as_mut(), a.as_mut(), dice_seed);
-            Ok((a_light, a_dark))
-        })
+        .map(|index| play_pair_outcomes(game, first, second, pair_seed(seed, index)))
         .collect::<Result<_, SpecError>>()?;
     let mut result = MatchResult {
         first: first.to_string(),

@@ -1,0 +1,506 @@
+//! `sawah tournament`, `sawah elo` and `sawah sprt`: the command-line side
+//! of the eval crate (argument checks, progress bars, printing).
+
+use anyhow::{Context, Result, bail};
+use sawah_agents::AgentSpec;
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_engine::{AnyGame, Codec, Registry, with_game};
+use sawah_eval::analysis::loss_per_agent;
+use sawah_eval::report::{EloTable, TableOptions, elo_table};
+use sawah_eval::results::{self, GameRecord, digest};
+use sawah_eval::sprt::{self, EloModel, SprtParams};
+use sawah_eval::tournament::{self, Format, Progress, Shard, Tournament};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What `sawah tournament` was asked.
+#[derive(Debug)]
+pub struct TournamentArgs {
+    /// Rule set name or rule file.
+    pub rules: String,
+    /// Agent specs as given.
+    pub agents: Vec<String>,
+    /// Games per pairing.
+    pub games: u64,
+    /// Round robin or gauntlet.
+    pub format: Format,
+    /// Seed.
+    pub seed: u64,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Share of the schedule.
+    pub shard: Shard,
+    /// `NAME=VALUE` anchor.
+    pub anchor: String,
+    /// Virtual draws per pairing.
+    pub prior: f64,
+    /// Solved table for loss per move (and `perfect` agents without one).
+    pub table: Option<String>,
+}
+
+/// The identity of a rule set's full description.
+fn rules_digest(game: &AnyGame) -> String {
+    with_game!(game, g => digest(&g.export_json().to_string()))
+}
+
+/// Splits `NAME=VALUE` (at the last `=`), or takes a bare agent name as 0.
+fn parse_anchor(text: &str, names: &[String]) -> Result<(String, f64)> {
+    if names.iter().any(|n| n == text) {
+        return Ok((text.to_string(), 0.0));
+    }
+    let (name, value) = text
+        .rsplit_once('=')
+        .with_context(|| format!("--anchor is NAME=ELO (e.g. random=0), not {text:?}"))?;
+    let value: f64 = value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
+        .with_context(|| format!("--anchor {text:?}: {value:?} is not a rating"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+/// The anchor to use: the one asked for, or the first agent when the
+/// default `random` is not in the table.
+fn anchor_options(anchor: &str, names: &[String], explicit: bool) -> Result<(Option<String>, f64)> {
+    let (name, value) = parse_anchor(anchor, names)?;
+    if !names.contains(&name) {
+        if explicit {
+            bail!(
+                "--anchor {name:?} is not one of the agents: {}",
+                names.join(", ")
+            );
+        }
+        return Ok((None, 0.0));
+    }
+    Ok((Some(name), value))
+}
+
+fn progress_bar(total: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}})  {{msg}}"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+fn standings_line(progress: &Progress) -> String {
+    let mut rows: Vec<&(String, f64, u64)> = progress.standings.iter().collect();
+    rows.sort_by(|a, b| {
+        let score = |r: &(String, f64, u64)| if r.2 == 0 { 0.0 } else { r.1 / r.2 as f64 };
+        score(b).total_cmp(&score(a))
+    });
+    let mut line = rows
+        .iter()
+        .map(|(name, points, games)| {
+            let pct = if *games == 0 {
+                0.0
+            } else {
+                100.0 * points / *games as f64
+            };
+            format!("{name} {pct:.0}%")
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if progress.failures > 0 {
+        line.push_str(&format!(" | {} forfeits", progress.failures));
+    }
+    line
+}
+
+/// Runs `sawah tournament`.
+pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: bool) -> Result<()> {
+    if args.games == 0 || args.games > 100_000_000 {
+        bail!("--games must be from 1 to 100000000, not {}", args.games);
+    }
+    if !(args.prior.is_finite() && args.prior >= 0.0) {
+        bail!(
+            "--prior must be a number of games, 0 or more, not {}",
+            args.prior
+        );
+    }
+    let game = registry.resolve(&args.rules)?;
+    let mut specs = Vec::new();
+    let mut labels = Vec::new();
+    for text in &args.agents {
+        let text = text.trim();
+        if text.is_empty() {
+            bail!("--agents has an empty entry; give specs separated by commas");
+        }
+        let mut spec =
+            AgentSpec::parse(text, game.name()).with_context(|| format!("agent {text:?}"))?;
+        if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
+            spec.table = args.table.clone();
+        }
+        specs.push(spec);
+        labels.push(text.to_string());
+    }
+    if specs.len() < 2 {
+        bail!("--agents needs at least two agents, separated by commas");
+    }
+    let t = Tournament {
+        rules: game.name().to_string(),
+        rules_digest: rules_digest(&game),
+        agents: specs,
+        labels,
+        format: args.format,
+        games_per_pairing: args.games,
+        seed: args.seed,
+        shard: args.shard,
+    };
+    let anchor = anchor_options(&args.anchor, &t.names(), anchor_given)?;
+    let pairings = t.pairings().len();
+    println!(
+        "{} tournament on {}: {} agents, {pairings} pairings, {} games each (paired dice), seed {}, shard {}; results in {}",
+        t.format,
+        t.rules,
+        t.agents.len(),
+        t.pairs_per_pairing() * 2,
+        t.seed,
+        t.shard,
+        args.out.display()
+    );
+    let total = 2 * t.jobs().len() as u64;
+    let bar = progress_bar(total, "games");
+    let last: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+    let observe = |p: &Progress| {
+        bar.set_position(p.done);
+        if let Ok(mut last) = last.lock()
+            && last.is_none_or(|t| t.elapsed() >= Duration::from_millis(250))
+        {
+            *last = Some(Instant::now());
+            bar.set_message(standings_line(p));
+        }
+    };
+    let summary = with_game!(&game, g => tournament::run(g, &t, &args.out, &observe))?;
+    bar.finish_and_clear();
+    if summary.cut_bytes > 0 {
+        println!(
+            "cut off an unfinished last line ({} bytes) left by an interrupted run",
+            summary.cut_bytes
+        );
+    }
+    println!(
+        "{} games played now, {} from before; {} in {}",
+        summary.played,
+        summary.resumed,
+        summary.games.len(),
+        args.out.join(results::RESULTS_FILE).display()
+    );
+    let heading = format!(
+        "# {} Elo table\n\nCommand: `sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}`",
+        t.rules,
+        args.rules,
+        args.agents.join(","),
+        args.games,
+        t.format,
+        t.seed,
+        t.shard
+    );
+    let table = rate(
+        &game,
+        &summary.games,
+        &t.names(),
+        &TableOptions {
+            anchor,
+            prior: args.prior,
+        },
+        args.table.as_deref(),
+    )?;
+    table
+        .write(&args.out, &heading)
+        .with_context(|| format!("writing the Elo table to {}", args.out.display()))?;
+    print!("{}", table.markdown());
+    println!(
+        "written: {}/elo.md, elo.csv, elo.json, elo.svg",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The Elo table of `games`, with loss per move where a table is given.
+fn rate(
+    game: &AnyGame,
+    games: &[GameRecord],
+    order: &[String],
+    options: &TableOptions,
+    table: Option<&str>,
+) -> Result<EloTable> {
+    let mut loss = HashMap::new();
+    if let Some(path) = table {
+        let AnyGame::Race(rules) = game else {
+            bail!(
+                "--table: {} has no solved tables (only the race family is solved)",
+                game.name()
+            );
+        };
+        let solved = sawah_agents::table::Table::open(Path::new(path), rules)?;
+        for (name, l) in loss_per_agent(rules, &solved, games).map_err(anyhow::Error::msg)? {
+            loss.insert(name, l.mean());
+        }
+    }
+    Ok(elo_table(game.name(), games, order, options, &loss)?)
+}
+
+/// Runs `sawah elo`: merges result folders into one table.
+pub fn elo(
+    registry: &mut Registry,
+    dirs: &[PathBuf],
+    out: &Path,
+    anchor: &str,
+    anchor_given: bool,
+    prior: f64,
+    table: Option<&str>,
+) -> Result<()> {
+    if dirs.is_empty() {
+        bail!("name at least one tournament folder");
+    }
+    if !(prior.is_finite() && prior >= 0.0) {
+        bail!("--prior must be a number of games, 0 or more, not {prior}");
+    }
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut seen: HashMap<(String, String, u64), usize> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut rules: Option<(String, String, PathBuf)> = None;
+    let mut duplicates = 0u64;
+    for dir in dirs {
+        let file = results::read(dir)?;
+        let h = &file.header;
+        match &rules {
+            None => rules = Some((h.rules.clone(), h.rules_digest.clone(), dir.clone())),
+            Some((name, digest, first)) => {
+                if *name != h.rules || *digest != h.rules_digest {
+                    bail!(
+                        "{} holds games of {} ({}), but {} holds games of {name} ({digest}); merge one rule set at a time",
+                        dir.display(),
+                        h.rules,
+                        h.rules_digest,
+                        first.display()
+                    );
+                }
+            }
+        }
+        for name in &h.agents {
+            if !order.contains(name) {
+                order.push(name.clone());
+            }
+        }
+        if file.partial_tail > 0 {
+            eprintln!(
+                "note: {} ends in an unfinished line ({} bytes), left out",
+                dir.display(),
+                file.partial_tail
+            );
+        }
+        for g in file.games {
+            match seen.get(&g.key()) {
+                Some(&k) => {
+                    if games[k].winner != g.winner || games[k].moves != g.moves {
+                        bail!(
+                            "{}: game {} vs {} with dice seed {} is also in another folder with another result; these folders disagree",
+                            dir.display(),
+                            g.light,
+                            g.dark,
+                            g.seed
+                        );
+                    }
+                    duplicates += 1;
+                }
+                None => {
+                    seen.insert(g.key(), games.len());
+                    games.push(g);
+                }
+            }
+        }
+    }
+    let Some((rules_name, rules_digest, _)) = rules else {
+        bail!("no results");
+    };
+    let game = registry.resolve(&rules_name).with_context(|| {
+        format!("the results are of {rules_name}; load its rule file with --rules-file")
+    })?;
+    if self::rules_digest(&game) != rules_digest {
+        bail!(
+            "the results were played under another version of {rules_name} (digest {rules_digest}, this one is {})",
+            self::rules_digest(&game)
+        );
+    }
+    let names = sawah_eval::report::agents_of(&games, &order);
+    let anchor = anchor_options(anchor, &names, anchor_given)?;
+    let table = rate(
+        &game,
+        &games,
+        &order,
+        &TableOptions { anchor, prior },
+        table,
+    )?;
+    let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let mut sources: Vec<String> = sources.into_iter().collect();
+    sources.sort();
+    let heading = format!(
+        "# {rules_name} Elo table\n\nCommand: `sawah elo {} --out {}`",
+        sources.join(" "),
+        out.display()
+    );
+    table
+        .write(out, &heading)
+        .with_context(|| format!("writing the Elo table to {}", out.display()))?;
+    println!(
+        "{} games from {} folders{}",
+        games.len(),
+        dirs.len(),
+        if duplicates > 0 {
+            format!(" ({duplicates} duplicates counted once)")
+        } else {
+            String::new()
+        }
+    );
+    print!("{}", table.markdown());
+    println!(
+        "written: {}/elo.md, elo.csv, elo.json, elo.svg",
+        out.display()
+    );
+    Ok(())
+}
+
+/// What `sawah sprt` was asked.
+#[derive(Debug)]
+pub struct SprtArgs {
+    /// Rule set.
+    pub rules: String,
+    /// The candidate.
+    pub new: String,
+    /// The incumbent.
+    pub base: String,
+    /// Test settings.
+    pub params: SprtParams,
+    /// Seed.
+    pub seed: u64,
+    /// Pairs per batch.
+    pub batch: u64,
+    /// Stop after this many games.
+    pub max_games: u64,
+    /// Where to write the result as JSON.
+    pub out: Option<PathBuf>,
+}
+
+fn run_sprt<G: HasHeuristic + Sync + 'static>(
+    game: &G,
+    args: &SprtArgs,
+    new: &AgentSpec,
+    base: &AgentSpec,
+) -> Result<sprt::SprtState> {
+    let bar = progress_bar(args.max_games.div_ceil(2), "pairs");
+    let (low, high) = (args.params.lower_bound(), args.params.upper_bound());
+    let state = sprt::run(
+        game,
+        new,
+        base,
+        &args.params,
+        sprt::SprtSchedule {
+            seed: args.seed,
+            batch: args.batch,
+            max_pairs: args.max_games.div_ceil(2),
+        },
+        &mut |s| {
+            bar.set_position(s.counts.pairs());
+            bar.set_message(format!(
+                "LLR {:.2} ({low:.2}, {high:.2}), score {:.1}%",
+                s.llr,
+                100.0 * s.counts.score()
+            ));
+        },
+    )?;
+    bar.finish_and_clear();
+    Ok(state)
+}
+
+/// Runs `sawah sprt`.
+pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
+    args.params.validate().map_err(anyhow::Error::msg)?;
+    if args.batch == 0 || args.batch > 1_000_000 {
+        bail!(
+            "--batch must be from 1 to 1000000 pairs, not {}",
+            args.batch
+        );
+    }
+    if args.max_games < 2 || args.max_games > 100_000_000 {
+        bail!(
+            "--max-games must be from 2 to 100000000, not {}",
+            args.max_games
+        );
+    }
+    let game = registry.resolve(&args.rules)?;
+    let new = AgentSpec::parse(&args.new, game.name()).context("--new")?;
+    let base = AgentSpec::parse(&args.base, game.name()).context("--base")?;
+    let p = &args.params;
+    println!(
+        "SPRT on {}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",
+        game.name(),
+        args.new,
+        args.base,
+        p.elo0,
+        p.elo1,
+        p.model,
+        p.alpha,
+        p.beta,
+        p.lower_bound(),
+        p.upper_bound(),
+        args.seed
+    );
+    let state = with_game!(&game, g => run_sprt(g, &args, &new, &base))?;
+    let c = state.counts.0;
+    let verdict = match state.decision {
+        sprt::Decision::AcceptH1 => "H1 accepted: promote the new agent",
+        sprt::Decision::AcceptH0 => "H0 accepted: keep the base agent",
+        sprt::Decision::Continue => "no decision within --max-games",
+    };
+    println!(
+        "{verdict}. LLR {:.3} after {} games ({} pairs); score {:.2}%; pair results (0, 1/2, 1, 3/2, 2 points): {}, {}, {}, {}, {}",
+        state.llr,
+        2 * state.counts.pairs(),
+        state.counts.pairs(),
+        100.0 * state.counts.score(),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4]
+    );
+    if let Some(path) = &args.out {
+        let json = serde_json::json!({
+            "rules": game.name(),
+            "new": args.new,
+            "base": args.base,
+            "elo0": p.elo0,
+            "elo1": p.elo1,
+            "alpha": p.alpha,
+            "beta": p.beta,
+            "model": p.model.to_string(),
+            "seed": args.seed,
+            "batch": args.batch,
+            "lower_bound": p.lower_bound(),
+            "upper_bound": p.upper_bound(),
+            "llr": state.llr,
+            "decision": state.decision.to_string(),
+            "pairs": state.counts.pairs(),
+            "pentanomial": c,
+            "score": state.counts.score(),
+        });
+        let text = serde_json::to_string_pretty(&json)? + "\n";
+        sawah_eval::report::write_atomically(path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("written: {}", path.display());
+    }
+    Ok(())
+}
+
+/// Parses `--model`.
+pub fn parse_model(text: &str) -> Result<EloModel, String> {
+    text.parse()
+}

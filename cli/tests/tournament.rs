@@ -1,0 +1,399 @@
+//! `sawah tournament`, `sawah elo` and `sawah sprt` end to end: tables in
+//! every format, resuming after a kill, shards merging into the unsharded
+//! run game for game, SPRT deciding, and clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn sawah(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sawah-tournament-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+const AGENTS: &str = "random,heuristic,easy,expectiminimax:depth=1";
+
+fn tournament(out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let games = extra
+        .iter()
+        .position(|&a| a == "--games")
+        .map(|k| extra[k + 1])
+        .unwrap_or("40");
+    let extra: Vec<&str> = match extra.iter().position(|&a| a == "--games") {
+        Some(k) => [&extra[..k], &extra[k + 2..]].concat(),
+        None => extra.to_vec(),
+    };
+    let mut args = vec![
+        "tournament",
+        "--rules",
+        "ur-3",
+        "--agents",
+        AGENTS,
+        "--games",
+        games,
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&extra);
+    sawah(&args)
+}
+
+/// Game lines of a results file, sorted (file order depends on threads).
+fn games(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().skip(1).map(String::from).collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn a_round_robin_writes_every_table_and_shards_merge_to_the_same_games() {
+    let whole = scratch("whole");
+    let (code, stdout, stderr) = tournament(&whole, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("| 1 |"), "{stdout}");
+    for file in ["elo.md", "elo.csv", "elo.json", "elo.svg", "results.jsonl"] {
+        assert!(whole.join(file).exists(), "{file}");
+    }
+    let csv = std::fs::read_to_string(whole.join("elo.csv")).unwrap();
+    assert!(csv.starts_with("agent,elo,ci_low,ci_high,games,score"));
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+    // 6 pairings of 40 games, every agent 120 games.
+    assert_eq!(games(&whole).len(), 240);
+    assert!(csv.lines().skip(1).all(|l| l.contains(",120,")), "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("elo.json")).unwrap()).unwrap();
+    let random = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["agent"] == "random")
+        .unwrap();
+    assert_eq!(random["elo"], 0.0, "the default anchor");
+
+    let mut shards = Vec::new();
+    let mut sharded = Vec::new();
+    for k in 1..=3 {
+        let dir = scratch(&format!("shard{k}"));
+        let (code, _, stderr) = tournament(&dir, &["--shard", &format!("{k}/3")]);
+        assert_eq!(code, 0, "{stderr}");
+        sharded.extend(games(&dir));
+        shards.push(dir);
+    }
+    sharded.sort();
+    assert_eq!(
+        sharded,
+        games(&whole),
+        "shards are the unsharded run, game for game"
+    );
+    let merged = scratch("merged");
+    let mut args = vec!["elo"];
+    let shard_names: Vec<String> = shards.iter().map(|d| d.display().to_string()).collect();
+    args.extend(shard_names.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let (code, stdout, stderr) = sawah(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("240 games from 3 folders"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(merged.join("elo.csv")).unwrap(),
+        csv,
+        "the merged table is the unsharded one"
+    );
+    for dir in shards.iter().chain([&whole, &merged]) {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn a_killed_tournament_resumes_without_replaying_or_losing_games() {
+    let dir = scratch("killed");
+    let reference = scratch("unkilled");
+    let (code, _, stderr) = tournament(&reference, &["--games", "200"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(["tournament", "--rules", "ur-3", "--agents", AGENTS])
+        .args(["--games", "200", "--seed", "3", "--out"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let file = dir.join("results.jsonl");
+    let started = std::time::Instant::now();
+    let lines = || {
+        std::fs::read_to_string(&file)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    while lines() < 50 && started.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = lines();
+    assert!(before < 1201, "killed before the end ({before} lines)");
+    let (code, stdout, stderr) = tournament(&dir, &["--games", "200"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("from before"), "{stdout}");
+    assert_eq!(games(&dir), games(&reference));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&reference).unwrap();
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_agent_against_each_other() {
+    let dir = scratch("gauntlet");
+    let (code, _, stderr) = tournament(
+        &dir,
+        &["--format", "gauntlet", "--anchor", "heuristic=1000"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let lines = games(&dir);
+    assert_eq!(lines.len(), 120);
+    assert!(lines.iter().all(|l| l.contains("\"random\"")));
+    let csv = std::fs::read_to_string(dir.join("elo.csv")).unwrap();
+    assert!(
+        csv.contains("\"heuristic\",1000.00,1000.00,1000.00"),
+        "{csv}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_tournament_arguments_get_clear_errors() {
+    let dir = scratch("bad");
+    let d = dir.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["tournament", "--agents", "random", "--out", d],
+            "at least two agents",
+        ),
+        (
+            &["tournament", "--agents", "random,alphazero", "--out", d],
+            "alphazero",
+        ),
+        (
+            &["tournament", "--agents", "random,random", "--out", d],
+            "listed twice",
+        ),
+        (
+            &[
+                "tournament",
+                "--agents",
+                "random,heuristic",
+                "--games",
+                "0",
+                "--out",
+                d,
+            ],
+            "--games",
+        ),
+        (
+            &[
+                "tournament",
+                "--agents",
+                "random,heuristic",
+                "--format",
+                "swiss",
+                "--out",
+                d,
+            ],
+            "round-robin or gauntlet",
+        ),
+        (
+            &[
+                "tournament",
+                "--agents",
+                "random,heuristic",
+                "--shard",
+                "4/3",
+                "--out",
+                d,
+            ],
+            "K/N",
+        ),
+        (
+            &[
+                "tournament",
+                "--agents",
+                "random,heuristic",
+                "--anchor",
+                "hard=0",
+                "--out",
+                d,
+            ],
+            "not one of the agents",
+        ),
+        (
+            &[
+                "tournament",
+                "--agents",
+                "random,perfect",
+                "--rules",
+                "ur-2",
+                "--out",
+                d,
+            ],
+            "solved table",
+        ),
+        (
+            &["elo", "/nonexistent/folder", "--out", d],
+            "/nonexistent/folder",
+        ),
+        (
+            &[
+                "sprt",
+                "--new",
+                "heuristic",
+                "--base",
+                "random",
+                "--elo0",
+                "5",
+                "--elo1",
+                "0",
+            ],
+            "elo0 must be below elo1",
+        ),
+        (
+            &[
+                "sprt",
+                "--new",
+                "heuristic",
+                "--base",
+                "random",
+                "--alpha",
+                "0",
+            ],
+            "alpha",
+        ),
+        (
+            &[
+                "sprt",
+                "--new",
+                "heuristic",
+                "--base",
+                "random",
+                "--model",
+                "bayes",
+            ],
+            "logistic or normalized",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (code, _, stderr) = sawah(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // Another tournament's folder is refused, naming the difference.
+    let (code, _, stderr) = tournament(&dir, &["--games", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = tournament(&dir, &["--games", "2", "--format", "gauntlet"]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("format") && stderr.contains("another tournament"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sprt_accepts_a_clearly_better_agent_and_rejects_an_equal_one() {
+    let out = scratch("sprt");
+    std::fs::create_dir_all(&out).unwrap();
+    let json = out.join("sprt.json");
+    let (code, stdout, stderr) = sawah(&[
+        "sprt",
+        "--rules",
+        "ur-3",
+        "--new",
+        "heuristic",
+        "--base",
+        "random",
+        "--elo0",
+        "0",
+        "--elo1",
+        "50",
+        "--out",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(result["decision"], "H1 accepted");
+    assert!(result["llr"].as_f64().unwrap() >= result["upper_bound"].as_f64().unwrap());
+    // The same agent (other seeds) is not 50 Elo better than itself.
+    let (code, stdout, stderr) = sawah(&[
+        "sprt",
+        "--rules",
+        "ur-3",
+        "--new",
+        "heuristic:noise=0.05:seed=1",
+        "--base",
+        "heuristic:noise=0.05:seed=2",
+        "--elo0",
+        "0",
+        "--elo1",
+        "50",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("H0 accepted"), "{stdout}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn with_a_solved_table_perfect_play_loses_nothing_per_move() {
+    let dir = scratch("perfect");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("ur-2.sawah");
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = dir.join("t");
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "perfect,heuristic,random",
+        "--games",
+        "60",
+        "--table",
+        table.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("loss/move"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("elo.json")).unwrap()).unwrap();
+    let loss = |agent: &str| {
+        json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["agent"] == agent)
+            .unwrap()["loss_per_move"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(loss("perfect"), 0.0);
+    assert!(loss("heuristic") > 0.0);
+    assert!(loss("random") > loss("heuristic"), "{json}");
+    assert_eq!(json["rows"][0]["agent"], "perfect");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

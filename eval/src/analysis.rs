@@ -1,0 +1,71 @@
+//! Game analysis against a solved table: how much win probability each
+//! agent gave away per move.
+
+use crate::gamelog::replay;
+use crate::results::GameRecord;
+use rayon::prelude::*;
+use sawah_agents::perfect;
+use sawah_agents::table::Table;
+use sawah_engine::race::RuleSet;
+use sawah_engine::{Game, Player};
+use std::collections::HashMap;
+
+/// Total loss and number of real choices (more than one legal move) of one agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Loss {
+    /// Win probability given away, summed over its choices.
+    pub total: f64,
+    /// Moves with more than one legal choice.
+    pub choices: u64,
+}
+
+impl Loss {
+    /// Mean loss per real choice (0 with none).
+    pub fn mean(&self) -> f64 {
+        if self.choices == 0 {
+            0.0
+        } else {
+            self.total / self.choices as f64
+        }
+    }
+}
+
+/// Replays `games` and adds up, per agent, the win probability each of its
+/// moves gave away against the best move by `table`. Forced moves (a single
+/// legal move) and passes are not counted, as in backgammon's error rates.
+/// A game whose moves do not replay is reported by its index and reason.
+pub fn loss_per_agent(
+    rules: &RuleSet,
+    table: &Table,
+    games: &[GameRecord],
+) -> Result<HashMap<String, Loss>, String> {
+    let per_game: Vec<[(String, Loss); 2]> = games
+        .par_iter()
+        .enumerate()
+        .map(|(k, game)| {
+            let mut by_seat = [Loss::default(); 2];
+            replay(rules, &game.moves, |step| {
+                if let (Some(mv), true) = (step.played, step.legal.len() > 1) {
+                    let seat = rules.turn(step.position);
+                    let loss = perfect::loss(rules, table, step.position, step.roll, mv);
+                    by_seat[seat.index()].total += loss;
+                    by_seat[seat.index()].choices += 1;
+                }
+            })
+            .map_err(|e| format!("game {} ({} vs {}): {e}", k + 1, game.light, game.dark))?;
+            Ok([
+                (game.light.clone(), by_seat[Player::Light.index()]),
+                (game.dark.clone(), by_seat[Player::Dark.index()]),
+            ])
+        })
+        .collect::<Result<_, String>>()?;
+    let mut out: HashMap<String, Loss> = HashMap::new();
+    for [light, dark] in per_game {
+        for (name, loss) in [light, dark] {
+            let entry = out.entry(name).or_default();
+            entry.total += loss.total;
+            entry.choices += loss.choices;
+        }
+    }
+    Ok(out)
+}

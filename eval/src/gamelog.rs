@@ -1,0 +1,293 @@
+//! Games played with every roll and move written down, agent failures
+//! caught, and recorded games replayed.
+//!
+//! A move is written as a short token, `ROLL:FROM-TO` (`3:0-3`,
+//! `2:13-off`), or `ROLL:pass` when the roll had no legal move. `FROM` and
+//! `TO` are the squares of the move's JSON form (DESIGN §3), so the tokens
+//! read the same for every rule set and replay through the engine.
+
+use crate::matches::{GameOutcome, MAX_ROLLS};
+use sawah_agents::Agent;
+use sawah_engine::{Codec, DiceSource, Game, Player};
+use serde::{Deserialize, Serialize};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// An agent that failed during a game: it panicked or chose an illegal
+/// move. The game is scored as a loss for that agent (a forfeit).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentFailure {
+    /// The seat of the agent that failed.
+    pub seat: Player,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// A game with its record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    /// Winner (a forfeit names the failing agent's opponent) and rolls.
+    pub outcome: GameOutcome,
+    /// One token per roll, in order.
+    pub moves: Vec<String>,
+    /// The failure that ended the game early, if any.
+    pub failure: Option<AgentFailure>,
+}
+
+fn square_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The token of `mv` played with `roll` (`None`: the roll was passed).
+pub fn move_token<G: Game + Codec>(game: &G, roll: u8, mv: Option<G::Move>) -> String {
+    match mv {
+        None => format!("{roll}:pass"),
+        Some(mv) => {
+            let json = game.move_to_json(mv);
+            format!(
+                "{roll}:{}-{}",
+                square_text(&json["from"]),
+                square_text(&json["to"])
+            )
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Plays one game from the start like [`crate::matches::play_game`] (same
+/// dice, same moves), writing every roll down. An agent that panics or
+/// returns an illegal move forfeits the game.
+pub fn play_recorded<G: Game + Codec>(
+    game: &G,
+    light: &mut dyn Agent<G>,
+    dark: &mut dyn Agent<G>,
+    dice_seed: u64,
+) -> PlayedGame {
+    let mut dice = DiceSource::from_seed(dice_seed);
+    let mut position = game.start();
+    let mut moves = Vec::new();
+    let mut rolls = 0;
+    while rolls < MAX_ROLLS {
+        if let Some(winner) = game.winner(&position) {
+            return PlayedGame {
+                outcome: GameOutcome {
+                    winner: Some(winner),
+                    rolls,
+                },
+                moves,
+                failure: None,
+            };
+        }
+        let roll = dice.roll(game.dice());
+        rolls += 1;
+        let legal = game.legal_moves(&position, roll);
+        if legal.is_empty() {
+            moves.push(move_token(game, roll, None));
+            position = game.pass(&position);
+            continue;
+        }
+        let seat = game.turn(&position);
+        let agent: &mut dyn Agent<G> = match seat {
+            Player::Light => &mut *light,
+            Player::Dark => &mut *dark,
+        };
+        let choice = catch_unwind(AssertUnwindSafe(|| {
+            agent.choose(game, &position, roll, &legal)
+        }));
+        let message = match choice {
+            Ok(mv) if legal.contains(&mv) => {
+                moves.push(move_token(game, roll, Some(mv)));
+                position = game.apply(&position, mv).position;
+                continue;
+            }
+            Ok(mv) => format!("illegal move {mv:?} for roll {roll}"),
+            Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+        };
+        return PlayedGame {
+            outcome: GameOutcome {
+                winner: Some(seat.other()),
+                rolls,
+            },
+            moves,
+            failure: Some(AgentFailure { seat, message }),
+        };
+    }
+    PlayedGame {
+        outcome: GameOutcome {
+            winner: game.winner(&position),
+            rolls,
+        },
+        moves,
+        failure: None,
+    }
+}
+
+/// One step of a replayed game: the position before the roll, the roll,
+/// the legal moves and the move played (`None` for a pass).
+pub struct ReplayStep<'a, G: Game> {
+    /// The position the roll was made in.
+    pub position: &'a G::Position,
+    /// The roll.
+    pub roll: u8,
+    /// Every legal move for the roll.
+    pub legal: &'a [G::Move],
+    /// The move played.
+    pub played: Option<G::Move>,
+}
+
+/// Replays recorded tokens from the start, calling `visit` on each step.
+/// Fails, naming the token, on one that does not parse or is not legal.
+pub fn replay<G: Game + Codec>(
+    game: &G,
+    tokens: &[String],
+    mut visit: impl FnMut(ReplayStep<'_, G>),
+) -> Result<G::Position, String> {
+    let mut position = game.start();
+    for (k, token) in tokens.iter().enumerate() {
+        let bad = |why: &str| format!("move {} ({token:?}): {why}", k + 1);
+        let (roll_text, rest) = token
+            .split_once(':')
+            .ok_or_else(|| bad("expected ROLL:FROM-TO or ROLL:pass"))?;
+        let roll: u8 = roll_text
+            .parse()
+            .map_err(|_| bad("the roll is not a number"))?;
+        if usize::from(roll) >= game.dice().probabilities().len() {
+            return Err(bad("no such roll"));
+        }
+        if game.winner(&position).is_some() {
+            return Err(bad("the game was already over"));
+        }
+        let legal = game.legal_moves(&position, roll);
+        let played = if rest == "pass" {
+            if !legal.is_empty() {
+                return Err(bad("a pass although there were legal moves"));
+            }
+            None
+        } else {
+            let found = legal
+                .iter()
+                .copied()
+                .find(|&mv| move_token(game, roll, Some(mv)) == *token);
+            Some(found.ok_or_else(|| bad("not a legal move here"))?)
+        };
+        visit(ReplayStep {
+            position: &position,
+            roll,
+            legal: &legal,
+            played,
+        });
+        position = match played {
+            Some(mv) => game.apply(&position, mv).position,
+            None => game.pass(&position),
+        };
+    }
+    Ok(position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::play_game;
+    use sawah_agents::{AgentSpec, Choice, RandomAgent};
+    use sawah_engine::race;
+    use sawah_engine::senet::Senet;
+
+    #[test]
+    fn recorded_games_equal_plain_games_and_replay_to_the_same_end() {
+        let rules = race::preset("ur").unwrap();
+        for seed in 0..20 {
+            let plain = play_game(
+                &rules,
+                &mut RandomAgent::new(1),
+                &mut RandomAgent::new(2),
+                seed,
+            );
+            let recorded = play_recorded(
+                &rules,
+                &mut RandomAgent::new(1),
+                &mut RandomAgent::new(2),
+                seed,
+            );
+            assert_eq!(plain, recorded.outcome);
+            assert_eq!(recorded.moves.len() as u64, recorded.outcome.rolls);
+            let end = replay(&rules, &recorded.moves, |_| {}).unwrap();
+            assert_eq!(rules.winner(&end), recorded.outcome.winner);
+        }
+        let senet = Senet::new();
+        let spec = AgentSpec::parse("heuristic", "senet").unwrap();
+        let mut a = spec.build(&senet).unwrap();
+        let mut b = spec.build(&senet).unwrap();
+        let recorded = play_recorded(&senet, a.as_mut(), b.as_mut(), 3);
+        let end = replay(&senet, &recorded.moves, |_| {}).unwrap();
+        assert_eq!(senet.winner(&end), recorded.outcome.winner);
+    }
+
+    #[test]
+    fn bad_tokens_are_named() {
+        let rules = race::preset("ur").unwrap();
+        for (tokens, expected) in [
+            (vec!["x"], "ROLL:FROM-TO"),
+            (vec!["q:pass"], "not a number"),
+            (vec!["9:pass"], "no such roll"),
+            (vec!["2:5-7"], "not a legal move"),
+            (vec!["0:pass", "2:pass"], "a pass although"),
+        ] {
+            let tokens: Vec<String> = tokens.into_iter().map(String::from).collect();
+            let err = replay(&rules, &tokens, |_| {}).unwrap_err();
+            assert!(err.contains(expected), "{tokens:?}: {err}");
+        }
+    }
+
+    /// An agent that breaks: it panics on its third decision.
+    struct Faulty(u32);
+    impl Agent<race::RuleSet> for Faulty {
+        fn name(&self) -> String {
+            "faulty".into()
+        }
+        fn decide(
+            &mut self,
+            _: &race::RuleSet,
+            _: &race::Position,
+            _: u8,
+            moves: &[race::Move],
+        ) -> Choice<race::Move> {
+            self.0 += 1;
+            assert!(self.0 < 3, "faulty agent gave up");
+            Choice {
+                chosen: moves[0],
+                values: None,
+            }
+        }
+        fn evaluate(&mut self, _: &race::RuleSet, _: &race::Position) -> Option<f64> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_panicking_agent_forfeits_and_the_failure_is_recorded() {
+        let rules = race::preset("ur").unwrap();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let played = play_recorded(&rules, &mut RandomAgent::new(1), &mut Faulty(0), 5);
+        std::panic::set_hook(previous);
+        let failure = played.failure.expect("the agent panicked");
+        assert_eq!(failure.seat, Player::Dark);
+        assert!(
+            failure.message.contains("faulty agent gave up"),
+            "{failure:?}"
+        );
+        assert_eq!(played.outcome.winner, Some(Player::Light));
+    }
+}

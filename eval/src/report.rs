@@ -1,0 +1,503 @@
+//! Elo tables from game records: Bradley–Terry ratings with intervals,
+//! written as Markdown, CSV, JSON and an SVG chart.
+
+use crate::bradley_terry::{self, FitError, FitOptions, GameTable};
+use crate::results::GameRecord;
+use crate::stats::Z95;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+/// One agent's row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// The agent's spec.
+    pub agent: String,
+    /// Rating in Elo.
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub ci_low: f64,
+    /// Upper end of the 95% interval.
+    pub ci_high: f64,
+    /// Games played.
+    pub games: u64,
+    /// Points per game (a stopped game is half a point).
+    pub score: f64,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost to an agent failure (crash or illegal move) of its own.
+    pub failures: u64,
+    /// Likelihood of superiority over the next agent down the table.
+    pub los_next: Option<f64>,
+    /// Mean win probability lost per move against perfect play (real
+    /// choices only), where a solved table was given.
+    pub loss_per_move: Option<f64>,
+}
+
+/// A whole table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EloTable {
+    /// The rule set.
+    pub rules: String,
+    /// Rows, strongest first.
+    pub rows: Vec<Row>,
+    /// The advantage of moving first in Elo, with its 95% interval.
+    pub first_move_elo: (f64, f64, f64),
+    /// Games in the table.
+    pub games: u64,
+    /// The anchor agent and its fixed rating.
+    pub anchor: (String, f64),
+    /// Virtual drawn games per pairing.
+    pub prior: f64,
+    /// How the intervals were computed.
+    pub method: String,
+}
+
+/// How to anchor and regularise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableOptions {
+    /// The anchor's name (or `None` for the first agent) and its rating.
+    pub anchor: (Option<String>, f64),
+    /// Virtual drawn games per pairing.
+    pub prior: f64,
+}
+
+impl Default for TableOptions {
+    fn default() -> TableOptions {
+        TableOptions {
+            anchor: (Some("random".to_string()), 0.0),
+            prior: 2.0,
+        }
+    }
+}
+
+/// Why no table could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// No games.
+    #[error("no games to rate")]
+    NoGames,
+    /// The anchor is not an agent of these games.
+    #[error("the anchor {0:?} played no game here; agents: {1}")]
+    UnknownAnchor(String, String),
+    /// The fit failed.
+    #[error("{0}")]
+    Fit(String),
+}
+
+/// The agents of `games`, in the order given by `order` first, then in
+/// order of first appearance.
+pub fn agents_of(games: &[GameRecord], order: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let played: std::collections::HashSet<&str> = games
+        .iter()
+        .flat_map(|g| [g.light.as_str(), g.dark.as_str()])
+        .collect();
+    for name in order {
+        if played.contains(name.as_str()) && !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    for g in games {
+        for name in [&g.light, &g.dark] {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
+}
+
+/// Rates the agents of `games`. `loss` gives each agent's mean loss per
+/// move where known.
+pub fn elo_table(
+    rules: &str,
+    games: &[GameRecord],
+    order: &[String],
+    options: &TableOptions,
+    loss: &HashMap<String, f64>,
+) -> Result<EloTable, TableError> {
+    if games.is_empty() {
+        return Err(TableError::NoGames);
+    }
+    let names = agents_of(games, order);
+    let index: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut table = GameTable::new(names.len());
+    let mut wins = vec![0u64; names.len()];
+    let mut failures = vec![0u64; names.len()];
+    for g in games {
+        let (l, d) = (index[g.light.as_str()], index[g.dark.as_str()]);
+        table.add(l, d, g.light_score());
+        match g.winner {
+            Some(sawah_engine::Player::Light) => wins[l] += 1,
+            Some(sawah_engine::Player::Dark) => wins[d] += 1,
+            None => {}
+        }
+        if let Some(f) = &g.failure {
+            failures[match f.seat {
+                sawah_engine::Player::Light => l,
+                sawah_engine::Player::Dark => d,
+            }] += 1;
+        }
+    }
+    let anchor = match &options.anchor.0 {
+        None => 0,
+        Some(name) => match index.get(name.as_str()) {
+            Some(&i) => i,
+            None => {
+                return Err(TableError::UnknownAnchor(name.clone(), names.join(", ")));
+            }
+        },
+    };
+    let fitted = bradley_terry::fit(
+        &table,
+        FitOptions {
+            prior: options.prior,
+            anchor,
+            anchor_elo: options.anchor.1,
+        },
+    )
+    .map_err(|e| match e {
+        FitError::Disconnected { groups } => TableError::Fit(format!(
+            "the agents fall into groups that never met, so their ratings cannot be compared: {}",
+            groups
+                .iter()
+                .map(|g| format!(
+                    "[{}]",
+                    g.iter()
+                        .map(|&i| names[i].as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )),
+        other => TableError::Fit(other.to_string()),
+    })?;
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| fitted.elo[b].total_cmp(&fitted.elo[a]));
+    let rows = order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| {
+            let (ci_low, ci_high) = fitted.interval(i);
+            let played = table.games_of(i);
+            Row {
+                agent: names[i].clone(),
+                elo: fitted.elo[i],
+                ci_low,
+                ci_high,
+                games: played as u64,
+                score: if played > 0.0 {
+                    table.points_of(i) / played
+                } else {
+                    0.0
+                },
+                wins: wins[i],
+                failures: failures[i],
+                los_next: order.get(rank + 1).map(|&j| fitted.los(i, j)),
+                loss_per_move: loss.get(&names[i]).copied(),
+            }
+        })
+        .collect();
+    let half = Z95 * fitted.first_move_se;
+    Ok(EloTable {
+        rules: rules.to_string(),
+        rows,
+        first_move_elo: (
+            fitted.first_move_elo,
+            fitted.first_move_elo - half,
+            fitted.first_move_elo + half,
+        ),
+        games: games.len() as u64,
+        anchor: (names[anchor].clone(), options.anchor.1),
+        prior: options.prior,
+        method: "maximum-likelihood Bradley–Terry (MM, Hunter 2004) with a first-move term; 95% intervals from the inverse Hessian with the anchor fixed, games treated as independent (conservative for paired dice)".into(),
+    })
+}
+
+impl EloTable {
+    /// The table in Markdown.
+    pub fn markdown(&self) -> String {
+        let with_loss = self.rows.iter().any(|r| r.loss_per_move.is_some());
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "| rank | agent | Elo | 95% interval | games | score | LOS next | failures |{}",
+            if with_loss { " loss/move |" } else { "" }
+        );
+        let _ = writeln!(
+            out,
+            "|---:|:---|---:|:---:|---:|---:|---:|---:|{}",
+            if with_loss { "---:|" } else { "" }
+        );
+        for (rank, r) in self.rows.iter().enumerate() {
+            let los = r
+                .los_next
+                .map(|p| format!("{:.1}%", 100.0 * p))
+                .unwrap_or_default();
+            let loss = if with_loss {
+                format!(
+                    " {} |",
+                    r.loss_per_move
+                        .map(|l| format!("{:.2} pp", 100.0 * l))
+                        .unwrap_or_else(|| "n/a".into())
+                )
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
+                rank + 1,
+                r.agent,
+                r.elo,
+                r.ci_low,
+                r.ci_high,
+                r.games,
+                100.0 * r.score,
+                los,
+                r.failures,
+                loss
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n{} games of {}. Moving first is worth {:+.0} Elo (95% interval {:+.0} to {:+.0}). Anchor: `{}` = {}. Prior: {} virtual drawn games per pairing. Method: {}.",
+            self.games,
+            self.rules,
+            self.first_move_elo.0,
+            self.first_move_elo.1,
+            self.first_move_elo.2,
+            self.anchor.0,
+            self.anchor.1,
+            self.prior,
+            self.method
+        );
+        if with_loss {
+            let _ = writeln!(
+                out,
+                "Loss/move: mean win probability (percentage points) given away against the best move by the solved table, over moves with more than one legal choice."
+            );
+        }
+        out
+    }
+
+    /// The table as CSV (`agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move`).
+    pub fn csv(&self) -> String {
+        let mut out = String::from(
+            "agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move\n",
+        );
+        for r in &self.rows {
+            let quoted = format!("\"{}\"", r.agent.replace('"', "\"\""));
+            let _ = writeln!(
+                out,
+                "{quoted},{:.2},{:.2},{:.2},{},{:.6},{},{},{},{}",
+                r.elo,
+                r.ci_low,
+                r.ci_high,
+                r.games,
+                r.score,
+                r.wins,
+                r.failures,
+                r.los_next.map(|p| format!("{p:.6}")).unwrap_or_default(),
+                r.loss_per_move
+                    .map(|l| format!("{l:.6}"))
+                    .unwrap_or_default()
+            );
+        }
+        out
+    }
+
+    /// The ratings with error bars as an SVG chart.
+    pub fn svg(&self) -> Result<String, String> {
+        use plotters::prelude::*;
+        let mut text = String::new();
+        let n = self.rows.len();
+        {
+            let height = 90 + 34 * n as u32;
+            let root = SVGBackend::with_string(&mut text, (820, height)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let low = self
+                .rows
+                .iter()
+                .map(|r| r.ci_low)
+                .fold(f64::INFINITY, f64::min);
+            let high = self
+                .rows
+                .iter()
+                .map(|r| r.ci_high)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let margin = ((high - low) * 0.08).max(10.0);
+            let names: Vec<String> = self
+                .rows
+                .iter()
+                .map(|r| {
+                    if r.agent.chars().count() > 34 {
+                        format!("{}…", r.agent.chars().take(33).collect::<String>())
+                    } else {
+                        r.agent.clone()
+                    }
+                })
+                .collect();
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!(
+                        "Elo ratings, {} ({} games, 95% intervals)",
+                        self.rules, self.games
+                    ),
+                    ("sans-serif", 18),
+                )
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(250)
+                .build_cartesian_2d((low - margin)..(high + margin), -0.5f64..(n as f64 - 0.5))
+                .map_err(|e| e.to_string())?;
+            chart
+                .configure_mesh()
+                .disable_y_mesh()
+                .y_labels(n.max(1))
+                .y_label_formatter(&|y| {
+                    let k = y.round();
+                    if (y - k).abs() < 1e-6 && k >= 0.0 && (k as usize) < n {
+                        names[n - 1 - k as usize].clone()
+                    } else {
+                        String::new()
+                    }
+                })
+                .x_desc("Elo")
+                .draw()
+                .map_err(|e| e.to_string())?;
+            for (k, r) in self.rows.iter().enumerate() {
+                let y = (n - 1 - k) as f64;
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(r.ci_low, y), (r.ci_high, y)],
+                        BLUE.stroke_width(2),
+                    )))
+                    .map_err(|e| e.to_string())?;
+                for x in [r.ci_low, r.ci_high] {
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            vec![(x, y - 0.15), (x, y + 0.15)],
+                            BLUE.stroke_width(2),
+                        )))
+                        .map_err(|e| e.to_string())?;
+                }
+                chart
+                    .draw_series(std::iter::once(Circle::new((r.elo, y), 5, BLUE.filled())))
+                    .map_err(|e| e.to_string())?;
+            }
+            root.present().map_err(|e| e.to_string())?;
+        }
+        Ok(text)
+    }
+
+    /// Writes `elo.md`, `elo.csv`, `elo.json` and `elo.svg` into `dir`,
+    /// each atomically.
+    pub fn write(&self, dir: &Path, heading: &str) -> Result<(), std::io::Error> {
+        fs::create_dir_all(dir)?;
+        let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        let svg = self.svg().map_err(std::io::Error::other)?;
+        for (name, content) in [
+            ("elo.md", format!("{heading}\n\n{}", self.markdown())),
+            ("elo.csv", self.csv()),
+            ("elo.json", json + "\n"),
+            ("elo.svg", svg),
+        ] {
+            write_atomically(&dir.join(name), content.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), std::io::Error> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = std::path::PathBuf::from(temporary);
+    {
+        use std::io::Write;
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+    }
+    fs::rename(&temporary, path)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sawah_engine::Player;
+
+    fn game(light: &str, dark: &str, winner: Option<Player>, seed: u64) -> GameRecord {
+        GameRecord {
+            rules: "ur".into(),
+            light: light.into(),
+            dark: dark.into(),
+            pair: seed,
+            seed,
+            winner,
+            length: 10,
+            moves: vec![],
+            failure: None,
+        }
+    }
+
+    fn games() -> Vec<GameRecord> {
+        let mut out = Vec::new();
+        for s in 0..40 {
+            let w = |p: bool| Some(if p { Player::Light } else { Player::Dark });
+            out.push(game("strong", "random", w(s % 10 != 0), s));
+            out.push(game("random", "strong", w(s % 10 == 0), s));
+            out.push(game("middle", "random", w(s % 3 != 0), s));
+            out.push(game("random", "middle", w(s % 3 == 0), s));
+            out.push(game("strong", "middle", w(s % 4 != 0), s));
+            out.push(game("middle", "strong", w(s % 4 == 0), s));
+        }
+        out
+    }
+
+    #[test]
+    fn a_table_ranks_and_anchors_and_writes_every_format() {
+        let table = elo_table(
+            "ur",
+            &games(),
+            &[],
+            &TableOptions::default(),
+            &HashMap::new(),
+        )
+        .unwrap();
+        let order: Vec<&str> = table.rows.iter().map(|r| r.agent.as_str()).collect();
+        assert_eq!(order, ["strong", "middle", "random"]);
+        let random = table.rows.iter().find(|r| r.agent == "random").unwrap();
+        assert_eq!(random.elo, 0.0);
+        assert_eq!(random.games, 160);
+        assert!(table.rows[0].los_next.unwrap() > 0.9);
+        assert!(table.markdown().contains("| 1 | `strong` |"));
+        let csv = table.csv();
+        assert!(csv.starts_with("agent,elo,ci_low,ci_high,games,score"));
+        assert_eq!(csv.lines().count(), 4);
+        let svg = table.svg().unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("strong"), "{svg}");
+    }
+
+    #[test]
+    fn an_unknown_anchor_is_named() {
+        let options = TableOptions {
+            anchor: (Some("hard".into()), 0.0),
+            prior: 2.0,
+        };
+        let err = elo_table("ur", &games(), &[], &options, &HashMap::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("\"hard\"") && err.contains("strong"), "{err}");
+    }
+}

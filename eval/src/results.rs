@@ -1,0 +1,468 @@
+//! The results file of a tournament: `results.jsonl` in its folder.
+//!
+//! The first line is a [`Header`] (what was scheduled: rule set, agents,
+//! format, games, seed, shard); every further line is one finished
+//! [`GameRecord`], appended and flushed as the game ends. A process killed
+//! mid-write leaves at most one partial last line, which the next run cuts
+//! off (and says so) before it appends; every complete line is kept. The
+//! header is written atomically (temporary file, then rename), and a rerun
+//! refuses a folder whose header differs from what it was asked to play.
+
+use crate::gamelog::AgentFailure;
+use sawah_engine::Player;
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The results file's name inside a tournament folder.
+pub const RESULTS_FILE: &str = "results.jsonl";
+/// What the header's `kind` says.
+pub const KIND: &str = "sawah-tournament-results";
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What a results file holds: the schedule it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// Always [`KIND`].
+    pub kind: String,
+    /// Always [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The rule set id.
+    pub rules: String,
+    /// FNV-1a 64 of the rule set's full JSON description, so two rule sets
+    /// sharing a name (a rule file) are not merged.
+    pub rules_digest: String,
+    /// The agents' names (as given), in schedule order.
+    pub agents: Vec<String>,
+    /// The agents' canonical specs, in the same order (a preset such as
+    /// `medium` resolved to what it meant when the file was started).
+    pub specs: Vec<String>,
+    /// `round-robin` or `gauntlet`.
+    pub format: String,
+    /// Games per pairing (whole pairs).
+    pub games_per_pairing: u64,
+    /// The tournament seed.
+    pub seed: u64,
+    /// The share of the schedule, `K/N`.
+    pub shard: String,
+    /// The version of the code that started the file.
+    pub code_version: String,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRecord {
+    /// The rule set id.
+    pub rules: String,
+    /// The spec of the agent that moved first.
+    pub light: String,
+    /// The spec of the agent that moved second.
+    pub dark: String,
+    /// The pair this game belongs to (both games of a pair share dice).
+    pub pair: u64,
+    /// The dice seed.
+    pub seed: u64,
+    /// The winner; `null` for a game stopped at the roll limit.
+    pub winner: Option<Player>,
+    /// Rolls made.
+    pub length: u64,
+    /// Every roll and move, as tokens (see [`crate::gamelog`]).
+    pub moves: Vec<String>,
+    /// An agent that crashed or played an illegal move (and so lost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<AgentFailure>,
+}
+
+impl GameRecord {
+    /// The identity of the game: who sat where, with which dice. A game is
+    /// a function of these, so two records with one key are the same game.
+    pub fn key(&self) -> (String, String, u64) {
+        (self.light.clone(), self.dark.clone(), self.seed)
+    }
+
+    /// Light's score: 1, 0, or ½ for a stopped game.
+    pub fn light_score(&self) -> f64 {
+        match self.winner {
+            Some(Player::Light) => 1.0,
+            Some(Player::Dark) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// What went wrong with a results file.
+#[derive(Debug, Error)]
+pub enum ResultsError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line that is not what it should be.
+    #[error("{path}, line {line}: {message}")]
+    Corrupt {
+        /// The file.
+        path: String,
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The folder holds another tournament.
+    #[error(
+        "{path} belongs to another tournament ({field}: it has {found}, this run has {expected}); use another --out folder, or the same settings to resume"
+    )]
+    Mismatch {
+        /// The file.
+        path: String,
+        /// The setting that differs.
+        field: String,
+        /// This run's value.
+        expected: String,
+        /// The file's value.
+        found: String,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ResultsError + '_ {
+    move |source| ResultsError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// A results file read back.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// Its header.
+    pub header: Header,
+    /// Its games, in file order.
+    pub games: Vec<GameRecord>,
+    /// Bytes of an unfinished last line (left by a killed run), if any.
+    pub partial_tail: u64,
+    /// Length of the file up to the end of its last complete line.
+    pub complete_len: u64,
+}
+
+/// Reads `dir/results.jsonl`.
+pub fn read(dir: &Path) -> Result<Results, ResultsError> {
+    let path = dir.join(RESULTS_FILE);
+    let file = File::open(&path).map_err(io_error(&path))?;
+    let shown = path.display().to_string();
+    let mut reader = BufReader::new(file);
+    let mut line = String::new();
+    let mut number = 0;
+    let mut header: Option<Header> = None;
+    let mut games = Vec::new();
+    let mut complete_len = 0u64;
+    let mut partial_tail = 0u64;
+    loop {
+        line.clear();
+        let read = reader.read_line(&mut line).map_err(io_error(&path))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        if !line.ends_with('\n') {
+            // A partial last line: what a kill in mid-write leaves.
+            partial_tail = read as u64;
+            break;
+        }
+        let corrupt = |message: String| ResultsError::Corrupt {
+            path: shown.clone(),
+            line: number,
+            message,
+        };
+        match &header {
+            None => {
+                let h: Header = serde_json::from_str(&line)
+                    .map_err(|e| corrupt(format!("not a results header: {e}")))?;
+                if h.kind != KIND {
+                    return Err(corrupt(format!("kind {:?}, expected {KIND:?}", h.kind)));
+                }
+                if h.format_version != FORMAT_VERSION {
+                    return Err(corrupt(format!(
+                        "format version {}; this build reads {FORMAT_VERSION}",
+                        h.format_version
+                    )));
+                }
+                header = Some(h);
+            }
+            Some(h) => {
+                let game: GameRecord = serde_json::from_str(&line)
+                    .map_err(|e| corrupt(format!("not a game record: {e}")))?;
+                if game.rules != h.rules {
+                    return Err(corrupt(format!(
+                        "a game of {}, in a file of {}",
+                        game.rules, h.rules
+                    )));
+                }
+                games.push(game);
+            }
+        }
+        complete_len += read as u64;
+    }
+    let header = header.ok_or_else(|| ResultsError::Corrupt {
+        path: shown,
+        line: 1,
+        message: "no header line (empty file)".into(),
+    })?;
+    Ok(Results {
+        header,
+        games,
+        partial_tail,
+        complete_len,
+    })
+}
+
+/// Appends game records to a results file, one flushed line each.
+#[derive(Debug)]
+pub struct ResultsWriter {
+    file: File,
+    path: PathBuf,
+}
+
+/// Opens `dir/results.jsonl` for a run with `header`: creates it (header
+/// written atomically) or, if it exists, checks that its header matches and
+/// cuts off a partial last line. Returns the writer, the games already
+/// played and the bytes cut off.
+pub fn open_for_run(
+    dir: &Path,
+    header: &Header,
+) -> Result<(ResultsWriter, Vec<GameRecord>, u64), ResultsError> {
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let path = dir.join(RESULTS_FILE);
+    if !path.exists() {
+        let temporary = dir.join(format!("{RESULTS_FILE}.tmp"));
+        let mut text = serde_json::to_string(header).map_err(|e| ResultsError::Io {
+            path: path.display().to_string(),
+            source: std::io::Error::other(e),
+        })?;
+        text.push('\n');
+        {
+            let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(io_error(&temporary))?;
+        }
+        fs::rename(&temporary, &path).map_err(io_error(&path))?;
+    }
+    let existing = read(dir)?;
+    check_header(&path, header, &existing.header)?;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(io_error(&path))?;
+    if existing.partial_tail > 0 {
+        file.set_len(existing.complete_len)
+            .map_err(io_error(&path))?;
+    }
+    file.seek(SeekFrom::End(0)).map_err(io_error(&path))?;
+    Ok((
+        ResultsWriter { file, path },
+        existing.games,
+        existing.partial_tail,
+    ))
+}
+
+fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), ResultsError> {
+    let mismatch = |field: &str, e: String, f: String| ResultsError::Mismatch {
+        path: path.display().to_string(),
+        field: field.to_string(),
+        expected: e,
+        found: f,
+    };
+    if expected.rules != found.rules || expected.rules_digest != found.rules_digest {
+        return Err(mismatch(
+            "rules",
+            format!("{} ({})", expected.rules, expected.rules_digest),
+            format!("{} ({})", found.rules, found.rules_digest),
+        ));
+    }
+    if expected.agents != found.agents {
+        return Err(mismatch(
+            "agents",
+            expected.agents.join(","),
+            found.agents.join(","),
+        ));
+    }
+    if expected.specs != found.specs {
+        return Err(mismatch(
+            "agent specs (a preset changed meaning?)",
+            expected.specs.join(","),
+            found.specs.join(","),
+        ));
+    }
+    for (field, e, f) in [
+        ("format", expected.format.clone(), found.format.clone()),
+        (
+            "games",
+            expected.games_per_pairing.to_string(),
+            found.games_per_pairing.to_string(),
+        ),
+        ("seed", expected.seed.to_string(), found.seed.to_string()),
+        ("shard", expected.shard.clone(), found.shard.clone()),
+    ] {
+        if e != f {
+            return Err(mismatch(field, e, f));
+        }
+    }
+    Ok(())
+}
+
+impl ResultsWriter {
+    /// Appends one game and flushes it to the operating system, so a kill
+    /// of this process loses nothing that was reported.
+    pub fn append(&mut self, game: &GameRecord) -> Result<(), ResultsError> {
+        let mut line = serde_json::to_string(game).map_err(|e| ResultsError::Io {
+            path: self.path.display().to_string(),
+            source: std::io::Error::other(e),
+        })?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(io_error(&self.path))
+    }
+}
+
+/// FNV-1a 64 of `text`, as 16 hex digits.
+pub fn digest(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            kind: KIND.into(),
+            format_version: FORMAT_VERSION,
+            rules: "ur".into(),
+            rules_digest: digest("ur"),
+            agents: vec!["random".into(), "heuristic".into()],
+            specs: vec!["random".into(), "heuristic".into()],
+            format: "round-robin".into(),
+            games_per_pairing: 4,
+            seed: 1,
+            shard: "1/1".into(),
+            code_version: "test".into(),
+        }
+    }
+
+    fn game(seed: u64) -> GameRecord {
+        GameRecord {
+            rules: "ur".into(),
+            light: "random".into(),
+            dark: "heuristic".into(),
+            pair: seed,
+            seed,
+            winner: Some(Player::Dark),
+            length: 2,
+            moves: vec!["0:pass".into(), "0:pass".into()],
+            failure: None,
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sawah-results-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn games_survive_a_partial_last_line_and_resume_appends() {
+        let dir = scratch("partial");
+        let (mut writer, games, cut) = open_for_run(&dir, &header()).unwrap();
+        assert!(games.is_empty() && cut == 0);
+        writer.append(&game(1)).unwrap();
+        writer.append(&game(2)).unwrap();
+        drop(writer);
+        // A kill in mid-write: half a line at the end.
+        let path = dir.join(RESULTS_FILE);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        let partial = br#"{"rules":"ur","light":"ran"#;
+        file.write_all(partial).unwrap();
+        drop(file);
+        let (mut writer, games, cut) = open_for_run(&dir, &header()).unwrap();
+        assert_eq!(games, vec![game(1), game(2)]);
+        assert_eq!(cut, partial.len() as u64);
+        writer.append(&game(3)).unwrap();
+        let back = read(&dir).unwrap();
+        assert_eq!(back.games, vec![game(1), game(2), game(3)]);
+        assert_eq!(back.partial_tail, 0);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn another_tournament_in_the_folder_is_refused_by_name() {
+        let dir = scratch("mismatch");
+        open_for_run(&dir, &header()).unwrap();
+        let mut other = header();
+        other.seed = 2;
+        let err = open_for_run(&dir, &other).unwrap_err().to_string();
+        assert!(
+            err.contains("seed") && err.contains("another tournament"),
+            "{err}"
+        );
+        let mut other = header();
+        other.agents.push("hard".into());
+        other.specs.push("expectiminimax:depth=2".into());
+        let err = open_for_run(&dir, &other).unwrap_err().to_string();
+        assert!(err.contains("agents"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_line_in_the_middle_is_named() {
+        let dir = scratch("damaged");
+        let (mut writer, _, _) = open_for_run(&dir, &header()).unwrap();
+        writer.append(&game(1)).unwrap();
+        drop(writer);
+        let path = dir.join(RESULTS_FILE);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{not json}\n").unwrap();
+        drop(file);
+        let err = read(&dir).unwrap_err().to_string();
+        assert!(
+            err.contains("line 3") && err.contains("not a game record"),
+            "{err}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    proptest::proptest! {
+        /// Whatever bytes a results file holds, reading it gives records or
+        /// an error, never a panic.
+        #[test]
+        fn arbitrary_files_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400)) {
+            let dir = scratch("fuzz");
+            fs::create_dir_all(&dir).unwrap();
+            let mut text = serde_json::to_string(&header()).unwrap();
+            text.push('\n');
+            let mut content = text.into_bytes();
+            content.extend_from_slice(&bytes);
+            fs::write(dir.join(RESULTS_FILE), &content).unwrap();
+            let _ = read(&dir);
+            fs::write(dir.join(RESULTS_FILE), &bytes).unwrap();
+            let _ = read(&dir);
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}

@@ -1,0 +1,552 @@
+//! Tournaments: a schedule of paired games between agents, played in
+//! parallel, every finished game appended to the folder's results file, so
+//! a stopped tournament resumes where it stopped and shards merge.
+//!
+//! The schedule is a pure function of (agents, format, games per pairing,
+//! seed). Pair `p` of every pairing uses the dice seed
+//! [`pair_seed`]`(seed, p)` for both of its games, with the seats swapped;
+//! so a two-agent tournament plays exactly the games of `sawah match` with
+//! the same seed, and every pairing meets the same dice. Each agent's seed
+//! is its spec's seed XOR the dice seed (noisy agents vary from pair to pair
+//! and the game stays a function of its record). Shard `K/N` plays the pairs
+//! with `pairing + pair ≡ K − 1 (mod N)`, pairings numbered in schedule order.
+
+use crate::gamelog::{PlayedGame, play_recorded};
+use crate::matches::pair_seed;
+use crate::results::{self, GameRecord, Header, ResultsError};
+use rayon::prelude::*;
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::{AgentSpec, SpecError};
+use sawah_engine::{Codec, Player};
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Mutex;
+use thiserror::Error;
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every agent against every other.
+    RoundRobin,
+    /// The first agent against each of the others.
+    Gauntlet,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s {
+            "round-robin" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            other => Err(format!(
+                "unknown format {other:?}; use round-robin or gauntlet"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        })
+    }
+}
+
+/// A share of the schedule: shard `index` (from 1) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which share, from 1.
+    pub index: u64,
+    /// How many shares.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole schedule.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Whether this shard plays pair `pair` of pairing number `pairing`:
+    /// shard `(pairing + pair) mod N`, so every shard gets an even share of
+    /// every pairing (and its own table is as connected as the whole).
+    pub fn owns(&self, pairing: usize, pair: u64) -> bool {
+        (pairing as u64 % self.count + pair % self.count) % self.count == self.index - 1
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("a shard is K/N with 1 <= K <= N (e.g. 2/8), not {s:?}");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u64 = k.trim().parse().map_err(|_| bad())?;
+        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// One pair of games: pairing `first` vs `second`, pair number `pair`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairJob {
+    /// The pairing's number in schedule order.
+    pub pairing: usize,
+    /// The pairing's first agent (light in the pair's first game).
+    pub first: usize,
+    /// The pairing's second agent.
+    pub second: usize,
+    /// The pair's number within its pairing.
+    pub pair: u64,
+    /// The dice seed both games use.
+    pub dice_seed: u64,
+}
+
+/// Everything that defines a tournament.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// The rule set id.
+    pub rules: String,
+    /// The digest of the rule set's description.
+    pub rules_digest: String,
+    /// The agents.
+    pub agents: Vec<AgentSpec>,
+    /// The agents' names in tables and results: as the user wrote them
+    /// (`medium`, `expectiminimax:depth=2`), one per agent.
+    pub labels: Vec<String>,
+    /// Who plays whom.
+    pub format: Format,
+    /// Games per pairing (rounded up to whole pairs).
+    pub games_per_pairing: u64,
+    /// The seed everything follows from.
+    pub seed: u64,
+    /// The share of the schedule this run plays.
+    pub shard: Shard,
+}
+
+impl Tournament {
+    /// The agents' names (their labels).
+    pub fn names(&self) -> Vec<String> {
+        self.labels.clone()
+    }
+
+    /// The pairings as (first, second) agent indices.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.agents.len();
+        match self.format {
+            Format::RoundRobin => (0..n)
+                .flat_map(|i| ((i + 1)..n).map(move |j| (i, j)))
+                .collect(),
+            Format::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        }
+    }
+
+    /// Pairs per pairing.
+    pub fn pairs_per_pairing(&self) -> u64 {
+        self.games_per_pairing.div_ceil(2)
+    }
+
+    /// The whole schedule, pair-major (pair 0 of every pairing, then pair
+    /// 1, …) so a partial run is balanced across pairings.
+    pub fn schedule(&self) -> Vec<PairJob> {
+        let pairings = self.pairings();
+        (0..self.pairs_per_pairing())
+            .flat_map(|pair| {
+                let dice_seed = pair_seed(self.seed, pair);
+                pairings
+                    .iter()
+                    .enumerate()
+                    .map(move |(pairing, &(first, second))| PairJob {
+                        pairing,
+                        first,
+                        second,
+                        pair,
+                        dice_seed,
+                    })
+            })
+            .collect()
+    }
+
+    /// This run's share of the schedule.
+    pub fn jobs(&self) -> Vec<PairJob> {
+        self.schedule()
+            .into_iter()
+            .filter(|job| self.shard.owns(job.pairing, job.pair))
+            .collect()
+    }
+
+    /// The header of this run's results file.
+    pub fn header(&self) -> Header {
+        Header {
+            kind: results::KIND.to_string(),
+            format_version: results::FORMAT_VERSION,
+            rules: self.rules.clone(),
+            rules_digest: self.rules_digest.clone(),
+            agents: self.names(),
+            specs: self.agents.iter().map(|a| a.to_string()).collect(),
+            format: self.format.to_string(),
+            games_per_pairing: self.pairs_per_pairing() * 2,
+            seed: self.seed,
+            shard: self.shard.to_string(),
+            code_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+}
+
+/// Why a tournament could not run.
+#[derive(Debug, Error)]
+pub enum TournamentError {
+    /// Fewer than two agents, or one named twice.
+    #[error("{0}")]
+    Setup(String),
+    /// An agent spec that does not build for this rule set.
+    #[error("agent {agent}: {source}")]
+    Spec {
+        /// The spec.
+        agent: String,
+        /// Why.
+        #[source]
+        source: SpecError,
+    },
+    /// The results file.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+}
+
+/// What the observer hears after each game.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Games finished in this shard, including those from before a resume.
+    pub done: u64,
+    /// Games in this shard.
+    pub total: u64,
+    /// Points and games per agent so far, in agent order.
+    pub standings: Vec<(String, f64, u64)>,
+    /// Games lost to an agent failure so far.
+    pub failures: u64,
+}
+
+/// How a run went.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Games already in the file when the run started.
+    pub resumed: u64,
+    /// Games played by this run.
+    pub played: u64,
+    /// Bytes of a partial last line cut off before resuming.
+    pub cut_bytes: u64,
+    /// Every game in the file, in file order.
+    pub games: Vec<GameRecord>,
+}
+
+struct Shared {
+    writer: results::ResultsWriter,
+    games: Vec<GameRecord>,
+    progress: Progress,
+    error: Option<ResultsError>,
+}
+
+fn record_of(
+    rules: &str,
+    light: &str,
+    dark: &str,
+    job: &PairJob,
+    played: PlayedGame,
+) -> GameRecord {
+    GameRecord {
+        rules: rules.to_string(),
+        light: light.to_string(),
+        dark: dark.to_string(),
+        pair: job.pair,
+        seed: job.dice_seed,
+        winner: played.outcome.winner,
+        length: played.outcome.rolls,
+        moves: played.moves,
+        failure: played.failure,
+    }
+}
+
+fn count(progress: &mut Progress, names: &[String], game: &GameRecord) {
+    progress.done += 1;
+    let light_score = game.light_score();
+    for (entry, name) in progress.standings.iter_mut().zip(names) {
+        if *name == game.light {
+            entry.1 += light_score;
+            entry.2 += 1;
+        } else if *name == game.dark {
+            entry.1 += 1.0 - light_score;
+            entry.2 += 1;
+        }
+    }
+    if game.failure.is_some() {
+        progress.failures += 1;
+    }
+}
+
+/// Plays this run's share of `tournament` into `dir` (resuming whatever is
+/// there), calling `observe` after every game.
+pub fn run<G>(
+    game: &G,
+    tournament: &Tournament,
+    dir: &Path,
+    observe: &(dyn Fn(&Progress) + Sync),
+) -> Result<RunSummary, TournamentError>
+where
+    G: HasHeuristic + Codec + Sync + 'static,
+{
+    let names = tournament.names();
+    if names.len() != tournament.agents.len() {
+        return Err(TournamentError::Setup(
+            "one label per agent is needed".into(),
+        ));
+    }
+    if names.len() < 2 {
+        return Err(TournamentError::Setup(
+            "a tournament needs at least two agents".into(),
+        ));
+    }
+    let mut seen = HashSet::new();
+    for name in &names {
+        if !seen.insert(name) {
+            return Err(TournamentError::Setup(format!(
+                "agent {name} is listed twice; give the copies different seeds (e.g. {name}:seed=2) to play an agent against itself"
+            )));
+        }
+    }
+    for spec in &tournament.agents {
+        spec.build(game).map_err(|source| TournamentError::Spec {
+            agent: spec.to_string(),
+            source,
+        })?;
+    }
+    let (writer, existing, cut_bytes) = results::open_for_run(dir, &tournament.header())?;
+    let done: HashSet<(String, String, u64)> = existing.iter().map(GameRecord::key).collect();
+    let jobs = tournament.jobs();
+    let mut progress = Progress {
+        done: 0,
+        total: 2 * jobs.len() as u64,
+        standings: names.iter().map(|n| (n.clone(), 0.0, 0)).collect(),
+        failures: 0,
+    };
+    for game in &existing {
+        count(&mut progress, &names, game);
+    }
+    let resumed = existing.len() as u64;
+    observe(&progress);
+    let shared = Mutex::new(Shared {
+        writer,
+        games: existing,
+        progress,
+        error: None,
+    });
+    let pending: Vec<(PairJob, bool)> = jobs
+        .iter()
+        .flat_map(|job| [(*job, false), (*job, true)])
+        .filter(|(job, swapped)| {
+            let (light, dark) = seats(job, *swapped);
+            !done.contains(&(names[light].clone(), names[dark].clone(), job.dice_seed))
+        })
+        .collect();
+    pending
+        .par_iter()
+        .with_max_len(1)
+        .for_each(|&(job, swapped)| {
+            if shared.lock().map(|s| s.error.is_some()).unwrap_or(true) {
+                return;
+            }
+            let (light, dark) = seats(&job, swapped);
+            let build = |agent: usize| {
+                AgentSpec {
+                    seed: tournament.agents[agent].seed ^ job.dice_seed,
+                    ..tournament.agents[agent].clone()
+                }
+                .build(game)
+            };
+            // Every spec built once above, so these builds succeed; a failure
+            // here (a table file removed mid-run) is recorded against the agent.
+            let played = match (build(light), build(dark)) {
+                (Ok(mut l), Ok(mut d)) => {
+                    play_recorded(game, l.as_mut(), d.as_mut(), job.dice_seed)
+                }
+                (Err(e), _) => forfeit(Player::Light, e),
+                (_, Err(e)) => forfeit(Player::Dark, e),
+            };
+            let record = record_of(&tournament.rules, &names[light], &names[dark], &job, played);
+            let Ok(mut s) = shared.lock() else { return };
+            if let Err(e) = s.writer.append(&record) {
+                s.error = Some(e);
+                return;
+            }
+            count(&mut s.progress, &names, &record);
+            s.games.push(record);
+            observe(&s.progress);
+        });
+    let shared = shared
+        .into_inner()
+        .map_err(|_| TournamentError::Setup("a game thread panicked".into()))?;
+    if let Some(e) = shared.error {
+        return Err(e.into());
+    }
+    Ok(RunSummary {
+        resumed,
+        played: shared.games.len() as u64 - resumed,
+        cut_bytes,
+        games: shared.games,
+    })
+}
+
+fn seats(job: &PairJob, swapped: bool) -> (usize, usize) {
+    if swapped {
+        (job.second, job.first)
+    } else {
+        (job.first, job.second)
+    }
+}
+
+fn forfeit(seat: Player, error: SpecError) -> PlayedGame {
+    PlayedGame {
+        outcome: crate::matches::GameOutcome {
+            winner: Some(seat.other()),
+            rolls: 0,
+        },
+        moves: Vec::new(),
+        failure: Some(crate::gamelog::AgentFailure {
+            seat,
+            message: format!("could not start: {error}"),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tournament(agents: &[&str], format: Format, games: u64, shard: Shard) -> Tournament {
+        Tournament {
+            rules: "ur-2".into(),
+            rules_digest: "x".into(),
+            agents: agents
+                .iter()
+                .map(|a| AgentSpec::parse(a, "ur-2").unwrap())
+                .collect(),
+            labels: agents.iter().map(|a| a.to_string()).collect(),
+            format,
+            games_per_pairing: games,
+            seed: 7,
+            shard,
+        }
+    }
+
+    #[test]
+    fn schedules_pair_every_agent_and_round_up_to_pairs() {
+        let t = tournament(
+            &["random", "heuristic", "easy", "medium"],
+            Format::RoundRobin,
+            5,
+            Shard::ALL,
+        );
+        assert_eq!(t.pairings().len(), 6);
+        assert_eq!(t.schedule().len(), 6 * 3);
+        assert_eq!(t.header().games_per_pairing, 6);
+        let g = tournament(
+            &["random", "heuristic", "easy", "medium"],
+            Format::Gauntlet,
+            4,
+            Shard::ALL,
+        );
+        assert_eq!(g.pairings(), vec![(0, 1), (0, 2), (0, 3)]);
+    }
+
+    #[test]
+    fn shards_split_the_schedule_without_overlap() {
+        let whole = tournament(
+            &["random", "heuristic", "easy"],
+            Format::RoundRobin,
+            10,
+            Shard::ALL,
+        )
+        .jobs();
+        let mut union = Vec::new();
+        for index in 1..=3 {
+            let shard = Shard { index, count: 3 };
+            union.extend(
+                tournament(
+                    &["random", "heuristic", "easy"],
+                    Format::RoundRobin,
+                    10,
+                    shard,
+                )
+                .jobs(),
+            );
+        }
+        assert_eq!(union.len(), whole.len());
+        let set: HashSet<_> = union.iter().map(|j| (j.first, j.second, j.pair)).collect();
+        assert_eq!(set.len(), whole.len());
+        // Every shard plays every pairing.
+        for index in 1..=3 {
+            let shard = Shard { index, count: 3 };
+            let jobs = tournament(
+                &["random", "heuristic", "easy"],
+                Format::RoundRobin,
+                10,
+                shard,
+            )
+            .jobs();
+            let pairings: HashSet<usize> = jobs.iter().map(|j| j.pairing).collect();
+            assert_eq!(pairings.len(), 3, "shard {shard}");
+        }
+    }
+
+    #[test]
+    fn each_pair_shares_its_dice_with_the_seats_swapped() {
+        let rules = sawah_engine::race::preset("ur-2").unwrap();
+        let t = tournament(
+            &["random", "heuristic", "easy"],
+            Format::RoundRobin,
+            10,
+            Shard::ALL,
+        );
+        let dir = std::env::temp_dir().join(format!("sawah-pairs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let summary = run(&rules, &t, &dir, &|_| {}).unwrap();
+        assert_eq!(summary.games.len(), 30);
+        let mut by_pair: std::collections::HashMap<(String, String, u64), Vec<&GameRecord>> =
+            Default::default();
+        for g in &summary.games {
+            let mut seats = [g.light.clone(), g.dark.clone()];
+            seats.sort();
+            let [a, b] = seats;
+            by_pair.entry((a, b, g.pair)).or_default().push(g);
+        }
+        assert_eq!(by_pair.len(), 15);
+        for ((_, _, pair), games) in by_pair {
+            assert_eq!(games.len(), 2);
+            assert_eq!(games[0].seed, games[1].seed);
+            assert_eq!(games[0].seed, pair_seed(7, pair));
+            assert_eq!(games[0].light, games[1].dark);
+            assert_eq!(games[0].dark, games[1].light);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shard_strings_are_checked() {
+        assert_eq!(
+            "2/8".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 8 }
+        );
+        for bad in ["0/3", "4/3", "1/0", "x", "1/", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}
