@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
-use sawah_eval::analysis::loss_per_agent;
+use sawah_eval::analysis::loss_in_folders;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
 use sawah_eval::results::{self, GameRecord, digest};
 use sawah_eval::sprt::{self, EloModel, SprtParams};
@@ -211,6 +211,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
             prior: args.prior,
         },
         args.table.as_deref(),
+        std::slice::from_ref(&args.out),
     )?;
     table
         .write(&args.out, &heading)
@@ -223,13 +224,15 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
     Ok(())
 }
 
-/// The Elo table of `games`, with loss per move where a table is given.
+/// The Elo table of `games`, with loss per move where a table is given
+/// (measured by replaying the games in the result folders `dirs`).
 fn rate(
     game: &AnyGame,
     games: &[GameRecord],
     order: &[String],
     options: &TableOptions,
     table: Option<&str>,
+    dirs: &[PathBuf],
 ) -> Result<EloTable> {
     let mut loss = HashMap::new();
     if let Some(path) = table {
@@ -240,7 +243,7 @@ fn rate(
             );
         };
         let solved = sawah_agents::table::Table::open(Path::new(path), rules)?;
-        for (name, l) in loss_per_agent(rules, &solved, games).map_err(anyhow::Error::msg)? {
+        for (name, l) in loss_in_folders(rules, &solved, dirs).map_err(anyhow::Error::msg)? {
             loss.insert(name, l.mean());
         }
     }
@@ -269,7 +272,12 @@ pub fn elo(
     let mut rules: Option<(String, String, PathBuf)> = None;
     let mut duplicates = 0u64;
     for dir in dirs {
-        let file = results::read(dir)?;
+        let mut file_games = Vec::new();
+        let file = results::read_with(dir, |mut game| {
+            game.moves = Vec::new(); // kept out of memory; loss per move streams them
+            file_games.push(game);
+            Ok(())
+        })?;
         let h = &file.header;
         match &rules {
             None => rules = Some((h.rules.clone(), h.rules_digest.clone(), dir.clone())),
@@ -297,10 +305,10 @@ pub fn elo(
                 file.partial_tail
             );
         }
-        for g in file.games {
+        for g in file_games {
             match seen.get(&g.key()) {
                 Some(&k) => {
-                    if games[k].winner != g.winner || games[k].moves != g.moves {
+                    if games[k].winner != g.winner || games[k].length != g.length {
                         bail!(
                             "{}: game {} vs {} with dice seed {} is also in another folder with another result; these folders disagree",
                             dir.display(),
@@ -338,6 +346,7 @@ pub fn elo(
         &order,
         &TableOptions { anchor, prior },
         table,
+        dirs,
     )?;
     let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     let mut sources: Vec<String> = sources.into_iter().collect();
@@ -351,9 +360,10 @@ pub fn elo(
         .write(out, &heading)
         .with_context(|| format!("writing the Elo table to {}", out.display()))?;
     println!(
-        "{} games from {} folders{}",
+        "{} games from {} folder{}{}",
         games.len(),
         dirs.len(),
+        if dirs.len() == 1 { "" } else { "s" },
         if duplicates > 0 {
             format!(" ({duplicates} duplicates counted once)")
         } else {

@@ -69,3 +69,46 @@ pub fn loss_per_agent(
     }
     Ok(out)
 }
+
+/// [`loss_per_agent`] over every game in the results files of `dirs`,
+/// streamed in chunks (memory stays flat), each game counted once even if
+/// several folders hold it.
+pub fn loss_in_folders(
+    rules: &RuleSet,
+    table: &Table,
+    dirs: &[std::path::PathBuf],
+) -> Result<HashMap<String, Loss>, String> {
+    const CHUNK: usize = 2048;
+    let mut seen = std::collections::HashSet::new();
+    let mut out: HashMap<String, Loss> = HashMap::new();
+    let mut chunk: Vec<GameRecord> = Vec::with_capacity(CHUNK);
+    let mut flush = |chunk: &mut Vec<GameRecord>| -> Result<(), String> {
+        for (name, loss) in loss_per_agent(rules, table, chunk)? {
+            let entry = out.entry(name).or_default();
+            entry.total += loss.total;
+            entry.choices += loss.choices;
+        }
+        chunk.clear();
+        Ok(())
+    };
+    for dir in dirs {
+        let mut failure = None;
+        crate::results::read_with(dir, |game| {
+            if failure.is_none() && seen.insert(game.key()) {
+                chunk.push(game);
+                if chunk.len() == CHUNK
+                    && let Err(e) = flush(&mut chunk)
+                {
+                    failure = Some(e);
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+        if let Some(e) = failure {
+            return Err(format!("{}: {e}", dir.display()));
+        }
+    }
+    flush(&mut chunk)?;
+    Ok(out)
+}

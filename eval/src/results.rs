@@ -153,8 +153,39 @@ pub struct Results {
     pub complete_len: u64,
 }
 
-/// Reads `dir/results.jsonl`.
+/// Reads `dir/results.jsonl`, every game with its moves.
 pub fn read(dir: &Path) -> Result<Results, ResultsError> {
+    let mut games = Vec::new();
+    let shape = read_with(dir, |game| {
+        games.push(game);
+        Ok(())
+    })?;
+    Ok(Results {
+        header: shape.header,
+        games,
+        partial_tail: shape.partial_tail,
+        complete_len: shape.complete_len,
+    })
+}
+
+/// A results file's header and extent, from [`read_with`].
+#[derive(Clone, Debug)]
+pub struct FileShape {
+    /// Its header.
+    pub header: Header,
+    /// Bytes of an unfinished last line, if any.
+    pub partial_tail: u64,
+    /// Length up to the end of its last complete line.
+    pub complete_len: u64,
+}
+
+/// Streams the games of `dir/results.jsonl` to `on_game` in file order
+/// (memory stays flat however many games the file holds), checking every
+/// line; returns the header and the file's extent.
+pub fn read_with(
+    dir: &Path,
+    mut on_game: impl FnMut(GameRecord) -> Result<(), ResultsError>,
+) -> Result<FileShape, ResultsError> {
     let path = dir.join(RESULTS_FILE);
     let file = File::open(&path).map_err(io_error(&path))?;
     let shown = path.display().to_string();
@@ -162,7 +193,6 @@ pub fn read(dir: &Path) -> Result<Results, ResultsError> {
     let mut line = String::new();
     let mut number = 0;
     let mut header: Option<Header> = None;
-    let mut games = Vec::new();
     let mut complete_len = 0u64;
     let mut partial_tail = 0u64;
     loop {
@@ -206,7 +236,7 @@ pub fn read(dir: &Path) -> Result<Results, ResultsError> {
                         game.rules, h.rules
                     )));
                 }
-                games.push(game);
+                on_game(game)?;
             }
         }
         complete_len += read as u64;
@@ -216,9 +246,8 @@ pub fn read(dir: &Path) -> Result<Results, ResultsError> {
         line: 1,
         message: "no header line (empty file)".into(),
     })?;
-    Ok(Results {
+    Ok(FileShape {
         header,
-        games,
         partial_tail,
         complete_len,
     })
@@ -234,7 +263,7 @@ pub struct ResultsWriter {
 /// Opens `dir/results.jsonl` for a run with `header`: creates it (header
 /// written atomically) or, if it exists, checks that its header matches and
 /// cuts off a partial last line. Returns the writer, the games already
-/// played and the bytes cut off.
+/// played (without their moves, to keep memory small) and the bytes cut off.
 pub fn open_for_run(
     dir: &Path,
     header: &Header,
@@ -256,7 +285,12 @@ pub fn open_for_run(
         }
         fs::rename(&temporary, &path).map_err(io_error(&path))?;
     }
-    let existing = read(dir)?;
+    let mut games = Vec::new();
+    let existing = read_with(dir, |mut game| {
+        game.moves = Vec::new();
+        games.push(game);
+        Ok(())
+    })?;
     check_header(&path, header, &existing.header)?;
     let mut file = OpenOptions::new()
         .read(true)
@@ -268,11 +302,7 @@ pub fn open_for_run(
             .map_err(io_error(&path))?;
     }
     file.seek(SeekFrom::End(0)).map_err(io_error(&path))?;
-    Ok((
-        ResultsWriter { file, path },
-        existing.games,
-        existing.partial_tail,
-    ))
+    Ok((ResultsWriter { file, path }, games, existing.partial_tail))
 }
 
 fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), ResultsError> {
@@ -401,7 +431,8 @@ mod tests {
         file.write_all(partial).unwrap();
         drop(file);
         let (mut writer, games, cut) = open_for_run(&dir, &header()).unwrap();
-        assert_eq!(games, vec![game(1), game(2)]);
+        let seeds: Vec<u64> = games.iter().map(|g| g.seed).collect();
+        assert_eq!(seeds, [1, 2]);
         assert_eq!(cut, partial.len() as u64);
         writer.append(&game(3)).unwrap();
         let back = read(&dir).unwrap();

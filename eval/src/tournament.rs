@@ -245,7 +245,8 @@ pub struct RunSummary {
     pub played: u64,
     /// Bytes of a partial last line cut off before resuming.
     pub cut_bytes: u64,
-    /// Every game in the file, in file order.
+    /// Every game in the file, in file order, without their moves (read the
+    /// file for those): memory stays small in long tournaments.
     pub games: Vec<GameRecord>,
 }
 
@@ -388,7 +389,10 @@ where
                 return;
             }
             count(&mut s.progress, &names, &record);
-            s.games.push(record);
+            s.games.push(GameRecord {
+                moves: Vec::new(),
+                ..record
+            });
             observe(&s.progress);
         });
     let shared = shared
