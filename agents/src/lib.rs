@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod evaluator;
 pub mod heuristic;
+pub mod neural;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod perfect;
 pub mod sample;

@@ -10,17 +10,22 @@
 use crate::agent::{Agent, RandomAgent, SearchAgent};
 use crate::evaluator::NoisyEvaluator;
 use crate::heuristic::HasHeuristic;
+use crate::neural::{NeuralEvaluator, NeuralNet};
 use crate::search::SearchOptions;
 use serde_json::{Map, Value};
 use std::fmt;
 use thiserror::Error;
 
 /// The agents a spec can name.
-pub const AGENTS: [&str; 4] = ["random", "heuristic", "expectiminimax", "perfect"];
+pub const AGENTS: [&str; 5] = ["random", "heuristic", "expectiminimax", "neural", "perfect"];
 /// The strength presets.
 pub const PRESETS: [&str; 3] = ["easy", "medium", "hard"];
 /// Every option and what it means, for error messages and help.
-pub const OPTIONS: [(&str, &str); 8] = [
+pub const OPTIONS: [(&str, &str); 9] = [
+    (
+        "model",
+        "model file (neural; from `sawah export`, see docs/training.md)",
+    ),
     (
         "table",
         "solved table file (perfect; sawah bot --table gives a default)",
@@ -63,6 +68,8 @@ pub enum AgentKind {
     Expectiminimax,
     /// The best move by a solved table (race family).
     Perfect,
+    /// Expectiminimax over a neural network's evaluation (depth 0: greedy).
+    Neural,
 }
 
 impl AgentKind {
@@ -72,6 +79,7 @@ impl AgentKind {
             AgentKind::Heuristic => "heuristic",
             AgentKind::Expectiminimax => "expectiminimax",
             AgentKind::Perfect => "perfect",
+            AgentKind::Neural => "neural",
         }
     }
 }
@@ -95,6 +103,8 @@ pub struct AgentSpec {
     pub pruning: bool,
     /// The solved table a perfect agent plays from.
     pub table: Option<String>,
+    /// The model file a neural agent evaluates with.
+    pub model: Option<String>,
 }
 
 /// Why a spec was refused.
@@ -139,6 +149,14 @@ pub enum SpecError {
     /// The table could not be used.
     #[error("{0}")]
     Table(String),
+    /// A neural agent without a model.
+    #[error(
+        "a neural agent needs a model of {0}: neural:model=FILE (see models/manifest.json or `sawah export`)"
+    )]
+    NeedsModel(String),
+    /// The model could not be used.
+    #[error("{0}")]
+    Model(String),
     /// JSON that is not a spec.
     #[error(
         "a bot must be a name such as \"hard\" or \"expectiminimax:depth=2\", or an object such as {{\"agent\":\"expectiminimax\",\"depth\":2}}; got {0}"
@@ -160,6 +178,15 @@ fn options_of(agent: AgentKind) -> &'static [&'static str] {
             "pruning",
         ],
         AgentKind::Perfect => &["table"],
+        AgentKind::Neural => &[
+            "model",
+            "depth",
+            "noise",
+            "temperature",
+            "nodes",
+            "seed",
+            "pruning",
+        ],
     }
 }
 
@@ -178,6 +205,7 @@ impl AgentSpec {
             seed: 0,
             pruning: true,
             table: None,
+            model: None,
         }
     }
 
@@ -252,6 +280,7 @@ impl AgentSpec {
             }
             "pruning" => self.pruning = value.parse().map_err(|_| bad("true or false"))?,
             "table" => self.table = Some(value.to_string()),
+            "model" => self.model = Some(value.to_string()),
             _ => unreachable!("options_of lists only the options handled here"),
         }
         Ok(())
@@ -266,6 +295,7 @@ impl AgentSpec {
             "heuristic" => AgentSpec::new(AgentKind::Heuristic),
             "expectiminimax" => AgentSpec::new(AgentKind::Expectiminimax),
             "perfect" => AgentSpec::new(AgentKind::Perfect),
+            "neural" => AgentSpec::new(AgentKind::Neural),
             preset => AgentSpec::preset(preset, rules)
                 .ok_or_else(|| SpecError::UnknownAgent(preset.to_string()))?,
         };
@@ -329,6 +359,32 @@ impl AgentSpec {
                 return game.perfect_agent(std::path::Path::new(table));
             }
             AgentKind::Random => Box::new(RandomAgent::new(self.seed)),
+            AgentKind::Neural => {
+                let path = self
+                    .model
+                    .as_deref()
+                    .ok_or_else(|| SpecError::NeedsModel(game.name().to_string()))?;
+                let net = NeuralNet::load(std::path::Path::new(path), game)
+                    .map_err(|e| SpecError::Model(e.to_string()))?;
+                let evaluator = NoisyEvaluator::new(
+                    NeuralEvaluator::new(std::sync::Arc::new(net)),
+                    self.noise,
+                    self.seed,
+                );
+                let options = SearchOptions {
+                    pruning: self.pruning,
+                    ..SearchOptions::default()
+                };
+                Box::new(SearchAgent::new(
+                    self.to_string(),
+                    evaluator,
+                    self.depth,
+                    self.nodes,
+                    self.temperature,
+                    self.seed,
+                    options,
+                ))
+            }
             AgentKind::Heuristic | AgentKind::Expectiminimax => {
                 let evaluator = NoisyEvaluator::new(game.heuristic(), self.noise, self.seed);
                 let options = SearchOptions {
@@ -371,6 +427,9 @@ impl fmt::Display for AgentSpec {
         }
         if self.pruning != defaults.pruning {
             write!(f, ":pruning={}", self.pruning)?;
+        }
+        if let Some(model) = &self.model {
+            write!(f, ":model={model}")?;
         }
         if let Some(table) = &self.table {
             write!(f, ":table={table}")?;

@@ -7,7 +7,7 @@ use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
 use sawah_eval::analysis::loss_in_folders;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
-use sawah_eval::results::{self, GameRecord, digest};
+use sawah_eval::results::{self, GameRecord};
 use sawah_eval::sprt::{self, EloModel, SprtParams};
 use sawah_eval::tournament::{self, Format, Progress, Shard, Tournament};
 use std::collections::{HashMap, HashSet};
@@ -41,7 +41,7 @@ pub struct TournamentArgs {
 
 /// The identity of a rule set's full description.
 fn rules_digest(game: &AnyGame) -> String {
-    with_game!(game, g => digest(&g.export_json().to_string()))
+    with_game!(game, g => g.rules_digest())
 }
 
 /// Splits `NAME=VALUE` (at the last `=`), or takes a bare agent name as 0.

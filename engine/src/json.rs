@@ -82,6 +82,19 @@ pub trait Codec: Game {
     fn move_to_json(&self, mv: Self::Move) -> serde_json::Value;
     /// Everything a front end needs to draw and play the rule set.
     fn export_json(&self) -> serde_json::Value;
+
+    /// The identity of the rule set's full description: FNV-1a 64 of
+    /// [`Codec::export_json`] as compact JSON, in 16 hex digits. Files made
+    /// for one rule set (results, models) carry it, so two rule sets that
+    /// share a name are never mixed up.
+    fn rules_digest(&self) -> String {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in self.export_json().to_string().bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{hash:016x}")
+    }
 }
 
 fn check_rules_name(expected: &str, json: &PositionJson) -> Result<(), JsonPositionError> {

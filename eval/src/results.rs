@@ -33,7 +33,7 @@ pub struct Header {
     pub format_version: u32,
     /// The rule set id.
     pub rules: String,
-    /// FNV-1a 64 of the rule set's full JSON description, so two rule sets
+    /// The rule set's digest (`Codec::rules_digest`), so two rule sets
     /// sharing a name (a rule file) are not merged.
     pub rules_digest: String,
     /// The agents' names (as given), in schedule order.
@@ -366,16 +366,6 @@ impl ResultsWriter {
     }
 }
 
-/// FNV-1a 64 of `text`, as 16 hex digits.
-pub fn digest(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,7 +375,7 @@ mod tests {
             kind: KIND.into(),
             format_version: FORMAT_VERSION,
             rules: "ur".into(),
-            rules_digest: digest("ur"),
+            rules_digest: "0123456789abcdef".into(),
             agents: vec!["random".into(), "heuristic".into()],
             specs: vec!["random".into(), "heuristic".into()],
             format: "round-robin".into(),

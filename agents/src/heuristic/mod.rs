@@ -42,7 +42,7 @@ impl Weights {
 }
 
 /// A game family that has a hand-made evaluation.
-pub trait HasHeuristic: Game + Sized {
+pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Sized {
     /// The evaluation type.
     type Heuristic: Evaluator<Self> + Clone + Send + Sync + 'static;
     /// The evaluation with its default weights for this rule set.

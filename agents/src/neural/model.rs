@@ -1,0 +1,457 @@
+//! Neural value networks without a training framework: the model file,
+//! its checks, and a fast forward pass.
+//!
+//! A model file is a SafeTensors file. Its tensors are `layer{k}.weight`
+//! (shape `[inputs, outputs]`, the layout burn's `Linear` uses) and
+//! `layer{k}.bias` (`[outputs]`), all f32. Its metadata says what it is:
+//! `format` = `sawah-model`, `format_version`, `rules` and `rules_digest`
+//! (the rule set it was trained for), `encoder` and `input_size` (see
+//! [`super::encoding`]), `layers` (widths, e.g. `60,64,1`), `activations`
+//! (one per layer, e.g. `relu,sigmoid`) and `info` (JSON: training games,
+//! seed, code version, measured strength). Loading checks all of it and
+//! refuses a model for another rule set or encoder with a message.
+//!
+//! The first layer reads the sparse 0/1 encoding as a sum of weight rows,
+//! so an evaluation costs (active inputs + later layer sizes) × width.
+
+use super::encoding::Encode;
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+use sawah_engine::Codec;
+use std::path::Path;
+use thiserror::Error;
+
+/// What a model file's `format` says.
+pub const MODEL_FORMAT: &str = "sawah-model";
+/// The model format version this build reads and writes.
+pub const MODEL_FORMAT_VERSION: u32 = 1;
+/// The widest layer a model may have (the forward pass keeps layers on the stack).
+pub const MAX_WIDTH: usize = 1024;
+
+/// A layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// max(0, x).
+    Relu,
+    /// 1 / (1 + e^−x) (the output layer: a win probability).
+    Sigmoid,
+    /// tanh(x).
+    Tanh,
+    /// x.
+    Identity,
+}
+
+impl Activation {
+    /// Its name in model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Relu => "relu",
+            Activation::Sigmoid => "sigmoid",
+            Activation::Tanh => "tanh",
+            Activation::Identity => "identity",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Activation> {
+        match name {
+            "relu" => Some(Activation::Relu),
+            "sigmoid" => Some(Activation::Sigmoid),
+            "tanh" => Some(Activation::Tanh),
+            "identity" => Some(Activation::Identity),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn apply(self, x: f32) -> f32 {
+        match self {
+            Activation::Relu => x.max(0.0),
+            Activation::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+            Activation::Tanh => x.tanh(),
+            Activation::Identity => x,
+        }
+    }
+}
+
+/// One fully connected layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    /// Inputs.
+    pub inputs: usize,
+    /// Outputs.
+    pub outputs: usize,
+    /// Weights, `[inputs][outputs]` row-major.
+    pub weight: Vec<f32>,
+    /// Biases, one per output.
+    pub bias: Vec<f32>,
+    /// Applied to each output.
+    pub activation: Activation,
+}
+
+/// What a model says about itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelInfo {
+    /// The rule set id.
+    pub rules: String,
+    /// The rule set's digest ([`Codec::rules_digest`]).
+    pub rules_digest: String,
+    /// The input encoding's id.
+    pub encoder: String,
+    /// Free-form JSON: training games, seed, code version, strength.
+    pub info: serde_json::Value,
+}
+
+/// Why a model could not be used.
+#[derive(Debug, Error)]
+pub enum ModelError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not a valid model file.
+    #[error("not a valid sawah model: {0}")]
+    Format(String),
+    /// A model for another rule set or encoding.
+    #[error("the model is for {found}, not {expected}")]
+    Mismatch {
+        /// What the game needs.
+        expected: String,
+        /// What the model is for.
+        found: String,
+    },
+}
+
+/// A multilayer perceptron giving the win probability of the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NeuralNet {
+    /// What the model is for.
+    pub info: ModelInfo,
+    /// The layers, input first; the last has one output.
+    pub layers: Vec<Dense>,
+}
+
+fn format_error(message: impl Into<String>) -> ModelError {
+    ModelError::Format(message.into())
+}
+
+impl NeuralNet {
+    /// A network from its parts, checking that the layers fit together,
+    /// are at most [`MAX_WIDTH`] wide and end in one output.
+    pub fn new(info: ModelInfo, layers: Vec<Dense>) -> Result<NeuralNet, ModelError> {
+        if layers.is_empty() {
+            return Err(format_error("no layers"));
+        }
+        for (k, layer) in layers.iter().enumerate() {
+            if layer.inputs == 0 || layer.outputs == 0 {
+                return Err(format_error(format!(
+                    "layer {k} has no inputs or no outputs"
+                )));
+            }
+            if layer.inputs > u16::MAX as usize || layer.outputs > MAX_WIDTH {
+                return Err(format_error(format!(
+                    "layer {k} is {}×{}; at most {} inputs and {MAX_WIDTH} outputs",
+                    layer.inputs,
+                    layer.outputs,
+                    u16::MAX
+                )));
+            }
+            if layer.weight.len() != layer.inputs * layer.outputs
+                || layer.bias.len() != layer.outputs
+            {
+                return Err(format_error(format!(
+                    "layer {k}: weights do not match its shape"
+                )));
+            }
+            if k > 0 && layers[k - 1].outputs != layer.inputs {
+                return Err(format_error(format!(
+                    "layer {k} takes {} inputs but layer {} gives {}",
+                    layer.inputs,
+                    k - 1,
+                    layers[k - 1].outputs
+                )));
+            }
+            if layer
+                .weight
+                .iter()
+                .chain(&layer.bias)
+                .any(|w| !w.is_finite())
+            {
+                return Err(format_error(format!(
+                    "layer {k} has a weight that is not finite"
+                )));
+            }
+        }
+        if layers.last().map(|l| l.outputs) != Some(1) {
+            return Err(format_error("the last layer must have one output"));
+        }
+        Ok(NeuralNet { info, layers })
+    }
+
+    /// Inputs the network reads.
+    pub fn input_size(&self) -> usize {
+        self.layers[0].inputs
+    }
+
+    /// Trainable parameters.
+    pub fn parameters(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.weight.len() + l.bias.len())
+            .sum()
+    }
+
+    /// Layer widths, input first (`60,64,1`).
+    pub fn widths(&self) -> Vec<usize> {
+        std::iter::once(self.input_size())
+            .chain(self.layers.iter().map(|l| l.outputs))
+            .collect()
+    }
+
+    /// Checks that the model belongs to `game`: rule set (name and full
+    /// description), encoder and input size.
+    pub fn check_for<G: Encode + Codec>(&self, game: &G) -> Result<(), ModelError> {
+        if self.info.rules != game.name() || self.info.rules_digest != game.rules_digest() {
+            return Err(ModelError::Mismatch {
+                expected: format!("rule set {} ({})", game.name(), game.rules_digest()),
+                found: format!("rule set {} ({})", self.info.rules, self.info.rules_digest),
+            });
+        }
+        if self.info.encoder != game.encoder_id() || self.input_size() != game.input_size() {
+            return Err(ModelError::Mismatch {
+                expected: format!(
+                    "encoder {} with {} inputs",
+                    game.encoder_id(),
+                    game.input_size()
+                ),
+                found: format!(
+                    "encoder {} with {} inputs",
+                    self.info.encoder,
+                    self.input_size()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The output for a sparse 0/1 input given by its active indices (each
+    /// below the input size).
+    pub fn forward_active(&self, active: &[u16]) -> f32 {
+        let mut a = [0f32; MAX_WIDTH];
+        let mut b = [0f32; MAX_WIDTH];
+        let first = &self.layers[0];
+        let width = first.outputs;
+        a[..width].copy_from_slice(&first.bias);
+        for &i in active {
+            // An index past the inputs (a model not checked against its
+            // game) reads nothing rather than panicking.
+            let start = usize::from(i) * width;
+            let Some(row) = first.weight.get(start..start + width) else {
+                continue;
+            };
+            for (x, w) in a[..width].iter_mut().zip(row) {
+                *x += w;
+            }
+        }
+        for x in &mut a[..width] {
+            *x = first.activation.apply(*x);
+        }
+        let (mut current, mut next) = (&mut a, &mut b);
+        for layer in &self.layers[1..] {
+            dense_forward(layer, &current[..layer.inputs], &mut next[..layer.outputs]);
+            std::mem::swap(&mut current, &mut next);
+        }
+        current[0]
+    }
+
+    /// The output for a dense input (the reference the sparse path is
+    /// tested against, and what training compares with).
+    pub fn forward_dense(&self, input: &[f32]) -> f32 {
+        let mut current: Vec<f32> = input.to_vec();
+        for layer in &self.layers {
+            let mut next = vec![0f32; layer.outputs];
+            dense_forward(layer, &current, &mut next);
+            current = next;
+        }
+        current[0]
+    }
+
+    /// The win probability for the side to move of `position`.
+    pub fn evaluate<G: Encode>(&self, game: &G, position: &G::Position) -> f64 {
+        let mut active = Vec::with_capacity(48);
+        game.encode(position, &mut active);
+        f64::from(self.forward_active(&active))
+    }
+
+    /// The model as SafeTensors bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, ModelError> {
+        let widths: Vec<String> = self.widths().iter().map(|w| w.to_string()).collect();
+        let activations: Vec<&str> = self.layers.iter().map(|l| l.activation.name()).collect();
+        // Collected into whichever map type safetensors uses (it differs
+        // between its std and alloc builds).
+        let metadata = [
+            ("format", MODEL_FORMAT.to_string()),
+            ("format_version", MODEL_FORMAT_VERSION.to_string()),
+            ("rules", self.info.rules.clone()),
+            ("rules_digest", self.info.rules_digest.clone()),
+            ("encoder", self.info.encoder.clone()),
+            ("input_size", self.input_size().to_string()),
+            ("layers", widths.join(",")),
+            ("activations", activations.join(",")),
+            ("info", self.info.info.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let bytes: Vec<(String, Vec<u8>, Vec<usize>)> = self
+            .layers
+            .iter()
+            .enumerate()
+            .flat_map(|(k, l)| {
+                [
+                    (
+                        format!("layer{k}.weight"),
+                        le_bytes(&l.weight),
+                        vec![l.inputs, l.outputs],
+                    ),
+                    (format!("layer{k}.bias"), le_bytes(&l.bias), vec![l.outputs]),
+                ]
+            })
+            .collect();
+        let views = bytes
+            .iter()
+            .map(|(name, data, shape)| {
+                TensorView::new(Dtype::F32, shape.clone(), data)
+                    .map(|view| (name.clone(), view))
+                    .map_err(|e| format_error(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        safetensors::tensor::serialize(views, Some(metadata))
+            .map_err(|e| format_error(e.to_string()))
+    }
+
+    /// Reads a model from SafeTensors bytes, checking everything; a corrupt
+    /// or truncated file is an error, never a panic.
+    pub fn from_bytes(bytes: &[u8]) -> Result<NeuralNet, ModelError> {
+        let (_, metadata) =
+            SafeTensors::read_metadata(bytes).map_err(|e| format_error(e.to_string()))?;
+        let tensors = SafeTensors::deserialize(bytes).map_err(|e| format_error(e.to_string()))?;
+        let meta = metadata
+            .metadata()
+            .clone()
+            .ok_or_else(|| format_error("no metadata (is this a sawah model?)"))?;
+        let field = |key: &str| {
+            meta.get(key)
+                .cloned()
+                .ok_or_else(|| format_error(format!("metadata has no {key:?}")))
+        };
+        if field("format")? != MODEL_FORMAT {
+            return Err(format_error(format!("format is not {MODEL_FORMAT:?}")));
+        }
+        let version = field("format_version")?;
+        if version != MODEL_FORMAT_VERSION.to_string() {
+            return Err(format_error(format!(
+                "format version {version}; this build reads version {MODEL_FORMAT_VERSION}"
+            )));
+        }
+        let widths: Vec<usize> = field("layers")?
+            .split(',')
+            .map(|w| w.trim().parse::<usize>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format_error("layers is not a list of widths"))?;
+        let activations: Vec<Activation> = field("activations")?
+            .split(',')
+            .map(|a| {
+                Activation::parse(a.trim())
+                    .ok_or_else(|| format_error(format!("unknown activation {a:?}")))
+            })
+            .collect::<Result<_, _>>()?;
+        if widths.len() < 2 || activations.len() != widths.len() - 1 {
+            return Err(format_error("layers and activations do not match"));
+        }
+        let input_size: usize = field("input_size")?
+            .parse()
+            .map_err(|_| format_error("input_size is not a number"))?;
+        if input_size != widths[0] {
+            return Err(format_error("input_size does not match the first layer"));
+        }
+        let read = |name: &str, shape: &[usize]| -> Result<Vec<f32>, ModelError> {
+            let view = tensors
+                .tensor(name)
+                .map_err(|_| format_error(format!("no tensor {name}")))?;
+            if view.dtype() != Dtype::F32 || view.shape() != shape {
+                return Err(format_error(format!(
+                    "{name} is {:?} {:?}, expected F32 {shape:?}",
+                    view.dtype(),
+                    view.shape()
+                )));
+            }
+            Ok(view
+                .data()
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect())
+        };
+        let mut layers = Vec::new();
+        for (k, activation) in activations.into_iter().enumerate() {
+            let (inputs, outputs) = (widths[k], widths[k + 1]);
+            if inputs > u16::MAX as usize || outputs > MAX_WIDTH {
+                return Err(format_error(format!("layer {k} is too wide")));
+            }
+            layers.push(Dense {
+                inputs,
+                outputs,
+                weight: read(&format!("layer{k}.weight"), &[inputs, outputs])?,
+                bias: read(&format!("layer{k}.bias"), &[outputs])?,
+                activation,
+            });
+        }
+        let info = serde_json::from_str(&field("info")?)
+            .map_err(|e| format_error(format!("info: {e}")))?;
+        NeuralNet::new(
+            ModelInfo {
+                rules: field("rules")?,
+                rules_digest: field("rules_digest")?,
+                encoder: field("encoder")?,
+                info,
+            },
+            layers,
+        )
+    }
+
+    /// Reads a model file and checks it belongs to `game`.
+    pub fn load<G: Encode + Codec>(path: &Path, game: &G) -> Result<NeuralNet, ModelError> {
+        let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let net = NeuralNet::from_bytes(&bytes).map_err(|e| match e {
+            ModelError::Format(m) => ModelError::Format(format!("{}: {m}", path.display())),
+            other => other,
+        })?;
+        net.check_for(game)?;
+        Ok(net)
+    }
+}
+
+fn le_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+#[inline]
+fn dense_forward(layer: &Dense, input: &[f32], output: &mut [f32]) {
+    output.copy_from_slice(&layer.bias);
+    for (x, row) in input.iter().zip(layer.weight.chunks_exact(layer.outputs)) {
+        if *x != 0.0 {
+            for (o, w) in output.iter_mut().zip(row) {
+                *o += x * w;
+            }
+        }
+    }
+    for o in output.iter_mut() {
+        *o = layer.activation.apply(*o);
+    }
+}

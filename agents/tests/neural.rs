@@ -1,0 +1,183 @@
+//! Neural models without a training framework: the file round-trips, the
+//! sparse forward pass equals the dense one, loaders refuse wrong or broken
+//! files with a message and never panic, and a model plays through a spec.
+
+use proptest::prelude::*;
+use sawah_agents::AgentSpec;
+use sawah_agents::neural::{Activation, Dense, Encode, ModelInfo, NeuralNet};
+use sawah_engine::race::{self, RuleSet};
+use sawah_engine::senet::Senet;
+use sawah_engine::{Codec, DiceSource, Game};
+
+/// A network with weights from a small deterministic generator.
+fn random_net<G: Encode + Codec>(game: &G, hidden: &[usize], seed: u64) -> NeuralNet {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6
+    };
+    let mut widths = vec![game.input_size()];
+    widths.extend_from_slice(hidden);
+    widths.push(1);
+    let layers = widths
+        .windows(2)
+        .enumerate()
+        .map(|(k, w)| Dense {
+            inputs: w[0],
+            outputs: w[1],
+            weight: (0..w[0] * w[1]).map(|_| next()).collect(),
+            bias: (0..w[1]).map(|_| next()).collect(),
+            activation: if k + 2 == widths.len() {
+                Activation::Sigmoid
+            } else {
+                Activation::Relu
+            },
+        })
+        .collect();
+    NeuralNet::new(
+        ModelInfo {
+            rules: game.name().to_string(),
+            rules_digest: game.rules_digest(),
+            encoder: game.encoder_id().to_string(),
+            info: serde_json::json!({"seed": seed}),
+        },
+        layers,
+    )
+    .unwrap()
+}
+
+fn positions<G: Game>(game: &G, count: usize, seed: u64) -> Vec<G::Position> {
+    let mut dice = DiceSource::from_seed(seed);
+    let mut out = Vec::new();
+    let mut position = game.start();
+    while out.len() < count {
+        if game.winner(&position).is_some() {
+            position = game.start();
+        }
+        out.push(position);
+        let roll = dice.roll(game.dice());
+        let moves = game.legal_moves(&position, roll);
+        position = if moves.is_empty() {
+            game.pass(&position)
+        } else {
+            let mv = moves[dice.below(moves.len())];
+            game.apply(&position, mv).position
+        };
+    }
+    out
+}
+
+fn sparse_equals_dense<G: Encode + Codec>(game: &G) {
+    let net = random_net(game, &[32, 16], 7);
+    let mut dense = vec![0f32; game.input_size()];
+    for position in positions(game, 2000, 3) {
+        game.encode_dense(&position, &mut dense);
+        let reference = net.forward_dense(&dense);
+        let fast = net.evaluate(game, &position) as f32;
+        assert!((reference - fast).abs() < 1e-6, "{reference} vs {fast}");
+        assert!((0.0..=1.0).contains(&fast));
+    }
+}
+
+#[test]
+fn the_sparse_forward_pass_equals_the_dense_one() {
+    sparse_equals_dense(&race::preset("ur").unwrap());
+    sparse_equals_dense(&race::preset("masters").unwrap());
+    sparse_equals_dense(&Senet::new());
+}
+
+#[test]
+fn a_model_round_trips_through_its_file_form() {
+    let rules = race::preset("ur").unwrap();
+    let net = random_net(&rules, &[64], 1);
+    let bytes = net.to_bytes().unwrap();
+    let back = NeuralNet::from_bytes(&bytes).unwrap();
+    assert_eq!(back, net);
+    assert_eq!(back.widths(), vec![60, 64, 1]);
+    assert_eq!(back.parameters(), 60 * 64 + 64 + 64 + 1);
+    back.check_for(&rules).unwrap();
+}
+
+#[test]
+fn a_model_for_another_rule_set_or_encoding_is_refused() {
+    let ur = race::preset("ur").unwrap();
+    let net = random_net(&ur, &[8], 1);
+    let masters: RuleSet = race::preset("masters").unwrap();
+    let err = net.check_for(&masters).unwrap_err().to_string();
+    assert!(err.contains("ur") && err.contains("masters"), "{err}");
+    let err = net.check_for(&Senet::new()).unwrap_err().to_string();
+    assert!(err.contains("senet"), "{err}");
+    let mut other = net.clone();
+    other.info.encoder = "race-onehot-v0".into();
+    let err = other.check_for(&ur).unwrap_err().to_string();
+    assert!(err.contains("race-onehot-v0"), "{err}");
+}
+
+#[test]
+fn a_neural_agent_plays_through_its_spec() {
+    let rules = race::preset("ur").unwrap();
+    let net = random_net(&rules, &[16], 5);
+    let dir = std::env::temp_dir().join(format!("sawah-neural-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ur.safetensors");
+    std::fs::write(&path, net.to_bytes().unwrap()).unwrap();
+    for text in [
+        format!("neural:model={}", path.display()),
+        format!("neural:model={}:depth=1:noise=0.01", path.display()),
+    ] {
+        let spec = AgentSpec::parse(&text, "ur").unwrap();
+        assert_eq!(AgentSpec::parse(&spec.to_string(), "ur").unwrap(), spec);
+        let mut agent = spec.build(&rules).unwrap();
+        let start = rules.start();
+        let moves = rules.legal_moves(&start, 2);
+        let mv = agent.choose(&rules, &start, 2, &moves);
+        assert!(moves.contains(&mv));
+    }
+    let err = AgentSpec::parse("neural", "ur")
+        .unwrap()
+        .build(&rules)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("model"), "{err}");
+    let masters = race::preset("masters").unwrap();
+    let err = AgentSpec::parse(&format!("neural:model={}", path.display()), "masters")
+        .unwrap()
+        .build(&masters)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("the model is for"), "{err}");
+    let err = AgentSpec::parse("neural:model=/no/such/file", "ur")
+        .unwrap()
+        .build(&rules)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("/no/such/file"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+proptest! {
+    /// Damaged files: cut anywhere or with a byte changed, a model loads
+    /// (possibly with other weights) or fails with an error, never a panic.
+    #[test]
+    fn damaged_model_files_never_panic(cut in 0usize..5000, at in 0usize..5000, byte in any::<u8>()) {
+        let rules = race::preset("ur-2").unwrap();
+        let bytes = random_net(&rules, &[8], 2).to_bytes().unwrap();
+        let _ = NeuralNet::from_bytes(&bytes[..cut.min(bytes.len())]);
+        let mut changed = bytes.clone();
+        let at = at % changed.len();
+        changed[at] = byte;
+        if let Ok(net) = NeuralNet::from_bytes(&changed) {
+            let _ = net.evaluate(&rules, &rules.start());
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let _ = NeuralNet::from_bytes(&bytes);
+    }
+}
