@@ -7,3 +7,4 @@ pub mod bot;
 pub mod play;
 pub mod render;
 pub mod tournament;
+pub mod train;

@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use sawah_agents::AgentSpec;
 use sawah_cli::render::{Render, route_numbers};
 use sawah_cli::tournament::{SprtArgs, TournamentArgs};
-use sawah_cli::{bench, bot, play, tournament};
+use sawah_cli::{bench, bot, play, tournament, train};
 use sawah_engine::json::PositionJson;
 use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
@@ -194,6 +194,35 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
     },
+    /// Train a neural value network: self-play TD(lambda), or distillation
+    /// from a solved table (see docs/training.md). Progress, TensorBoard
+    /// logs (FOLDER/tb), checkpoints and evaluations go to the run folder.
+    Train {
+        /// Rule set name or rule file path.
+        #[arg(long)]
+        rules: Option<String>,
+        /// Settings file (TOML or JSON; see docs/training.md).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Override a setting: key=value (repeatable), e.g. --set hidden=[64] --set minutes=30.
+        #[arg(long, value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// The new run's folder.
+        #[arg(long, value_name = "FOLDER")]
+        out: Option<PathBuf>,
+        /// Continue the run in this folder from its last checkpoint.
+        #[arg(long, value_name = "FOLDER")]
+        resume: Option<PathBuf>,
+    },
+    /// Write a run's network as a model file (SafeTensors) with its manifest
+    /// entry (FILE.json), for models/ and `neural:model=FILE`.
+    Export {
+        /// The run folder.
+        run: PathBuf,
+        /// The model file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Solve a race rule set exactly: every position's win probability for
     /// the side to move. Prints layers, sweeps, time and the start's value.
     Solve {
@@ -370,6 +399,23 @@ fn run(cli: Cli) -> Result<()> {
                 elo_from_score(score.high)
             );
         }
+        Command::Train {
+            rules,
+            config,
+            set,
+            out,
+            resume,
+        } => train::train_command(
+            &mut registry,
+            train::TrainArgs {
+                rules,
+                config,
+                set,
+                out,
+                resume,
+            },
+        )?,
+        Command::Export { run, out } => train::export_command(&run, &out)?,
         Command::Tournament {
             rules,
             agents,

@@ -1,5 +1,6 @@
-//! Making opponents: the exact solver for the race family (self-play
-//! training comes next).
+//! Making opponents: the exact solver for the race family, and neural
+//! training (self-play TD(λ), distillation from solved tables) with burn.
 
 pub mod checkpoint;
+pub mod neural;
 pub mod solver;

@@ -1,0 +1,303 @@
+//! `sawah train` and `sawah export`: argument checks, the solved-table
+//! teacher and measures for race rule sets, and the progress bar.
+
+use anyhow::{Context, Result, bail};
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::neural::NeuralNet;
+use sawah_agents::table::Table;
+use sawah_engine::race::RuleSet;
+use sawah_engine::{AnyGame, Registry};
+use sawah_eval::analysis::loss_per_agent;
+use sawah_eval::gamelog::play_recorded;
+use sawah_eval::matches::pair_seed;
+use sawah_eval::results::GameRecord;
+use sawah_train::neural::run::{RunRecord, Status};
+use sawah_train::neural::{RunFolder, RunOptions, TrainConfig, train};
+use std::path::{Path, PathBuf};
+
+/// The fixed opponents every evaluation plays (plus perfect play with a table).
+pub const OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax:depth=1"];
+
+/// What `sawah train` was asked.
+#[derive(Debug)]
+pub struct TrainArgs {
+    /// Rule set (not for --resume).
+    pub rules: Option<String>,
+    /// A TOML or JSON settings file.
+    pub config: Option<PathBuf>,
+    /// `key=value` overrides.
+    pub set: Vec<String>,
+    /// The run folder.
+    pub out: Option<PathBuf>,
+    /// A run folder to continue.
+    pub resume: Option<PathBuf>,
+}
+
+fn progress(config: &TrainConfig) -> indicatif::ProgressBar {
+    let (len, unit) = if config.games > 0 {
+        (config.games, "games")
+    } else {
+        ((config.minutes * 60.0) as u64, "s")
+    };
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{msg}}"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Mean win probability the network (greedy, one ply) gives away per move
+/// in games against perfect play, by the table.
+fn loss_against_perfect(
+    rules: &RuleSet,
+    table: &Table,
+    table_path: &str,
+    model: &Path,
+    games: u64,
+) -> Vec<(String, f64)> {
+    use rayon::prelude::*;
+    let me = format!("neural:model={}", model.display());
+    let Ok(spec) = sawah_agents::AgentSpec::parse(&me, rules.name()) else {
+        return Vec::new();
+    };
+    let Ok(perfect) =
+        sawah_agents::AgentSpec::parse(&format!("perfect:table={table_path}"), rules.name())
+    else {
+        return Vec::new();
+    };
+    let records: Vec<GameRecord> = (0..games.div_ceil(2))
+        .into_par_iter()
+        .flat_map_iter(|pair| {
+            let seed = pair_seed(0x1055, pair);
+            let mut out = Vec::new();
+            for swapped in [false, true] {
+                let (Ok(mut a), Ok(mut b)) = (spec.build(rules), perfect.build(rules)) else {
+                    continue;
+                };
+                let played = if swapped {
+                    play_recorded(rules, b.as_mut(), a.as_mut(), seed)
+                } else {
+                    play_recorded(rules, a.as_mut(), b.as_mut(), seed)
+                };
+                let (light, dark) = if swapped {
+                    ("perfect", "net")
+                } else {
+                    ("net", "perfect")
+                };
+                out.push(GameRecord {
+                    rules: rules.name().to_string(),
+                    light: light.into(),
+                    dark: dark.into(),
+                    pair,
+                    seed,
+                    winner: played.outcome.winner,
+                    length: played.outcome.rolls,
+                    moves: played.moves,
+                    failure: played.failure,
+                });
+            }
+            out
+        })
+        .collect();
+    match loss_per_agent(rules, table, &records) {
+        Ok(losses) => losses
+            .get("net")
+            .map(|l| vec![("loss_per_move_vs_perfect".to_string(), l.mean())])
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn run_game<G>(game: &G, options: RunOptions<'_, G>) -> Result<()>
+where
+    G: HasHeuristic + Sync + 'static,
+    G::Position: Send,
+{
+    let counters = train(game, options)?;
+    println!(
+        "trained {} rounds, {} games, {} positions, {} steps in {:.0} s",
+        counters.rounds, counters.games, counters.positions, counters.steps, counters.seconds
+    );
+    Ok(())
+}
+
+/// Runs `sawah train`.
+pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
+    let (game, folder, config, resume) = match (&args.resume, &args.out) {
+        (Some(_), Some(_)) => {
+            bail!("give either --out (a new run) or --resume (an existing one), not both")
+        }
+        (None, None) => bail!("give --out FOLDER for a new run, or --resume FOLDER"),
+        (Some(dir), None) => {
+            if args.config.is_some() || !args.set.is_empty() {
+                bail!(
+                    "--resume continues with the run's own settings (its config.json); leave out --config and --set"
+                );
+            }
+            let path = dir.join("config.json");
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("{} (is this a run folder?)", path.display()))?;
+            let record: RunRecord =
+                serde_json::from_str(&text).with_context(|| path.display().to_string())?;
+            if args.rules.as_deref().is_some_and(|r| r != record.rules) {
+                bail!("the run in {} is for {}", dir.display(), record.rules);
+            }
+            let game = registry.resolve(&record.rules)?;
+            (game, dir.clone(), record.config, true)
+        }
+        (None, Some(dir)) => {
+            let rules = args.rules.as_deref().unwrap_or("sawah");
+            let game = registry.resolve(rules)?;
+            let base = match &args.config {
+                Some(path) => TrainConfig::from_file(path).map_err(anyhow::Error::msg)?,
+                None => TrainConfig::default(),
+            };
+            let config = base.with_overrides(&args.set).map_err(anyhow::Error::msg)?;
+            (game, dir.clone(), config, false)
+        }
+    };
+    let bar = progress(&config);
+    let mut observe = |status: &Status| {
+        let c = status.counters;
+        bar.set_position(if config.games > 0 {
+            c.games
+        } else {
+            c.seconds as u64
+        });
+        let mut message = format!(
+            "{} games, {:.0} pos/s, loss {:.4}, TD error {:.3}",
+            c.games,
+            c.positions as f64 / c.seconds.max(1e-9),
+            status.loss,
+            status.td_error
+        );
+        if let Some(e) = &status.evaluation {
+            let scores: Vec<String> = e
+                .results
+                .iter()
+                .map(|(o, s, lo, hi)| {
+                    format!(
+                        "{o} {:.1}% ({:.1}-{:.1})",
+                        100.0 * s,
+                        100.0 * lo,
+                        100.0 * hi
+                    )
+                })
+                .collect();
+            let measures: Vec<String> = e
+                .measures
+                .iter()
+                .map(|(n, v)| format!("{n} {v:.4}"))
+                .collect();
+            bar.println(format!(
+                "after {} games: {} {}",
+                e.games,
+                scores.join(", "),
+                measures.join(", ")
+            ));
+        }
+        message.truncate(200);
+        bar.set_message(message);
+    };
+    println!(
+        "{} {} on {}: {} in {} (seed {})",
+        if resume { "resuming" } else { "training" },
+        match config.mode {
+            sawah_train::neural::Mode::SelfPlay => "self-play TD(lambda)",
+            sawah_train::neural::Mode::Distill => "distillation",
+        },
+        game.name(),
+        config
+            .hidden
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join("x"),
+        folder.display(),
+        config.seed
+    );
+    let mut opponents: Vec<String> = OPPONENTS.iter().map(|s| s.to_string()).collect();
+    let result = match &game {
+        AnyGame::Race(rules) => {
+            let table = match &config.table {
+                Some(path) => Some(
+                    Table::open(Path::new(path), rules).with_context(|| format!("table {path}"))?,
+                ),
+                None => None,
+            };
+            if let Some(path) = &config.table {
+                opponents.push(format!("perfect:table={path}"));
+            }
+            let teacher = table.as_ref().map(|t| {
+                move |p: &sawah_engine::race::Position| {
+                    sawah_agents::perfect::position_value(rules, t, p)
+                }
+            });
+            let measures = |_: &NeuralNet, model: &Path| match (&table, &config.table) {
+                (Some(t), Some(path)) => {
+                    loss_against_perfect(rules, t, path, model, config.eval_games)
+                }
+                _ => Vec::new(),
+            };
+            let options = RunOptions {
+                folder: RunFolder {
+                    dir: folder.clone(),
+                },
+                config: config.clone(),
+                resume,
+                teacher: teacher
+                    .as_ref()
+                    .map(|t| t as &(dyn Fn(&sawah_engine::race::Position) -> f64 + Sync)),
+                opponents,
+                measures: Some(&measures),
+                observe: &mut observe,
+            };
+            run_game(&**rules, options)
+        }
+        AnyGame::Senet(senet) => {
+            if config.table.is_some() {
+                bail!("senet has no solved tables; leave out table");
+            }
+            let options = RunOptions {
+                folder: RunFolder {
+                    dir: folder.clone(),
+                },
+                config: config.clone(),
+                resume,
+                teacher: None,
+                opponents,
+                measures: None,
+                observe: &mut observe,
+            };
+            run_game(&**senet, options)
+        }
+    };
+    bar.finish_and_clear();
+    result?;
+    println!(
+        "model: {} (export with `sawah export {} --out models/NAME.safetensors`)",
+        folder.join("current.safetensors").display(),
+        folder.display()
+    );
+    Ok(())
+}
+
+/// Runs `sawah export`.
+pub fn export_command(run: &Path, out: &Path) -> Result<()> {
+    let entry = sawah_train::neural::export::export(run, out).map_err(anyhow::Error::msg)?;
+    println!(
+        "{}: {} {} ({} parameters, layers {:?}), sha256 {}; manifest entry in {}.json",
+        out.display(),
+        entry.rules,
+        entry.encoder,
+        entry.parameters,
+        entry.layers,
+        entry.sha256,
+        out.display()
+    );
+    Ok(())
+}

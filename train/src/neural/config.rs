@@ -1,0 +1,237 @@
+//! Training settings: read from TOML or JSON, overridden from the command
+//! line (`--set key=value`), and saved, resolved, in the run folder.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Where the targets come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// TD(λ) returns of self-play games.
+    SelfPlay,
+    /// Exact values from a solved table, on positions from self-play games.
+    Distill,
+}
+
+/// Every training setting, with defaults for a small, fast network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// `self-play` or `distill`.
+    pub mode: Mode,
+    /// Hidden layer widths (the input and the one output are added).
+    pub hidden: Vec<usize>,
+    /// Stop after this many minutes of training (0: no time limit).
+    pub minutes: f64,
+    /// Stop after this many self-play games (0: no game limit).
+    pub games: u64,
+    /// Games played (in parallel) per round; the learner trains on a
+    /// round's positions while the next round is played.
+    pub games_per_round: u64,
+    /// λ of the TD(λ) returns.
+    pub lambda: f64,
+    /// Probability of a random move in self-play (exploration).
+    pub exploration: f64,
+    /// Adam's learning rate at the start.
+    pub learning_rate: f64,
+    /// The learning rate at the end of the budget (games or minutes,
+    /// whichever runs out first); in between it falls geometrically. Empty:
+    /// constant.
+    pub learning_rate_end: Option<f64>,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// The seed of everything (weights, dice, exploration, shuffling).
+    pub seed: u64,
+    /// A solved table: the teacher in `distill` mode, and in both modes the
+    /// measure of play against perfect.
+    pub table: Option<String>,
+    /// Games between evaluations (0: only at the end).
+    pub eval_every: u64,
+    /// Games per opponent at each evaluation (paired dice).
+    pub eval_games: u64,
+    /// Minutes between checkpoints.
+    pub checkpoint_minutes: f64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            mode: Mode::SelfPlay,
+            hidden: vec![64],
+            minutes: 60.0,
+            games: 0,
+            games_per_round: 200,
+            lambda: 0.7,
+            exploration: 0.02,
+            learning_rate: 1e-3,
+            learning_rate_end: None,
+            batch: 128,
+            seed: 1,
+            table: None,
+            eval_every: 20_000,
+            eval_games: 400,
+            checkpoint_minutes: 5.0,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Reads a TOML (`.toml`) or JSON file; unknown keys are refused by name.
+    pub fn from_file(path: &Path) -> Result<TrainConfig, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if path.extension().is_some_and(|e| e == "toml") {
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+        } else {
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+        }
+    }
+
+    /// Applies `key=value` overrides (values in TOML syntax: `hidden=[64,32]`,
+    /// `mode="distill"`, `lambda=0.8`; bare words are taken as strings).
+    pub fn with_overrides(&self, overrides: &[String]) -> Result<TrainConfig, String> {
+        let mut value = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        for item in overrides {
+            let (key, raw) = item
+                .split_once('=')
+                .ok_or_else(|| format!("--set {item:?}: expected key=value"))?;
+            let key = key.trim();
+            let Some(slot) = value.get_mut(key) else {
+                return Err(format!(
+                    "--set {key}: no such setting; settings: {}",
+                    serde_json::to_value(TrainConfig::default())
+                        .ok()
+                        .and_then(|v| v.as_object().map(|o| o
+                            .keys()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")))
+                        .unwrap_or_default()
+                ));
+            };
+            let parsed: toml::Value = toml::from_str(&format!("v = {}", raw.trim()))
+                .map(|t: toml::Table| {
+                    t.get("v")
+                        .cloned()
+                        .unwrap_or(toml::Value::String(raw.into()))
+                })
+                .unwrap_or_else(|_| toml::Value::String(raw.trim().to_string()));
+            *slot = serde_json::to_value(parsed).map_err(|e| e.to_string())?;
+        }
+        let config: TrainConfig =
+            serde_json::from_value(value).map_err(|e| format!("--set: {e}"))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The learning rate when `progress` (0 to 1) of the budget is spent.
+    pub fn learning_rate_at(&self, progress: f64) -> f64 {
+        match self.learning_rate_end {
+            Some(end) => {
+                self.learning_rate * (end / self.learning_rate).powf(progress.clamp(0.0, 1.0))
+            }
+            None => self.learning_rate,
+        }
+    }
+
+    /// How much of the budget `games` games and `seconds` seconds are.
+    pub fn progress(&self, games: u64, seconds: f64) -> f64 {
+        let by_games = if self.games > 0 {
+            games as f64 / self.games as f64
+        } else {
+            0.0
+        };
+        let by_time = if self.minutes > 0.0 {
+            seconds / (self.minutes * 60.0)
+        } else {
+            0.0
+        };
+        by_games.max(by_time).min(1.0)
+    }
+
+    /// Checks every setting, naming the first one out of range.
+    pub fn validate(&self) -> Result<(), String> {
+        let check = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_string()) };
+        check(
+            !self.hidden.is_empty() && self.hidden.iter().all(|&w| (1..=1024).contains(&w)),
+            "hidden: one or more layer widths from 1 to 1024",
+        )?;
+        check(
+            self.minutes.is_finite() && self.minutes >= 0.0,
+            "minutes: 0 or more",
+        )?;
+        check(
+            self.minutes > 0.0 || self.games > 0,
+            "set minutes or games (or both) so training ends",
+        )?;
+        check(
+            (1..=100_000).contains(&self.games_per_round),
+            "games_per_round: 1 to 100000",
+        )?;
+        check((0.0..=1.0).contains(&self.lambda), "lambda: 0 to 1")?;
+        check(
+            (0.0..=1.0).contains(&self.exploration),
+            "exploration: 0 to 1",
+        )?;
+        check(
+            self.learning_rate.is_finite() && self.learning_rate > 0.0 && self.learning_rate < 1.0,
+            "learning_rate: between 0 and 1",
+        )?;
+        check(
+            self.learning_rate_end
+                .is_none_or(|l| l.is_finite() && l > 0.0 && l < 1.0),
+            "learning_rate_end: between 0 and 1",
+        )?;
+        check((1..=65_536).contains(&self.batch), "batch: 1 to 65536")?;
+        check(self.eval_games <= 1_000_000, "eval_games: at most 1000000")?;
+        check(
+            self.checkpoint_minutes.is_finite() && self.checkpoint_minutes > 0.0,
+            "checkpoint_minutes: more than 0",
+        )?;
+        check(
+            self.mode != Mode::Distill || self.table.is_some(),
+            "mode distill needs table = \"FILE\" (a solved table)",
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_are_typed_and_checked() {
+        let c = TrainConfig::default()
+            .with_overrides(&[
+                "hidden=[32,16]".into(),
+                "lambda=0.5".into(),
+                "mode=distill".into(),
+                "table=ur.sawah".into(),
+            ])
+            .unwrap();
+        assert_eq!(c.hidden, vec![32, 16]);
+        assert_eq!(c.lambda, 0.5);
+        assert_eq!(c.mode, Mode::Distill);
+        assert_eq!(c.table.as_deref(), Some("ur.sawah"));
+        let err = TrainConfig::default()
+            .with_overrides(&["lamda=0.5".into()])
+            .unwrap_err();
+        assert!(err.contains("lamda") && err.contains("lambda"), "{err}");
+        let err = TrainConfig::default()
+            .with_overrides(&["lambda=2".into()])
+            .unwrap_err();
+        assert!(err.contains("lambda"), "{err}");
+        let err = TrainConfig::default()
+            .with_overrides(&["mode=distill".into()])
+            .unwrap_err();
+        assert!(err.contains("table"), "{err}");
+        let err = TrainConfig::default()
+            .with_overrides(&["batch=many".into()])
+            .unwrap_err();
+        assert!(
+            err.contains("batch") || err.contains("invalid type"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! `sawah export`: a run's latest weights as a model file for `models/`,
+//! with its manifest entry.
+
+use super::run::{Evaluation, RunFolder, RunRecord, code_version};
+use sawah_agents::neural::NeuralNet;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::path::Path;
+
+/// A model's entry in a manifest (`OUT.json` beside the model file).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ManifestEntry {
+    /// The model file's name.
+    pub file: String,
+    /// SHA-256 of the model file, hex.
+    pub sha256: String,
+    /// The rule set id.
+    pub rules: String,
+    /// The rule set's digest.
+    pub rules_digest: String,
+    /// The input encoding.
+    pub encoder: String,
+    /// Inputs.
+    pub input_size: usize,
+    /// Layer widths, inputs first.
+    pub layers: Vec<usize>,
+    /// Activation per layer.
+    pub activations: Vec<String>,
+    /// Trainable parameters.
+    pub parameters: usize,
+    /// Self-play games trained on.
+    pub training_games: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// The code version that trained it.
+    pub code_version: String,
+    /// The run's last evaluation (scores against fixed opponents).
+    pub strength: Option<Evaluation>,
+}
+
+/// Writes the run's current weights to `out` (atomically) with the run's
+/// last evaluation in the model's info, and the manifest entry to
+/// `OUT.json`. Returns the entry.
+pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, String> {
+    let folder = RunFolder {
+        dir: run.to_path_buf(),
+    };
+    let record_text = fs::read_to_string(folder.config())
+        .map_err(|e| format!("{}: {e} (is this a run folder?)", folder.config().display()))?;
+    let record: RunRecord = serde_json::from_str(&record_text)
+        .map_err(|e| format!("{}: {e}", folder.config().display()))?;
+    let bytes = fs::read(folder.current_model())
+        .map_err(|e| format!("{}: {e}", folder.current_model().display()))?;
+    let mut net = NeuralNet::from_bytes(&bytes)
+        .map_err(|e| format!("{}: {e}", folder.current_model().display()))?;
+    let strength: Option<Evaluation> = fs::read_to_string(folder.evals()).ok().and_then(|text| {
+        text.lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .next_back()
+    });
+    if let Some(info) = net.info.info.as_object_mut() {
+        info.insert(
+            "strength".into(),
+            serde_json::to_value(&strength).unwrap_or_default(),
+        );
+        info.insert(
+            "exported_by".into(),
+            serde_json::Value::from(code_version()),
+        );
+    }
+    let model_bytes = net.to_bytes().map_err(|e| e.to_string())?;
+    write_atomically(out, &model_bytes)?;
+    let info = &net.info.info;
+    let entry = ManifestEntry {
+        file: out
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        sha256: format!("{:x}", Sha256::digest(&model_bytes)),
+        rules: net.info.rules.clone(),
+        rules_digest: net.info.rules_digest.clone(),
+        encoder: net.info.encoder.clone(),
+        input_size: net.input_size(),
+        layers: net.widths(),
+        activations: net
+            .layers
+            .iter()
+            .map(|l| l.activation.name().to_string())
+            .collect(),
+        parameters: net.parameters(),
+        training_games: info["training_games"].as_u64().unwrap_or(0),
+        seed: record.config.seed,
+        code_version: info["code_version"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        strength,
+    };
+    let mut entry_path = out.as_os_str().to_owned();
+    entry_path.push(".json");
+    let text = serde_json::to_string_pretty(&entry).map_err(|e| e.to_string())? + "\n";
+    write_atomically(Path::new(&entry_path), text.as_bytes())?;
+    Ok(entry)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    fs::write(&temporary, bytes)
+        .and_then(|()| fs::rename(&temporary, path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -1,0 +1,12 @@
+//! Neural training with burn: the value network, self-play TD(λ) and
+//! distillation from solved tables, runs with checkpoints and TensorBoard
+//! logs, and export to the model files the agents load.
+
+pub mod config;
+pub mod export;
+pub mod net;
+pub mod run;
+pub mod selfplay;
+
+pub use config::{Mode, TrainConfig};
+pub use run::{RunFolder, RunOptions, Status, train};
