@@ -4,48 +4,14 @@
 
 use proptest::prelude::*;
 use sawah_agents::AgentSpec;
-use sawah_agents::neural::{Activation, Dense, Encode, ModelInfo, NeuralNet};
+use sawah_agents::neural::{Encode, NeuralNet};
 use sawah_engine::race::{self, RuleSet};
 use sawah_engine::senet::Senet;
 use sawah_engine::{Codec, DiceSource, Game};
 
 /// A network with weights from a small deterministic generator.
 fn random_net<G: Encode + Codec>(game: &G, hidden: &[usize], seed: u64) -> NeuralNet {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6
-    };
-    let mut widths = vec![game.input_size()];
-    widths.extend_from_slice(hidden);
-    widths.push(1);
-    let layers = widths
-        .windows(2)
-        .enumerate()
-        .map(|(k, w)| Dense {
-            inputs: w[0],
-            outputs: w[1],
-            weight: (0..w[0] * w[1]).map(|_| next()).collect(),
-            bias: (0..w[1]).map(|_| next()).collect(),
-            activation: if k + 2 == widths.len() {
-                Activation::Sigmoid
-            } else {
-                Activation::Relu
-            },
-        })
-        .collect();
-    NeuralNet::new(
-        ModelInfo {
-            rules: game.name().to_string(),
-            rules_digest: game.rules_digest(),
-            encoder: game.encoder_id().to_string(),
-            info: serde_json::json!({"seed": seed}),
-        },
-        layers,
-    )
-    .unwrap()
+    NeuralNet::with_random_weights(game, hidden, seed).unwrap()
 }
 
 fn positions<G: Game>(game: &G, count: usize, seed: u64) -> Vec<G::Position> {

@@ -121,3 +121,49 @@ pub fn search<G: HasHeuristic>(game: &G, ply: u8, count: usize, seed: u64) -> St
     ));
     lines.join("\n")
 }
+
+/// What the neural benchmark measured.
+#[derive(Clone, Debug)]
+pub struct NeuralBench {
+    /// Rule set id.
+    pub rules: String,
+    /// Layer widths.
+    pub widths: Vec<usize>,
+    /// Trainable parameters.
+    pub parameters: usize,
+    /// Evaluations made (encode + forward, one position at a time).
+    pub evaluations: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Evaluates positions from random games one at a time (batch size 1:
+/// encode, then the forward pass) on this thread for at least `duration`.
+pub fn neural<G: HasHeuristic>(
+    game: &G,
+    net: &sawah_agents::neural::NeuralNet,
+    seed: u64,
+    duration: Duration,
+) -> NeuralBench {
+    let positions: Vec<G::Position> = positions_with_rolls(game, seed, 4096, 0)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let start = Instant::now();
+    let mut evaluations = 0u64;
+    let mut sum = 0.0;
+    while start.elapsed() < duration {
+        for p in &positions {
+            sum += net.evaluate(game, std::hint::black_box(p));
+        }
+        evaluations += positions.len() as u64;
+    }
+    std::hint::black_box(sum);
+    NeuralBench {
+        rules: game.name().to_string(),
+        widths: net.widths(),
+        parameters: net.parameters(),
+        evaluations,
+        elapsed: start.elapsed(),
+    }
+}

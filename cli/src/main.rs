@@ -255,6 +255,25 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Measure neural evaluation speed: positions from random games
+    /// evaluated one at a time (batch size 1) on one core.
+    BenchNeural {
+        /// Rule sets to measure (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "ur,senet")]
+        rules: Vec<String>,
+        /// Hidden layer widths of a network with random weights (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "64")]
+        hidden: Vec<usize>,
+        /// Measure this model file instead (its rule set must be the one given).
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
+        /// Seconds per rule set.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Seed for the positions (and random weights).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot {
         /// A solved table for `"bot":"perfect"` (and `evaluate` with it).
@@ -527,6 +546,41 @@ fn run(cli: Cli) -> Result<()> {
                 let game = registry.resolve(&name)?;
                 let report = with_game!(&game, g => bench::search(g, depth, positions, seed));
                 println!("{report}");
+            }
+        }
+        Command::BenchNeural {
+            rules,
+            hidden,
+            model,
+            seconds,
+            seed,
+        } => {
+            if !(seconds.is_finite() && seconds > 0.0) {
+                bail!("--seconds must be a positive number, not {seconds}");
+            }
+            if hidden.is_empty() || hidden.iter().any(|&w| w == 0 || w > 1024) {
+                bail!("--hidden: widths from 1 to 1024");
+            }
+            println!(
+                "neural evaluation, batch size 1, one thread, {seconds} s per rule set, seed {seed}"
+            );
+            for name in rules {
+                let game = registry.resolve(&name)?;
+                let result = with_game!(&game, g => {
+                    let net = match &model {
+                        Some(path) => sawah_agents::neural::NeuralNet::load(path, g)?,
+                        None => sawah_agents::neural::NeuralNet::with_random_weights(g, &hidden, seed)?,
+                    };
+                    bench::neural(g, &net, seed, Duration::from_secs_f64(seconds))
+                });
+                println!(
+                    "{:<16} layers {:?} ({} parameters): {:.2} M evaluations/s ({:.0} ns each)",
+                    result.rules,
+                    result.widths,
+                    result.parameters,
+                    result.evaluations as f64 / result.elapsed.as_secs_f64() / 1e6,
+                    result.elapsed.as_secs_f64() * 1e9 / result.evaluations as f64
+                );
             }
         }
         Command::Bench {

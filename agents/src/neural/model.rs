@@ -27,6 +27,14 @@ pub const MODEL_FORMAT_VERSION: u32 = 1;
 /// The widest layer a model may have (the forward pass keeps layers on the stack).
 pub const MAX_WIDTH: usize = 1024;
 
+thread_local! {
+    /// Per-thread buffers for the forward pass (layer outputs), so an
+    /// evaluation neither allocates nor clears memory.
+    static SCRATCH: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Per-thread buffer for a position's active inputs.
+    static ACTIVE: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activation {
@@ -61,13 +69,17 @@ impl Activation {
         }
     }
 
+    /// Applies the activation to every value (one loop per kind, so the
+    /// compiler can vectorise it).
     #[inline]
-    fn apply(self, x: f32) -> f32 {
+    fn apply_all(self, values: &mut [f32]) {
         match self {
-            Activation::Relu => x.max(0.0),
-            Activation::Sigmoid => 1.0 / (1.0 + (-x).exp()),
-            Activation::Tanh => x.tanh(),
-            Activation::Identity => x,
+            Activation::Relu => values.iter_mut().for_each(|x| *x = x.max(0.0)),
+            Activation::Sigmoid => values
+                .iter_mut()
+                .for_each(|x| *x = 1.0 / (1.0 + (-*x).exp())),
+            Activation::Tanh => values.iter_mut().for_each(|x| *x = x.tanh()),
+            Activation::Identity => {}
         }
     }
 }
@@ -191,6 +203,51 @@ impl NeuralNet {
         Ok(NeuralNet { info, layers })
     }
 
+    /// A network for `game` with ReLU hidden layers of widths `hidden`, a
+    /// sigmoid output, and small weights from a seeded generator (for
+    /// benchmarks and tests; training starts from burn's initialiser).
+    pub fn with_random_weights<G: Encode + Codec>(
+        game: &G,
+        hidden: &[usize],
+        seed: u64,
+    ) -> Result<NeuralNet, ModelError> {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6
+        };
+        let mut widths = vec![game.input_size()];
+        widths.extend_from_slice(hidden);
+        widths.push(1);
+        let last = widths.len() - 2;
+        let layers = widths
+            .windows(2)
+            .enumerate()
+            .map(|(k, w)| Dense {
+                inputs: w[0],
+                outputs: w[1],
+                weight: (0..w[0] * w[1]).map(|_| next()).collect(),
+                bias: (0..w[1]).map(|_| next()).collect(),
+                activation: if k == last {
+                    Activation::Sigmoid
+                } else {
+                    Activation::Relu
+                },
+            })
+            .collect();
+        NeuralNet::new(
+            ModelInfo {
+                rules: game.name().to_string(),
+                rules_digest: game.rules_digest(),
+                encoder: game.encoder_id().to_string(),
+                info: serde_json::json!({ "random_weights_seed": seed }),
+            },
+            layers,
+        )
+    }
+
     /// Inputs the network reads.
     pub fn input_size(&self) -> usize {
         self.layers[0].inputs
@@ -240,11 +297,21 @@ impl NeuralNet {
     /// The output for a sparse 0/1 input given by its active indices (each
     /// below the input size).
     pub fn forward_active(&self, active: &[u16]) -> f32 {
-        let mut a = [0f32; MAX_WIDTH];
-        let mut b = [0f32; MAX_WIDTH];
+        SCRATCH.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            if scratch.len() < 2 * MAX_WIDTH {
+                scratch.resize(2 * MAX_WIDTH, 0.0);
+            }
+            let (a, b) = scratch.split_at_mut(MAX_WIDTH);
+            self.forward_with(active, a, b)
+        })
+    }
+
+    fn forward_with(&self, active: &[u16], a: &mut [f32], b: &mut [f32]) -> f32 {
         let first = &self.layers[0];
         let width = first.outputs;
-        a[..width].copy_from_slice(&first.bias);
+        let hidden = &mut a[..width];
+        hidden.copy_from_slice(&first.bias);
         for &i in active {
             // An index past the inputs (a model not checked against its
             // game) reads nothing rather than panicking.
@@ -252,14 +319,12 @@ impl NeuralNet {
             let Some(row) = first.weight.get(start..start + width) else {
                 continue;
             };
-            for (x, w) in a[..width].iter_mut().zip(row) {
+            for (x, w) in hidden.iter_mut().zip(row) {
                 *x += w;
             }
         }
-        for x in &mut a[..width] {
-            *x = first.activation.apply(*x);
-        }
-        let (mut current, mut next) = (&mut a, &mut b);
+        first.activation.apply_all(hidden);
+        let (mut current, mut next) = (a, b);
         for layer in &self.layers[1..] {
             dense_forward(layer, &current[..layer.inputs], &mut next[..layer.outputs]);
             std::mem::swap(&mut current, &mut next);
@@ -281,9 +346,12 @@ impl NeuralNet {
 
     /// The win probability for the side to move of `position`.
     pub fn evaluate<G: Encode>(&self, game: &G, position: &G::Position) -> f64 {
-        let mut active = Vec::with_capacity(48);
-        game.encode(position, &mut active);
-        f64::from(self.forward_active(&active))
+        ACTIVE.with(|active| {
+            let mut active = active.borrow_mut();
+            active.clear();
+            game.encode(position, &mut active);
+            f64::from(self.forward_active(&active))
+        })
     }
 
     /// The model as SafeTensors bytes.
@@ -451,7 +519,5 @@ fn dense_forward(layer: &Dense, input: &[f32], output: &mut [f32]) {
             }
         }
     }
-    for o in output.iter_mut() {
-        *o = layer.activation.apply(*o);
-    }
+    layer.activation.apply_all(output);
 }
