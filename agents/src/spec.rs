@@ -21,7 +21,11 @@ pub const AGENTS: [&str; 5] = ["random", "heuristic", "expectiminimax", "neural"
 /// The strength presets.
 pub const PRESETS: [&str; 3] = ["easy", "medium", "hard"];
 /// Every option and what it means, for error messages and help.
-pub const OPTIONS: [(&str, &str); 9] = [
+pub const OPTIONS: [(&str, &str); 10] = [
+    (
+        "weights",
+        "learned weights for the hand-made evaluation (heuristic, expectiminimax; from `sawah train`)",
+    ),
     (
         "model",
         "model file (neural; from `sawah export`, see docs/training.md)",
@@ -105,6 +109,8 @@ pub struct AgentSpec {
     pub table: Option<String>,
     /// The model file a neural agent evaluates with.
     pub model: Option<String>,
+    /// Learned weights for the hand-made evaluation.
+    pub weights: Option<String>,
 }
 
 /// Why a spec was refused.
@@ -167,10 +173,11 @@ pub enum SpecError {
 fn options_of(agent: AgentKind) -> &'static [&'static str] {
     match agent {
         AgentKind::Random => &["seed"],
-        AgentKind::Heuristic => &["eval", "noise", "temperature", "seed"],
+        AgentKind::Heuristic => &["eval", "weights", "noise", "temperature", "seed"],
         AgentKind::Expectiminimax => &[
             "depth",
             "eval",
+            "weights",
             "noise",
             "temperature",
             "nodes",
@@ -206,6 +213,7 @@ impl AgentSpec {
             pruning: true,
             table: None,
             model: None,
+            weights: None,
         }
     }
 
@@ -281,6 +289,7 @@ impl AgentSpec {
             "pruning" => self.pruning = value.parse().map_err(|_| bad("true or false"))?,
             "table" => self.table = Some(value.to_string()),
             "model" => self.model = Some(value.to_string()),
+            "weights" => self.weights = Some(value.to_string()),
             _ => unreachable!("options_of lists only the options handled here"),
         }
         Ok(())
@@ -386,7 +395,11 @@ impl AgentSpec {
                 ))
             }
             AgentKind::Heuristic | AgentKind::Expectiminimax => {
-                let evaluator = NoisyEvaluator::new(game.heuristic(), self.noise, self.seed);
+                let heuristic = match &self.weights {
+                    Some(path) => game.heuristic_from_file(std::path::Path::new(path))?,
+                    None => game.heuristic(),
+                };
+                let evaluator = NoisyEvaluator::new(heuristic, self.noise, self.seed);
                 let options = SearchOptions {
                     pruning: self.pruning,
                     ..SearchOptions::default()
@@ -430,6 +443,9 @@ impl fmt::Display for AgentSpec {
         }
         if let Some(model) = &self.model {
             write!(f, ":model={model}")?;
+        }
+        if let Some(weights) = &self.weights {
+            write!(f, ":weights={weights}")?;
         }
         if let Some(table) = &self.table {
             write!(f, ":table={table}")?;

@@ -147,3 +147,44 @@ proptest! {
         let _ = NeuralNet::from_bytes(&bytes);
     }
 }
+
+#[test]
+fn learned_heuristic_weights_load_and_are_checked() {
+    use sawah_agents::heuristic::{HasHeuristic, WEIGHTS_FORMAT, WeightsFile};
+    let rules = race::preset("ur").unwrap();
+    let dir = std::env::temp_dir().join(format!("sawah-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w.json");
+    let mut file = WeightsFile {
+        format: WEIGHTS_FORMAT.into(),
+        rules: "ur".into(),
+        features: vec!["race", "danger", "threat", "safe_marks", "extra_rolls"]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        bias: 0.1,
+        weights: vec![5.0, -0.5, 1.0, 0.5, 0.2],
+    };
+    std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+    let h = rules.heuristic_from_file(&path).unwrap();
+    assert_eq!(RuleSet::heuristic_weights(&h).weights, file.weights);
+    let spec =
+        AgentSpec::parse(&format!("expectiminimax:weights={}", path.display()), "ur").unwrap();
+    assert!(spec.build(&rules).is_ok());
+    // Other rule set, other features, a weight that is not finite: refused by name.
+    let err = race::preset("masters")
+        .unwrap()
+        .heuristic_from_file(&path)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("weights for ur"), "{err}");
+    file.features.pop();
+    file.weights.pop();
+    std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+    let err = rules.heuristic_from_file(&path).err().unwrap().to_string();
+    assert!(err.contains("features"), "{err}");
+    std::fs::write(&path, "{\"format\":1}").unwrap();
+    assert!(rules.heuristic_from_file(&path).is_err());
+    std::fs::remove_dir_all(dir).unwrap();
+}

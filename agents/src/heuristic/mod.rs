@@ -41,12 +41,79 @@ impl Weights {
     }
 }
 
+/// What a weights file's `format` says.
+pub const WEIGHTS_FORMAT: &str = "sawah-heuristic-weights-v1";
+
+/// Learned weights of a hand-made evaluation, as JSON:
+/// `{"format":"sawah-heuristic-weights-v1","rules":"ur","features":[…],"bias":…,"weights":[…]}`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightsFile {
+    /// Always [`WEIGHTS_FORMAT`].
+    pub format: String,
+    /// The rule set the weights were learned on.
+    pub rules: String,
+    /// Feature names, in order.
+    pub features: Vec<String>,
+    /// The constant term.
+    pub bias: f64,
+    /// One weight per feature.
+    pub weights: Vec<f64>,
+}
+
 /// A game family that has a hand-made evaluation.
 pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Sized {
     /// The evaluation type.
     type Heuristic: Evaluator<Self> + Clone + Send + Sync + 'static;
     /// The evaluation with its default weights for this rule set.
     fn heuristic(&self) -> Self::Heuristic;
+
+    /// The evaluation with other weights (as many as it has features).
+    fn heuristic_with(&self, weights: Weights) -> Self::Heuristic;
+
+    /// The evaluation's weights.
+    fn heuristic_weights(heuristic: &Self::Heuristic) -> &Weights;
+
+    /// The evaluation's features of `position`, for the side to move.
+    fn heuristic_features(&self, position: &Self::Position) -> Vec<f64>;
+
+    /// The evaluation with the weights of a weights file (see
+    /// [`WeightsFile`]), checked against this rule set's features.
+    fn heuristic_from_file(&self, path: &Path) -> Result<Self::Heuristic, SpecError> {
+        let shown = path.display();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| SpecError::Model(format!("{shown}: {e}")))?;
+        let file: WeightsFile =
+            serde_json::from_str(&text).map_err(|e| SpecError::Model(format!("{shown}: {e}")))?;
+        let default = self.heuristic();
+        let names = Self::heuristic_weights(&default).names;
+        if file.format != WEIGHTS_FORMAT {
+            return Err(SpecError::Model(format!(
+                "{shown}: not a heuristic weights file"
+            )));
+        }
+        if file.rules != self.name() {
+            return Err(SpecError::Model(format!(
+                "{shown}: weights for {}, not {}",
+                file.rules,
+                self.name()
+            )));
+        }
+        if file.features != names || file.weights.len() != names.len() {
+            return Err(SpecError::Model(format!(
+                "{shown}: features {:?}; this evaluation has {names:?}",
+                file.features
+            )));
+        }
+        if !file.bias.is_finite() || file.weights.iter().any(|w| !w.is_finite()) {
+            return Err(SpecError::Model(format!("{shown}: a weight is not finite")));
+        }
+        Ok(self.heuristic_with(Weights {
+            names,
+            bias: file.bias,
+            weights: file.weights,
+        }))
+    }
 
     /// A perfect agent playing from the solved table at `table`, where the
     /// family has exact solutions.
@@ -60,6 +127,18 @@ impl HasHeuristic for sawah_engine::race::RuleSet {
     type Heuristic = RaceHeuristic;
     fn heuristic(&self) -> RaceHeuristic {
         RaceHeuristic::default()
+    }
+
+    fn heuristic_with(&self, weights: Weights) -> RaceHeuristic {
+        RaceHeuristic { weights }
+    }
+
+    fn heuristic_weights(heuristic: &RaceHeuristic) -> &Weights {
+        &heuristic.weights
+    }
+
+    fn heuristic_features(&self, position: &sawah_engine::race::Position) -> Vec<f64> {
+        RaceHeuristic::default().features(self, position).to_vec()
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -76,5 +155,17 @@ impl HasHeuristic for sawah_engine::senet::Senet {
     type Heuristic = SenetHeuristic;
     fn heuristic(&self) -> SenetHeuristic {
         SenetHeuristic::default()
+    }
+
+    fn heuristic_with(&self, weights: Weights) -> SenetHeuristic {
+        SenetHeuristic { weights }
+    }
+
+    fn heuristic_weights(heuristic: &SenetHeuristic) -> &Weights {
+        &heuristic.weights
+    }
+
+    fn heuristic_features(&self, position: &sawah_engine::senet::Position) -> Vec<f64> {
+        SenetHeuristic::default().features(position).to_vec()
     }
 }

@@ -41,6 +41,9 @@ pub struct TrainConfig {
     pub learning_rate_end: Option<f64>,
     /// Positions per gradient step.
     pub batch: usize,
+    /// Step size for the hand-made evaluation's weights, learned from the
+    /// same targets by mini-batch gradient descent (0: not learned).
+    pub heuristic_learning_rate: f64,
     /// The seed of everything (weights, dice, exploration, shuffling).
     pub seed: u64,
     /// A solved table: the teacher in `distill` mode, and in both modes the
@@ -67,6 +70,7 @@ impl Default for TrainConfig {
             learning_rate: 1e-3,
             learning_rate_end: None,
             batch: 128,
+            heuristic_learning_rate: 0.05,
             seed: 1,
             table: None,
             eval_every: 20_000,
@@ -183,6 +187,11 @@ impl TrainConfig {
             "learning_rate_end: between 0 and 1",
         )?;
         check((1..=65_536).contains(&self.batch), "batch: 1 to 65536")?;
+        check(
+            self.heuristic_learning_rate.is_finite()
+                && (0.0..=10.0).contains(&self.heuristic_learning_rate),
+            "heuristic_learning_rate: 0 to 10",
+        )?;
         check(self.eval_games <= 1_000_000, "eval_games: at most 1000000")?;
         check(
             self.checkpoint_minutes.is_finite() && self.checkpoint_minutes > 0.0,

@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod export;
+pub mod heuristic;
 pub mod net;
 pub mod run;
 pub mod selfplay;

@@ -16,6 +16,7 @@
 //! would have.
 
 use super::config::{Mode, TrainConfig};
+use super::heuristic::HeuristicWeights;
 use super::net::ValueNet;
 use super::selfplay::{Sample, generate};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, OptimizerRecord};
@@ -85,6 +86,10 @@ impl RunFolder {
     /// Evaluation results, one JSON line each.
     pub fn evals(&self) -> PathBuf {
         self.dir.join("evals.jsonl")
+    }
+    /// The learned weights of the hand-made evaluation.
+    pub fn heuristic(&self) -> PathBuf {
+        self.dir.join("heuristic.json")
     }
     /// TensorBoard event folders.
     pub fn tensorboard(&self) -> PathBuf {
@@ -208,6 +213,7 @@ struct CheckpointHeader {
     encoder: String,
     widths: Vec<usize>,
     counters: Counters,
+    heuristic: HeuristicWeights,
     code_version: String,
 }
 
@@ -376,10 +382,34 @@ fn evaluate<G: HasHeuristic + Sync + 'static>(
         let score = result.score();
         results.push((opponent.clone(), score.mean, score.low, score.high));
     }
-    let measures = options
+    let mut measures = options
         .measures
         .map(|m| m(net, model_path))
         .unwrap_or_default();
+    if config.heuristic_learning_rate > 0.0 {
+        let learned = AgentSpec::parse(
+            &format!(
+                "expectiminimax:depth=1:weights={}",
+                options.folder.heuristic().display()
+            ),
+            game.name(),
+        )
+        .map_err(|e| TrainError::Config(e.to_string()))?;
+        let default = AgentSpec::parse("expectiminimax:depth=1", game.name())
+            .map_err(|e| TrainError::Config(e.to_string()))?;
+        let result = sawah_eval::matches::play_match(
+            game,
+            &learned,
+            &default,
+            config.eval_games,
+            mix(config.seed, 0xe7a2, 0),
+        )
+        .map_err(|e| TrainError::Config(format!("learned heuristic: {e}")))?;
+        measures.push((
+            "learned_heuristic_score_vs_default".to_string(),
+            result.score().mean,
+        ));
+    }
     Ok(Evaluation {
         games: counters.games,
         results,
@@ -446,6 +476,7 @@ where
     let mut optimizer = AdamConfig::new().init();
     let mut counters = Counters::default();
     let mut player: Option<NeuralNet> = None;
+    let mut heuristic = HeuristicWeights::initial(game);
     if options.resume && folder.checkpoint().exists() {
         let path = folder.checkpoint();
         let bytes = fs::read(&path).map_err(|e| file_error(&path, e))?;
@@ -469,6 +500,7 @@ where
         optimizer = optimizer.load_record(optim_record);
         player = Some(NeuralNet::from_bytes(&checkpoint.player).map_err(|e| file_error(&path, e))?);
         counters = checkpoint.header.counters;
+        heuristic = checkpoint.header.heuristic;
     }
 
     // One TensorBoard folder per process (two writers in one folder within
@@ -515,6 +547,7 @@ where
     let save = |model: &ValueNet,
                 optimizer: &ModuleOptimizer,
                 player: &NeuralNet,
+                heuristic: &HeuristicWeights,
                 counters: &Counters|
      -> Result<(), TrainError> {
         let mut store = BurnpackStore::from_bytes(None);
@@ -537,6 +570,7 @@ where
                 encoder: game.encoder_id().to_string(),
                 widths: widths.clone(),
                 counters: *counters,
+                heuristic: heuristic.clone(),
                 code_version: code_version(),
             },
             model: model_bytes,
@@ -547,6 +581,9 @@ where
         };
         let bytes = encode_checkpoint(&checkpoint).map_err(TrainError::Config)?;
         write_atomically(&folder.checkpoint(), &bytes)?;
+        let weights = serde_json::to_string_pretty(&heuristic.to_file(game))
+            .map_err(|e| TrainError::Config(e.to_string()))?;
+        write_atomically(&folder.heuristic(), weights.as_bytes())?;
         let current = snapshot(model, counters)?;
         write_atomically(
             &folder.current_model(),
@@ -561,11 +598,26 @@ where
         let round = counters.rounds;
         let next_player = snapshot(&model, &counters)?;
         let round_start = Instant::now();
+        let mut heuristic_loss = f64::NAN;
         let learning_rate =
             config.learning_rate_at(config.progress(counters.games, counters.seconds));
         // Play the next round's games while the learner trains on this one's.
         let (next_samples, (trained, loss, steps)) = std::thread::scope(|scope| {
             let handle = scope.spawn(|| play_round(&next_player, round + 1));
+            if config.heuristic_learning_rate > 0.0 {
+                let mut order: Vec<usize> = (0..samples.len()).collect();
+                order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(
+                    config.seed,
+                    0x4e01,
+                    round,
+                )));
+                heuristic_loss = heuristic.fit(
+                    &samples,
+                    &order,
+                    config.batch,
+                    config.heuristic_learning_rate,
+                );
+            }
             let trained = train_round(
                 model.clone(),
                 &mut optimizer,
@@ -598,6 +650,9 @@ where
         board.add_scalar("train/loss", loss as f32, step);
         board.add_scalar("train/td_error", td_error as f32, step);
         board.add_scalar("train/learning_rate", learning_rate as f32, step);
+        if heuristic_loss.is_finite() {
+            board.add_scalar("train/heuristic_loss", heuristic_loss as f32, step);
+        }
         board.add_scalar(
             "speed/games_per_second",
             (config.games_per_round as f64 / elapsed) as f32,
@@ -617,7 +672,7 @@ where
             || finished
         {
             counters.evaluated_at = counters.games;
-            save(&model, &optimizer, &player, &counters)?;
+            save(&model, &optimizer, &player, &heuristic, &counters)?;
             last_checkpoint = Instant::now();
             let current = snapshot(&model, &counters)?;
             let e = evaluate(
@@ -653,7 +708,7 @@ where
             evaluation = Some(e);
         }
         if finished || last_checkpoint.elapsed().as_secs_f64() >= config.checkpoint_minutes * 60.0 {
-            save(&model, &optimizer, &player, &counters)?;
+            save(&model, &optimizer, &player, &heuristic, &counters)?;
             last_checkpoint = Instant::now();
         }
         board.flush();
@@ -665,7 +720,7 @@ where
         });
     }
     if !folder.current_model().exists() {
-        save(&model, &optimizer, &player, &counters)?;
+        save(&model, &optimizer, &player, &heuristic, &counters)?;
     }
     board.flush();
     Ok(counters)

@@ -5,6 +5,7 @@
 
 use rayon::prelude::*;
 use sawah_agents::evaluator::terminal_value;
+use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::neural::{Encode, NeuralNet};
 use sawah_engine::{DiceSource, Game};
 
@@ -20,6 +21,9 @@ pub struct Sample {
     pub target: f32,
     /// What it output when the game was played (for the TD error).
     pub predicted: f32,
+    /// The hand-made evaluation's features of the position (for learning
+    /// its weights from the same targets).
+    pub features: Vec<f32>,
 }
 
 /// Games longer than this are cut off (no game has come near it).
@@ -116,7 +120,7 @@ pub fn generate<G>(
     teacher: Option<Teacher<'_, G::Position>>,
 ) -> Vec<Sample>
 where
-    G: Encode + Sync,
+    G: HasHeuristic + Sync,
     G::Position: Send,
 {
     let per_game: Vec<Vec<Sample>> = (0..games)
@@ -138,6 +142,11 @@ where
                         active,
                         target: t as f32,
                         predicted: v as f32,
+                        features: game
+                            .heuristic_features(p)
+                            .iter()
+                            .map(|&f| f as f32)
+                            .collect(),
                     }
                 })
                 .collect()
