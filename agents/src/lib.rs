@@ -6,6 +6,8 @@
 pub mod agent;
 pub mod evaluator;
 pub mod heuristic;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod manifest;
 pub mod neural;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod perfect;

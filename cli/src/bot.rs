@@ -50,6 +50,14 @@ type Reply = Result<Value, ProtocolError>;
 pub struct Bot {
     registry: Registry,
     table: Option<String>,
+    models: Option<sawah_agents::manifest::Models>,
+}
+
+/// What the server adds to requests: a default solved table and the
+/// shipped levels.
+struct Serving<'a> {
+    table: Option<&'a str>,
+    models: Option<&'a sawah_agents::manifest::Models>,
 }
 
 fn field<'a>(request: &'a Map<String, Value>, name: &str) -> Result<&'a Value, ProtocolError> {
@@ -102,12 +110,18 @@ fn roll_of<G: Codec>(game: &G, request: &Map<String, Value>) -> Result<u8, Proto
 fn agent_of<G: Codec + HasHeuristic + 'static>(
     game: &G,
     request: &Map<String, Value>,
-    table: Option<&str>,
+    serving: &Serving<'_>,
 ) -> Result<(AgentSpec, Box<dyn sawah_agents::Agent<G> + Send>), ProtocolError> {
     let invalid = |e: sawah_agents::SpecError| ProtocolError::new("invalid_bot", e.to_string());
-    let mut spec = AgentSpec::from_json(field(request, "bot")?, game.name()).map_err(invalid)?;
+    let bot = field(request, "bot")?;
+    // A level name ("hard", "easy:seed=2") resolves through the shipped models.
+    let bot = match (bot, serving.models) {
+        (Value::String(text), Some(models)) => Value::String(models.expand(text, game.name())),
+        _ => bot.clone(),
+    };
+    let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid)?;
     if spec.table.is_none() {
-        spec.table = table.map(str::to_string);
+        spec.table = serving.table.map(str::to_string);
     }
     let agent = spec.build(game).map_err(invalid)?;
     Ok((spec, agent))
@@ -138,11 +152,11 @@ fn choose<G: Codec + HasHeuristic + 'static>(
     game: &G,
     json: &sawah_engine::json::PositionJson,
     request: &Map<String, Value>,
-    table: Option<&str>,
+    serving: &Serving<'_>,
 ) -> Reply {
     let position = position_of(game, json)?;
     let roll = roll_of(game, request)?;
-    let (_, mut agent) = agent_of(game, request, table)?;
+    let (_, mut agent) = agent_of(game, request, serving)?;
     let moves = game.legal_moves(&position, roll);
     if moves.is_empty() {
         return Ok(json!({ "move": null, "values": [] }));
@@ -166,10 +180,10 @@ fn evaluate<G: Codec + HasHeuristic + 'static>(
     game: &G,
     json: &sawah_engine::json::PositionJson,
     request: &Map<String, Value>,
-    table: Option<&str>,
+    serving: &Serving<'_>,
 ) -> Reply {
     let position = position_of(game, json)?;
-    let (spec, mut agent) = agent_of(game, request, table)?;
+    let (spec, mut agent) = agent_of(game, request, serving)?;
     if let Some(value) = terminal_value(game, &position) {
         return Ok(json!({ "value": value }));
     }
@@ -188,6 +202,7 @@ impl Bot {
         Bot {
             registry,
             table: None,
+            models: None,
         }
     }
 
@@ -195,6 +210,20 @@ impl Bot {
     pub fn with_table(mut self, table: Option<String>) -> Bot {
         self.table = table;
         self
+    }
+
+    /// The shipped levels `"bot":"easy"|"medium"|"hard"` resolve through
+    /// (rule sets the manifest does not list use the built-in presets).
+    pub fn with_models(mut self, models: Option<sawah_agents::manifest::Models>) -> Bot {
+        self.models = models;
+        self
+    }
+
+    fn serving(&self) -> Serving<'_> {
+        Serving {
+            table: self.table.as_deref(),
+            models: self.models.as_ref(),
+        }
     }
 
     /// Answers one request line with one response line (no newline).
@@ -243,11 +272,11 @@ impl Bot {
             }
             "choose" => {
                 let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => choose(g, &json, request, self.table.as_deref()))
+                with_game!(&game, g => choose(g, &json, request, &self.serving()))
             }
             "evaluate" => {
                 let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => evaluate(g, &json, request, self.table.as_deref()))
+                with_game!(&game, g => evaluate(g, &json, request, &self.serving()))
             }
             "start" => {
                 let game = self.rules(string_field(request, "rules")?)?;

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod bot;
+pub mod models;
 pub mod play;
 pub mod render;
 pub mod tournament;

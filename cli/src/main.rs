@@ -70,6 +70,10 @@ enum Command {
         /// The solved table for `--opponent perfect` (from `sawah solve --out`).
         #[arg(long, value_name = "PATH")]
         table: Option<String>,
+        /// The models folder whose manifest serves easy, medium and hard
+        /// (default: ./models, else the source tree's models/).
+        #[arg(long, value_name = "DIR")]
+        models: Option<PathBuf>,
     },
     /// Play two agents against each other with paired dice (each dice
     /// sequence twice, seats swapped) and report the first agent's score.
@@ -279,6 +283,10 @@ enum Command {
         /// A solved table for `"bot":"perfect"` (and `evaluate` with it).
         #[arg(long, value_name = "PATH")]
         table: Option<String>,
+        /// The models folder whose manifest serves "easy", "medium" and
+        /// "hard" (default: ./models, else the source tree's models/).
+        #[arg(long, value_name = "DIR")]
+        models: Option<PathBuf>,
     },
     /// List the legal moves for a position and roll, with the resulting positions.
     Moves {
@@ -337,8 +345,10 @@ fn run(cli: Cli) -> Result<()> {
             daily,
             opponent,
             table,
+            models,
         } => {
             let game = registry.resolve(&rules)?;
+            let models = sawah_cli::models::find(models.as_deref())?;
             let seed = seed.unwrap_or_else(clock_seed);
             let mut options = play::PlayOptions::seeded(side.into(), seed);
             if let Some(date) = daily {
@@ -353,15 +363,22 @@ fn run(cli: Cli) -> Result<()> {
                 options.rolls = play::Rolls::Daily { date, throws };
             }
             let opponent = opponent.as_deref().unwrap_or("medium");
-            options.opponent = AgentSpec::parse(opponent, game.name()).context("--opponent")?;
+            let opponent = match &models {
+                Some(m) => m.expand(opponent, game.name()),
+                None => opponent.to_string(),
+            };
+            options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
             if options.opponent.table.is_none() {
                 options.opponent.table = table;
             }
             let stdin = io::stdin();
             with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
         }
-        Command::Bot { table } => {
-            let server = bot::Bot::new(registry).with_table(table);
+        Command::Bot { table, models } => {
+            let models = sawah_cli::models::find(models.as_deref())?;
+            let server = bot::Bot::new(registry)
+                .with_table(table)
+                .with_models(models);
             let stdin = io::stdin();
             bot::serve(&server, stdin.lock(), BufWriter::new(io::stdout()))?;
         }
@@ -383,8 +400,13 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("--games must be from 1 to 100000000, not {games}");
             }
             let game = registry.resolve(&rules)?;
-            let first = AgentSpec::parse(&first, game.name()).context("first agent")?;
-            let second = AgentSpec::parse(&second, game.name()).context("second agent")?;
+            let models = sawah_cli::models::find(None)?;
+            let expand = |text: &str| match &models {
+                Some(m) => m.expand(text, game.name()),
+                None => text.to_string(),
+            };
+            let first = AgentSpec::parse(&expand(&first), game.name()).context("first agent")?;
+            let second = AgentSpec::parse(&expand(&second), game.name()).context("second agent")?;
             let result = match &game {
                 AnyGame::Race(r) => play_match(&**r, &first, &second, games, seed),
                 AnyGame::Senet(s) => play_match(&**s, &first, &second, games, seed),

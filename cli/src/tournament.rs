@@ -446,8 +446,13 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         );
     }
     let game = registry.resolve(&args.rules)?;
-    let new = AgentSpec::parse(&args.new, game.name()).context("--new")?;
-    let base = AgentSpec::parse(&args.base, game.name()).context("--base")?;
+    let models = crate::models::find(None)?;
+    let expand = |text: &str| match &models {
+        Some(m) => m.expand(text, game.name()),
+        None => text.to_string(),
+    };
+    let new = AgentSpec::parse(&expand(&args.new), game.name()).context("--new")?;
+    let base = AgentSpec::parse(&expand(&args.base), game.name()).context("--base")?;
     let p = &args.params;
     println!(
         "SPRT on {}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",

@@ -1,0 +1,28 @@
+//! Finding the shipped levels: `--models DIR`, else `./models`, else the
+//! `models/` folder of the source tree the binary was built from. Without a
+//! manifest the built-in presets serve `easy`, `medium` and `hard`.
+
+use anyhow::{Context, Result};
+use sawah_agents::manifest::{MANIFEST_FILE, Models};
+use std::path::{Path, PathBuf};
+
+/// The models folder to use, checked, or `None` when there is none.
+pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
+    if let Some(dir) = explicit {
+        return Ok(Some(
+            Models::load(dir).with_context(|| format!("--models {}", dir.display()))?,
+        ));
+    }
+    let candidates = [
+        PathBuf::from("models"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models"),
+    ];
+    for dir in candidates {
+        if dir.join(MANIFEST_FILE).exists() {
+            return Ok(Some(
+                Models::load(&dir).with_context(|| format!("models in {}", dir.display()))?,
+            ));
+        }
+    }
+    Ok(None)
+}
