@@ -462,7 +462,7 @@ fn choose_and_evaluate_errors() {
         r["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("options: eval, noise, temperature, seed")
+            .contains("options: eval, weights, noise, temperature, seed")
     );
     assert_eq!(
         error_kind(&ask(
