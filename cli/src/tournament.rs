@@ -125,6 +125,8 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         );
     }
     let game = registry.resolve(&args.rules)?;
+    // Levels (easy, medium, hard) resolve through the shipped models.
+    let models = crate::models::find(None)?;
     let mut specs = Vec::new();
     let mut labels = Vec::new();
     for text in &args.agents {
@@ -132,8 +134,12 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         if text.is_empty() {
             bail!("--agents has an empty entry; give specs separated by commas");
         }
+        let expanded = match &models {
+            Some(m) => m.expand(text, game.name()),
+            None => text.to_string(),
+        };
         let mut spec =
-            AgentSpec::parse(text, game.name()).with_context(|| format!("agent {text:?}"))?;
+            AgentSpec::parse(&expanded, game.name()).with_context(|| format!("agent {text:?}"))?;
         if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
             spec.table = args.table.clone();
         }
