@@ -167,3 +167,41 @@ pub fn neural<G: HasHeuristic>(
         elapsed: start.elapsed(),
     }
 }
+
+/// Latency of one agent's `choose` over positions from random games.
+#[derive(Clone, Debug)]
+pub struct ChooseBench {
+    /// Milliseconds per decision, sorted ascending.
+    pub millis: Vec<f64>,
+}
+
+impl ChooseBench {
+    /// The latency at quantile `q` in [0, 1], in milliseconds.
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.millis.is_empty() {
+            return 0.0;
+        }
+        self.millis[((self.millis.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize]
+    }
+}
+
+/// Times `agent` choosing a move (agent built once, as a server keeps it)
+/// on `positions` positions with at least two legal moves.
+pub fn choose_latency<G: HasHeuristic>(
+    game: &G,
+    agent: &mut dyn sawah_agents::Agent<G>,
+    positions: usize,
+    seed: u64,
+) -> ChooseBench {
+    let mut millis: Vec<f64> = positions_with_rolls(game, seed, positions, 2)
+        .into_iter()
+        .map(|(position, roll)| {
+            let moves = game.legal_moves(&position, roll);
+            let start = Instant::now();
+            std::hint::black_box(agent.choose(game, &position, roll, &moves));
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    millis.sort_by(f64::total_cmp);
+    ChooseBench { millis }
+}

@@ -278,6 +278,26 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Measure how long the levels (or any agents) take to choose a move:
+    /// p50, p99 and max over positions from random games, one thread.
+    BenchChoose {
+        /// Rule sets (comma-separated).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "sawah,babylon,marks-roll-only,ur,masters,masters-5,senet"
+        )]
+        rules: Vec<String>,
+        /// Agents or levels (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "easy,medium,hard")]
+        agents: Vec<String>,
+        /// Positions per agent.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+        /// Seed for the positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot {
         /// A solved table for `"bot":"perfect"` (and `evaluate` with it).
@@ -568,6 +588,43 @@ fn run(cli: Cli) -> Result<()> {
                 let game = registry.resolve(&name)?;
                 let report = with_game!(&game, g => bench::search(g, depth, positions, seed));
                 println!("{report}");
+            }
+        }
+        Command::BenchChoose {
+            rules,
+            agents,
+            positions,
+            seed,
+        } => {
+            if positions == 0 {
+                bail!("--positions must be at least 1");
+            }
+            let models = sawah_cli::models::find(None)?;
+            println!(
+                "choose latency, one thread, {positions} positions with a choice per agent, seed {seed}"
+            );
+            for name in rules {
+                let game = registry.resolve(&name)?;
+                for text in &agents {
+                    let expanded = match &models {
+                        Some(m) => m.expand(text, game.name()),
+                        None => text.clone(),
+                    };
+                    let spec = AgentSpec::parse(&expanded, game.name())
+                        .with_context(|| format!("agent {text}"))?;
+                    let result = with_game!(&game, g => {
+                        let mut agent = spec.build(g)?;
+                        bench::choose_latency(g, agent.as_mut(), positions, seed)
+                    });
+                    println!(
+                        "{:<16} {:<8} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({spec})",
+                        game.name(),
+                        text,
+                        result.quantile(0.5),
+                        result.quantile(0.99),
+                        result.quantile(1.0)
+                    );
+                }
             }
         }
         Command::BenchNeural {
