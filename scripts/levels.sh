@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Retrain and recalibrate one rule set's three levels from scratch:
+#   scripts/levels.sh RULES [MINUTES] [EASY_NOISE] [MEDIUM_NOISE]
+# 1. trains a network by self-play (RULES, MINUTES, default 55),
+# 2. exports it to models/RULES.safetensors,
+# 3. writes the rule set's easy/medium/hard entries into models/manifest.json
+#    (hard: the network with depth-1 search; medium and easy: the network
+#    with evaluation noise MEDIUM_NOISE and EASY_NOISE, defaults 0.02, 0.04),
+# 4. plays the calibration tournament (with perfect play when
+#    tables/RULES.sawah exists) and prints its Elo table for models/ELO.md.
+# Needs: cargo, python3 (for the manifest edit). Run from the repository root.
+set -euo pipefail
+rules="${1:?usage: scripts/levels.sh RULES [MINUTES] [EASY_NOISE] [MEDIUM_NOISE]}"
+minutes="${2:-55}"
+easy="${3:-0.04}"
+medium="${4:-0.02}"
+sawah() { cargo run --quiet --release --bin sawah -- "$@"; }
+
+run="runs/levels-$rules-$(date +%Y%m%d-%H%M%S)"
+table_setting=()
+agents="random,easy,medium,hard"
+table_args=()
+if [[ -f "tables/$rules.sawah" ]]; then
+  table_setting=(--set "table=\"tables/$rules.sawah\"")
+  agents="$agents,perfect"
+  table_args=(--table "tables/$rules.sawah")
+fi
+sawah train --rules "$rules" --out "$run" --set hidden=[128,64] --set "minutes=$minutes" \
+  --set learning_rate_end=0.0001 "${table_setting[@]}"
+sawah export "$run" --out "models/$rules.safetensors"
+
+python3 - "$rules" "$easy" "$medium" <<'PY'
+import hashlib, json, sys
+rules, easy, medium = sys.argv[1:4]
+path = "models/manifest.json"
+try:
+    manifest = json.load(open(path))
+except FileNotFoundError:
+    manifest = {"format": "sawah-models", "format_version": 1, "levels": []}
+model = f"{rules}.safetensors"
+entry = json.load(open(f"models/{model}.json"))
+sha = hashlib.sha256(open(f"models/{model}", "rb").read()).hexdigest()
+manifest["levels"] = [l for l in manifest["levels"] if l["rules"] != rules]
+for level, spec in [("easy", f"neural:model={model}:noise={easy}"),
+                    ("medium", f"neural:model={model}:noise={medium}"),
+                    ("hard", f"neural:model={model}:depth=1")]:
+    manifest["levels"].append({"rules": rules, "level": level, "spec": spec, "model": model,
+                               "sha256": sha, "encoder": entry["encoder"], "measured": {}})
+json.dump(manifest, open(path, "w"), indent=2)
+open(path, "a").write("\n")
+PY
+rm -f "models/$rules.safetensors.json"
+
+sawah tournament --rules "$rules" --agents "$agents" --games 1000 --seed 2026 \
+  "${table_args[@]}" --out "runs/$rules-levels"
+echo "Copy the table above into models/ELO.md and the figures into the manifest's \"measured\" entries."
