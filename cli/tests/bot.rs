@@ -504,3 +504,33 @@ fn evaluate_gives_the_side_to_moves_chances() {
         json!({"value": 0.0})
     );
 }
+
+#[test]
+fn levels_resolve_through_the_shipped_manifest() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let models = sawah_agents::manifest::Models::load(&dir).expect("the shipped models load");
+    models
+        .check(&sawah_engine::race::preset("ur").unwrap())
+        .expect("the ur levels fit ur");
+    models
+        .check(&sawah_engine::senet::Senet::new())
+        .expect("the senet levels fit senet");
+    let server = Bot::default().with_models(Some(models));
+    for level in ["easy", "medium", "hard", "hard:seed=3"] {
+        let request = format!(
+            r#"{{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"{level}"}}"#
+        );
+        let response: Value = serde_json::from_str(&server.handle_line(&request)).unwrap();
+        assert!(response["move"].is_object(), "{level}: {response}");
+        assert!(
+            response["values"].is_array(),
+            "{level}: the network gives values: {response}"
+        );
+    }
+    // A rule set the manifest does not list keeps the built-in presets.
+    let response: Value = serde_json::from_str(&server.handle_line(
+        r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":2,"bot":"hard"}"#,
+    ))
+    .unwrap();
+    assert!(response["move"].is_object(), "{response}");
+}
