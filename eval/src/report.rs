@@ -371,6 +371,7 @@ impl EloTable {
                         String::new()
                     }
                 })
+                .x_label_formatter(&|x| format!("{x:.0}"))
                 .x_desc("Elo")
                 .draw()
                 .map_err(|e| e.to_string())?;
