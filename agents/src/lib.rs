@@ -5,6 +5,8 @@
 
 pub mod agent;
 pub mod evaluator;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod files;
 pub mod heuristic;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod manifest;

@@ -375,46 +375,38 @@ impl AgentSpec {
                     .ok_or_else(|| SpecError::NeedsModel(game.name().to_string()))?;
                 let net = NeuralNet::load(std::path::Path::new(path), game)
                     .map_err(|e| SpecError::Model(e.to_string()))?;
-                let evaluator = NoisyEvaluator::new(
-                    NeuralEvaluator::new(std::sync::Arc::new(net)),
-                    self.noise,
-                    self.seed,
-                );
-                let options = SearchOptions {
-                    pruning: self.pruning,
-                    ..SearchOptions::default()
-                };
-                Box::new(SearchAgent::new(
-                    self.to_string(),
-                    evaluator,
-                    self.depth,
-                    self.nodes,
-                    self.temperature,
-                    self.seed,
-                    options,
-                ))
+                self.search_agent(NeuralEvaluator::new(std::sync::Arc::new(net)))
             }
             AgentKind::Heuristic | AgentKind::Expectiminimax => {
                 let heuristic = match &self.weights {
                     Some(path) => game.heuristic_from_file(std::path::Path::new(path))?,
                     None => game.heuristic(),
                 };
-                let evaluator = NoisyEvaluator::new(heuristic, self.noise, self.seed);
-                let options = SearchOptions {
-                    pruning: self.pruning,
-                    ..SearchOptions::default()
-                };
-                Box::new(SearchAgent::new(
-                    self.to_string(),
-                    evaluator,
-                    self.depth,
-                    self.nodes,
-                    self.temperature,
-                    self.seed,
-                    options,
-                ))
+                self.search_agent(heuristic)
             }
         })
+    }
+
+    /// Search over `evaluator` with this spec's depth, noise, temperature,
+    /// node budget, seed and pruning (every evaluating agent is one).
+    fn search_agent<G, E>(&self, evaluator: E) -> Box<dyn Agent<G> + Send>
+    where
+        G: HasHeuristic + 'static,
+        E: crate::evaluator::Evaluator<G> + Send + 'static,
+    {
+        let options = SearchOptions {
+            pruning: self.pruning,
+            ..SearchOptions::default()
+        };
+        Box::new(SearchAgent::new(
+            self.to_string(),
+            NoisyEvaluator::new(evaluator, self.noise, self.seed),
+            self.depth,
+            self.nodes,
+            self.temperature,
+            self.seed,
+            options,
+        ))
     }
 }
 

@@ -18,7 +18,7 @@
 use sawah_engine::race::{Position, PositionIndex, RuleSet, RuleSpec};
 use serde_json::json;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use thiserror::Error;
 
@@ -112,12 +112,7 @@ pub fn write_table(
     for &v in values {
         bytes.extend_from_slice(&(v as f32).to_le_bytes());
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut file = File::create(&tmp).map_err(io_err)?;
-    file.write_all(&bytes).map_err(io_err)?;
-    file.sync_all().map_err(io_err)?;
-    drop(file);
-    std::fs::rename(&tmp, path).map_err(io_err)
+    crate::files::write_atomically(path, &bytes).map_err(io_err)
 }
 
 /// A solved table, memory-mapped, checked against its rule set.

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bot;
 pub mod models;
 pub mod play;
+pub mod progress;
 pub mod render;
 pub mod tournament;
 pub mod train;

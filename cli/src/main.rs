@@ -46,6 +46,22 @@ impl From<Side> for Player {
     }
 }
 
+/// How an Elo table is made (shared by `tournament` and `elo`).
+#[derive(clap::Args, Debug)]
+struct RatingArgs {
+    /// The agent whose rating is fixed, and its rating (NAME=ELO; default
+    /// random=0, or the first agent if random is not playing).
+    #[arg(long, value_name = "NAME=ELO")]
+    anchor: Option<String>,
+    /// Virtual drawn games per pairing, so a clean sweep still gets a finite rating.
+    #[arg(long, default_value_t = 2.0)]
+    prior: f64,
+    /// A solved table: adds each agent's mean win probability lost per
+    /// move (and, in a tournament, is the table of `perfect` agents that name none).
+    #[arg(long, value_name = "PATH")]
+    table: Option<String>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play a game in the terminal against the computer.
@@ -126,17 +142,8 @@ enum Command {
         /// (merge the folders with `sawah elo`).
         #[arg(long, default_value = "1/1", value_name = "K/N")]
         shard: String,
-        /// The agent whose rating is fixed, and its rating (NAME=ELO;
-        /// default random=0, or the first agent if random is not playing).
-        #[arg(long, value_name = "NAME=ELO")]
-        anchor: Option<String>,
-        /// Virtual drawn games per pairing, so a clean sweep still gets a finite rating.
-        #[arg(long, default_value_t = 2.0)]
-        prior: f64,
-        /// A solved table: adds each agent's mean win probability lost per
-        /// move, and is the table of `perfect` agents that name none.
-        #[arg(long, value_name = "PATH")]
-        table: Option<String>,
+        #[command(flatten)]
+        rating: RatingArgs,
     },
     /// Merge the results of tournament folders (shards, reruns, machines)
     /// into one Elo table; games present in several folders count once.
@@ -147,15 +154,8 @@ enum Command {
         /// Where to write elo.md, elo.csv, elo.json and elo.svg.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// The agent whose rating is fixed, and its rating (NAME=ELO).
-        #[arg(long, value_name = "NAME=ELO")]
-        anchor: Option<String>,
-        /// Virtual drawn games per pairing.
-        #[arg(long, default_value_t = 2.0)]
-        prior: f64,
-        /// A solved table, for each agent's mean win probability lost per move.
-        #[arg(long, value_name = "PATH")]
-        table: Option<String>,
+        #[command(flatten)]
+        rating: RatingArgs,
     },
     /// Sequential probability ratio test: play paired games of a new agent
     /// against a base one until the evidence says which hypothesis holds
@@ -383,10 +383,7 @@ fn run(cli: Cli) -> Result<()> {
                 options.rolls = play::Rolls::Daily { date, throws };
             }
             let opponent = opponent.as_deref().unwrap_or("medium");
-            let opponent = match &models {
-                Some(m) => m.expand(opponent, game.name()),
-                None => opponent.to_string(),
-            };
+            let opponent = sawah_cli::models::expand(&models, opponent, game.name());
             options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
             if options.opponent.table.is_none() {
                 options.opponent.table = table;
@@ -421,10 +418,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             let game = registry.resolve(&rules)?;
             let models = sawah_cli::models::find(None)?;
-            let expand = |text: &str| match &models {
-                Some(m) => m.expand(text, game.name()),
-                None => text.to_string(),
-            };
+            let expand = |text: &str| sawah_cli::models::expand(&models, text, game.name());
             let first = AgentSpec::parse(&expand(&first), game.name()).context("first agent")?;
             let second = AgentSpec::parse(&expand(&second), game.name()).context("second agent")?;
             let result = match &game {
@@ -485,9 +479,12 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             out,
             shard,
-            anchor,
-            prior,
-            table,
+            rating:
+                RatingArgs {
+                    anchor,
+                    prior,
+                    table,
+                },
         } => {
             let format = format
                 .parse()
@@ -515,9 +512,12 @@ fn run(cli: Cli) -> Result<()> {
         Command::Elo {
             dirs,
             out,
-            anchor,
-            prior,
-            table,
+            rating:
+                RatingArgs {
+                    anchor,
+                    prior,
+                    table,
+                },
         } => {
             let anchor_given = anchor.is_some();
             let anchor = anchor.unwrap_or_else(|| "random=0".into());
@@ -606,10 +606,7 @@ fn run(cli: Cli) -> Result<()> {
             for name in rules {
                 let game = registry.resolve(&name)?;
                 for text in &agents {
-                    let expanded = match &models {
-                        Some(m) => m.expand(text, game.name()),
-                        None => text.clone(),
-                    };
+                    let expanded = sawah_cli::models::expand(&models, text, game.name());
                     let spec = AgentSpec::parse(&expanded, game.name())
                         .with_context(|| format!("agent {text}"))?;
                     let result = with_game!(&game, g => {
@@ -727,13 +724,9 @@ fn solve(
         .flat_map(|a| (0..pieces).map(move |b| (a, b)))
         .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
         .sum();
-    let bar = indicatif::ProgressBar::new(unfinished);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> "),
+    let bar = sawah_cli::progress::bar(
+        unfinished,
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
     );
     let mut current = (u8::MAX, u8::MAX);
     let solution = sawah_train::solver::solve_with_checkpoints(

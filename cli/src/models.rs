@@ -26,3 +26,12 @@ pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
     }
     Ok(None)
 }
+
+/// A bot name with a leading level resolved through `models` (when there
+/// are shipped models), as [`Models::expand`]; otherwise the name as given.
+pub fn expand(models: &Option<Models>, text: &str, rules: &str) -> String {
+    match models {
+        Some(m) => m.expand(text, rules),
+        None => text.to_string(),
+    }
+}

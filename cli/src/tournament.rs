@@ -78,15 +78,12 @@ fn anchor_options(anchor: &str, names: &[String], explicit: bool) -> Result<(Opt
 }
 
 fn progress_bar(total: u64, what: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
+    crate::progress::bar(
+        total,
+        &format!(
             "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}})  {{msg}}"
-        ))
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar
+        ),
+    )
 }
 
 fn standings_line(progress: &Progress) -> String {
@@ -134,10 +131,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         if text.is_empty() {
             bail!("--agents has an empty entry; give specs separated by commas");
         }
-        let expanded = match &models {
-            Some(m) => m.expand(text, game.name()),
-            None => text.to_string(),
-        };
+        let expanded = crate::models::expand(&models, text, game.name());
         let mut spec =
             AgentSpec::parse(&expanded, game.name()).with_context(|| format!("agent {text:?}"))?;
         if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
@@ -453,10 +447,7 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
     }
     let game = registry.resolve(&args.rules)?;
     let models = crate::models::find(None)?;
-    let expand = |text: &str| match &models {
-        Some(m) => m.expand(text, game.name()),
-        None => text.to_string(),
-    };
+    let expand = |text: &str| crate::models::expand(&models, text, game.name());
     let new = AgentSpec::parse(&expand(&args.new), game.name()).context("--new")?;
     let base = AgentSpec::parse(&expand(&args.base), game.name()).context("--base")?;
     let p = &args.params;
@@ -514,7 +505,7 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
             "score": state.counts.score(),
         });
         let text = serde_json::to_string_pretty(&json)? + "\n";
-        sawah_eval::report::write_atomically(path, text.as_bytes())
+        sawah_agents::files::write_atomically(path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
         println!("written: {}", path.display());
     }

@@ -39,15 +39,10 @@ fn progress(config: &TrainConfig) -> indicatif::ProgressBar {
     } else {
         ((config.minutes * 60.0) as u64, "s")
     };
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{msg}}"
-        ))
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar
+    crate::progress::bar(
+        len,
+        &format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{msg}}"),
+    )
 }
 
 /// Mean win probability the network (greedy, one ply) gives away per move

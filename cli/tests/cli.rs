@@ -3,17 +3,8 @@
 
 use std::process::Command;
 
-fn sawah(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+mod common;
+use common::sawah;
 
 #[test]
 fn bad_input_gets_a_clear_error() {

@@ -5,17 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn sawah(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+mod common;
+use common::sawah;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sawah-tournament-{name}-{}", std::process::id()));

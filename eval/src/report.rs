@@ -412,25 +412,10 @@ impl EloTable {
             ("elo.json", json + "\n"),
             ("elo.svg", svg),
         ] {
-            write_atomically(&dir.join(name), content.as_bytes())?;
+            sawah_agents::files::write_atomically(&dir.join(name), content.as_bytes())?;
         }
         Ok(())
     }
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), std::io::Error> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = std::path::PathBuf::from(temporary);
-    {
-        use std::io::Write;
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-    }
-    fs::rename(&temporary, path)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
 #[cfg(test)]

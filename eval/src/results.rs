@@ -271,19 +271,12 @@ pub fn open_for_run(
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     let path = dir.join(RESULTS_FILE);
     if !path.exists() {
-        let temporary = dir.join(format!("{RESULTS_FILE}.tmp"));
         let mut text = serde_json::to_string(header).map_err(|e| ResultsError::Io {
             path: path.display().to_string(),
             source: std::io::Error::other(e),
         })?;
         text.push('\n');
-        {
-            let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.sync_all())
-                .map_err(io_error(&temporary))?;
-        }
-        fs::rename(&temporary, &path).map_err(io_error(&path))?;
+        sawah_agents::files::write_atomically(&path, text.as_bytes()).map_err(io_error(&path))?;
     }
     let mut games = Vec::new();
     let existing = read_with(dir, |mut game| {

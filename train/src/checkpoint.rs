@@ -10,7 +10,6 @@
 
 use sawah_engine::race::{PositionIndex, RuleSet};
 use serde_json::json;
-use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -60,13 +59,7 @@ pub fn save(
             bytes.extend_from_slice(&value(i).to_le_bytes());
         }
     }
-    let path = file(dir, pair);
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut out = std::fs::File::create(&tmp)?;
-    out.write_all(&bytes)?;
-    out.sync_all()?;
-    drop(out);
-    std::fs::rename(tmp, path)
+    sawah_agents::files::write_atomically(&file(dir, pair), &bytes)
 }
 
 /// A saved layer pair's values and residual, if a valid checkpoint of this

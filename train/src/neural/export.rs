@@ -105,9 +105,5 @@ pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, String> {
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    fs::write(&temporary, bytes)
-        .and_then(|()| fs::rename(&temporary, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    sawah_agents::files::write_atomically(path, bytes).map_err(|e| e.to_string())
 }

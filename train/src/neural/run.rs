@@ -185,16 +185,7 @@ pub fn code_version() -> String {
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    let result = (|| -> std::io::Result<()> {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    result.map_err(|e| file_error(path, e))
+    sawah_agents::files::write_atomically(path, bytes).map_err(|e| file_error(path, e))
 }
 
 fn mix(seed: u64, a: u64, b: u64) -> u64 {
