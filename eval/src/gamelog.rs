@@ -66,35 +66,33 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Plays one game from the start like [`crate::matches::play_game`] (same
-/// dice, same moves), writing every roll down. An agent that panics or
-/// returns an illegal move forfeits the game.
-pub fn play_recorded<G: Game + Codec>(
+/// Plays one game from the start with dice `dice_seed`, calling `on_roll`
+/// with every roll and the move made (`None`: a pass). An agent that panics
+/// or returns an illegal move forfeits the game; the failure is returned.
+/// The one game loop behind [`crate::matches::play_game`] and [`play_recorded`].
+pub fn play_with<G: Game>(
     game: &G,
     light: &mut dyn Agent<G>,
     dark: &mut dyn Agent<G>,
     dice_seed: u64,
-) -> PlayedGame {
+    mut on_roll: impl FnMut(u8, Option<G::Move>),
+) -> (GameOutcome, Option<AgentFailure>) {
     let mut dice = DiceSource::from_seed(dice_seed);
     let mut position = game.start();
-    let mut moves = Vec::new();
     let mut rolls = 0;
     while rolls < MAX_ROLLS {
         if let Some(winner) = game.winner(&position) {
-            return PlayedGame {
-                outcome: GameOutcome {
-                    winner: Some(winner),
-                    rolls,
-                },
-                moves,
-                failure: None,
+            let outcome = GameOutcome {
+                winner: Some(winner),
+                rolls,
             };
+            return (outcome, None);
         }
         let roll = dice.roll(game.dice());
         rolls += 1;
         let legal = game.legal_moves(&position, roll);
         if legal.is_empty() {
-            moves.push(move_token(game, roll, None));
+            on_roll(roll, None);
             position = game.pass(&position);
             continue;
         }
@@ -108,29 +106,41 @@ pub fn play_recorded<G: Game + Codec>(
         }));
         let message = match choice {
             Ok(mv) if legal.contains(&mv) => {
-                moves.push(move_token(game, roll, Some(mv)));
+                on_roll(roll, Some(mv));
                 position = game.apply(&position, mv).position;
                 continue;
             }
             Ok(mv) => format!("illegal move {mv:?} for roll {roll}"),
             Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
         };
-        return PlayedGame {
-            outcome: GameOutcome {
-                winner: Some(seat.other()),
-                rolls,
-            },
-            moves,
-            failure: Some(AgentFailure { seat, message }),
-        };
-    }
-    PlayedGame {
-        outcome: GameOutcome {
-            winner: game.winner(&position),
+        let outcome = GameOutcome {
+            winner: Some(seat.other()),
             rolls,
-        },
+        };
+        return (outcome, Some(AgentFailure { seat, message }));
+    }
+    let outcome = GameOutcome {
+        winner: game.winner(&position),
+        rolls,
+    };
+    (outcome, None)
+}
+
+/// Plays one game like [`play_with`], writing every roll down as a token.
+pub fn play_recorded<G: Game + Codec>(
+    game: &G,
+    light: &mut dyn Agent<G>,
+    dark: &mut dyn Agent<G>,
+    dice_seed: u64,
+) -> PlayedGame {
+    let mut moves = Vec::new();
+    let (outcome, failure) = play_with(game, light, dark, dice_seed, |roll, mv| {
+        moves.push(move_token(game, roll, mv));
+    });
+    PlayedGame {
+        outcome,
         moves,
-        failure: None,
+        failure,
     }
 }
 

@@ -6,7 +6,7 @@ use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::{Agent, AgentSpec, SpecError};
-use sawah_engine::{DiceSource, Game, Player};
+use sawah_engine::{Game, Player};
 
 /// Games longer than this many rolls are stopped and scored as half a win
 /// each (no game of random play has come near it; see docs/BENCHMARKS.md).
@@ -32,41 +32,15 @@ pub fn pair_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// Plays one game from the start: `light` and `dark` choose, the dice come
-/// from `dice_seed`, one roll at a time in order.
+/// from `dice_seed`, one roll at a time in order. An agent that panics or
+/// plays an illegal move loses the game (see [`crate::gamelog::play_with`]).
 pub fn play_game<G: Game>(
     game: &G,
     light: &mut dyn Agent<G>,
     dark: &mut dyn Agent<G>,
     dice_seed: u64,
 ) -> GameOutcome {
-    let mut dice = DiceSource::from_seed(dice_seed);
-    let mut position = game.start();
-    let mut rolls = 0;
-    while rolls < MAX_ROLLS {
-        if let Some(winner) = game.winner(&position) {
-            return GameOutcome {
-                winner: Some(winner),
-                rolls,
-            };
-        }
-        let roll = dice.roll(game.dice());
-        rolls += 1;
-        let moves = game.legal_moves(&position, roll);
-        position = if moves.is_empty() {
-            game.pass(&position)
-        } else {
-            let agent: &mut dyn Agent<G> = match game.turn(&position) {
-                Player::Light => &mut *light,
-                Player::Dark => &mut *dark,
-            };
-            let mv = agent.choose(game, &position, roll, &moves);
-            game.apply(&position, mv).position
-        };
-    }
-    GameOutcome {
-        winner: game.winner(&position),
-        rolls,
-    }
+    crate::gamelog::play_with(game, light, dark, dice_seed, |_, _| {}).0
 }
 
 /// The result of a match, from the first agent's side.
