@@ -138,7 +138,7 @@ impl HasHeuristic for sawah_engine::race::RuleSet {
     }
 
     fn heuristic_features(&self, position: &sawah_engine::race::Position) -> Vec<f64> {
-        RaceHeuristic::default().features(self, position).to_vec()
+        RaceHeuristic::features(self, position).to_vec()
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -166,6 +166,6 @@ impl HasHeuristic for sawah_engine::senet::Senet {
     }
 
     fn heuristic_features(&self, position: &sawah_engine::senet::Position) -> Vec<f64> {
-        SenetHeuristic::default().features(position).to_vec()
+        SenetHeuristic::features(position).to_vec()
     }
 }

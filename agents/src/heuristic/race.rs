@@ -127,7 +127,7 @@ fn extra_roll_chance(rules: &RuleSet, position: &Position, player: Player) -> f6
 
 impl RaceHeuristic {
     /// The feature values for the side to move, in [`FEATURES`] order.
-    pub fn features(&self, rules: &RuleSet, position: &Position) -> [f64; 5] {
+    pub fn features(rules: &RuleSet, position: &Position) -> [f64; 5] {
         let me = position.turn();
         let them = !me;
         let (mine, theirs) = (pips(rules, position, me), pips(rules, position, them));
@@ -144,6 +144,6 @@ impl RaceHeuristic {
 
 impl Evaluator<RuleSet> for RaceHeuristic {
     fn evaluate(&self, rules: &RuleSet, position: &Position) -> f64 {
-        self.weights.value(&self.features(rules, position))
+        self.weights.value(&Self::features(rules, position))
     }
 }

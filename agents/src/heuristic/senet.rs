@@ -77,7 +77,7 @@ fn exposed(position: &Position, victim: Player) -> f64 {
 
 impl SenetHeuristic {
     /// The feature values for the side to move, in [`FEATURES`] order.
-    pub fn features(&self, position: &Position) -> [f64; 6] {
+    pub fn features(position: &Position) -> [f64; 6] {
         let me = position.turn();
         let them = !me;
         let (mine, theirs) = (pips(position, me), pips(position, them));
@@ -108,6 +108,6 @@ impl SenetHeuristic {
 
 impl Evaluator<Senet> for SenetHeuristic {
     fn evaluate(&self, _game: &Senet, position: &Position) -> f64 {
-        self.weights.value(&self.features(position))
+        self.weights.value(&Self::features(position))
     }
 }
