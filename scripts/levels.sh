@@ -8,13 +8,16 @@
 #    with evaluation noise MEDIUM_NOISE and EASY_NOISE, defaults 0.02, 0.04),
 # 4. plays the calibration tournament (with perfect play when
 #    tables/RULES.sawah exists) and prints its Elo table for models/ELO.md.
-# Needs: cargo, python3 (for the manifest edit). Run from the repository root.
+# Needs: cargo (or SAWAH_BIN), python3 (for the manifest edit). Run from the repository root.
 set -euo pipefail
 rules="${1:?usage: scripts/levels.sh RULES [MINUTES] [EASY_NOISE] [MEDIUM_NOISE]}"
 minutes="${2:-55}"
 easy="${3:-0.04}"
 medium="${4:-0.02}"
-sawah() { cargo run --quiet --release --bin sawah -- "$@"; }
+# SAWAH_BIN=PATH runs a built binary instead (so the tree can change meanwhile).
+sawah() {
+  if [[ -n "${SAWAH_BIN:-}" ]]; then "$SAWAH_BIN" "$@"; else cargo run --quiet --release --bin sawah -- "$@"; fi
+}
 
 run="runs/levels-$rules-$(date +%Y%m%d-%H%M%S)"
 table_setting=()

@@ -242,6 +242,12 @@ enum Command {
         /// Write the table here (values as f32, with a header; atomically).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// Memory for the values and the recorded moves, in GiB: each layer
+        /// pair records as many candidate moves per roll as fit (up to 3);
+        /// fewer cost more Bellman passes. Peak use is about this plus the
+        /// table being written.
+        #[arg(long, value_name = "GIB", default_value_t = 7.0)]
+        memory: f64,
     },
     /// Measure search: nodes and speed of plain expectiminimax and Star2 on
     /// positions from random games.
@@ -568,7 +574,17 @@ fn run(cli: Cli) -> Result<()> {
             tolerance,
             verbose,
             out,
-        } => solve(&mut registry, &rules, tolerance, verbose, out.as_deref())?,
+            memory,
+        } => solve(
+            &mut registry,
+            &rules,
+            SolveSettings {
+                tolerance,
+                memory,
+                verbose,
+            },
+            out.as_deref(),
+        )?,
         Command::BenchSearch {
             rules,
             depth,
@@ -691,21 +707,37 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
+/// `sawah solve`'s settings besides the rule set and output.
+struct SolveSettings {
+    tolerance: f64,
+    /// GiB.
+    memory: f64,
+    verbose: bool,
+}
+
 fn solve(
     registry: &mut Registry,
     rules: &str,
-    tolerance: f64,
-    verbose: bool,
+    settings: SolveSettings,
     out: Option<&std::path::Path>,
 ) -> Result<()> {
+    let SolveSettings {
+        tolerance,
+        memory,
+        verbose,
+    } = settings;
     let AnyGame::Race(rules) = registry.resolve(rules)? else {
         bail!("the solver handles the race family; senet is not solved");
     };
     if !(tolerance.is_finite() && tolerance > 0.0) {
         bail!("--tolerance must be a positive number, not {tolerance}");
     }
+    if !(memory.is_finite() && memory > 0.0 && memory <= 1e6) {
+        bail!("--memory must be a positive number of GiB, not {memory}");
+    }
     let options = sawah_train::solver::SolveOptions {
         tolerance,
+        memory: (memory * f64::from(1u32 << 30)) as u64,
         ..Default::default()
     };
     // With --out, finished layer pairs are kept in FILE.layers/ until the
@@ -739,17 +771,20 @@ fn solve(
                 bar.inc(report.states);
             }
             bar.set_message(format!(
-                "layers {:?}: sweep {}, change {:.2e}",
-                report.scores, report.sweeps, report.residual
+                "layers {:?}: sweep {}, Bellman pass {}, change {:.2e}",
+                report.scores, report.sweeps, report.bellman_passes, report.residual
             ));
             if verbose {
-                bar.println(format!(
-                    "  layers {:?}: sweep {} change {:.3e} ({:.1} s)",
-                    report.scores,
-                    report.sweeps,
-                    report.residual,
-                    report.elapsed.as_secs_f64()
-                ));
+                bar.suspend(|| {
+                    eprintln!(
+                        "  layers {:?}: sweep {} Bellman pass {} change {:.3e} ({:.2} s)",
+                        report.scores,
+                        report.sweeps,
+                        report.bellman_passes,
+                        report.residual,
+                        report.elapsed.as_secs_f64()
+                    )
+                });
             }
         },
     )?;
@@ -759,7 +794,10 @@ fn solve(
         let how = if layer.sweeps == 0 {
             "resumed from checkpoint".to_string()
         } else {
-            format!("{:>4} sweeps", layer.sweeps)
+            format!(
+                "{:>4} sweeps, {:>2} Bellman passes, {} candidates",
+                layer.sweeps, layer.bellman_passes, layer.candidates
+            )
         };
         println!(
             "layers {:?}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",

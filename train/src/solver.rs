@@ -13,7 +13,6 @@
 //! full residual pass, which only reads, shows `max |T(V) − V| ≤ tolerance`.
 
 use rayon::prelude::*;
-use sawah_engine::Player;
 use sawah_engine::race::{Position, PositionIndex, RuleSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -25,13 +24,25 @@ pub struct SolveOptions {
     pub tolerance: f64,
     /// Give up on a layer pair after this many sweeps (a safeguard).
     pub max_sweeps: u32,
+    /// Memory for the values (8 bytes per position) and the recorded
+    /// candidate moves of the layer pair being solved, in bytes. Each pair
+    /// records every move if that fits, else as many candidates per roll as
+    /// fit (3, 2 or 1); fewer candidates cost more Bellman passes.
+    pub memory: u64,
 }
+
+/// The candidate widths tried when every move does not fit: with three,
+/// sweeps already follow the policy changes that matter (measured on
+/// `masters-3`'s largest pair: 1 candidate 10 Bellman passes, 2 seven,
+/// 3 four, all moves four).
+const PARTIAL_WIDTHS: [usize; 3] = [3, 2, 1];
 
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             tolerance: 1e-10,
             max_sweeps: 100_000,
+            memory: 7 << 30,
         }
     }
 }
@@ -43,8 +54,13 @@ pub struct LayerReport {
     pub scores: (u8, u8),
     /// Positions in the pair.
     pub states: u64,
-    /// Gauss–Seidel sweeps made.
+    /// In-place sweeps made under a recorded policy.
     pub sweeps: u32,
+    /// Bellman passes made (every move generated; the last one only reads
+    /// values and measures the residual).
+    pub bellman_passes: u32,
+    /// Candidate successors recorded per position and roll.
+    pub candidates: usize,
     /// The residual of the last (read-only) pass.
     pub residual: f64,
     /// Wall time.
@@ -113,6 +129,19 @@ pub enum SolveError {
         /// Its position count.
         states: u64,
     },
+    /// The memory budget does not hold the values and one candidate move
+    /// per roll for the largest layer pair.
+    #[error(
+        "{name} needs at least {needed:.2} GiB (values and one recorded move per roll for the largest layer pair); the budget is {budget:.2} GiB"
+    )]
+    Memory {
+        /// The rule set.
+        name: String,
+        /// The smallest workable budget, GiB.
+        needed: f64,
+        /// The budget given, GiB.
+        budget: f64,
+    },
     /// A layer checkpoint could not be written.
     #[error("cannot write a solver checkpoint: {0}")]
     Checkpoint(#[from] std::io::Error),
@@ -144,6 +173,35 @@ pub fn solve_with_checkpoints(
         return Err(SolveError::TooLarge {
             name: rules.name().to_string(),
             states: n,
+        });
+    }
+    let moving_rolls = Rolls::new(rules).moving.len();
+    let largest_pair = (0..rules.pieces())
+        .flat_map(|a| (a..rules.pieces()).map(move |b| (a, b)))
+        .map(|(a, b)| {
+            let size = |a, b| index.layer_range(a, b).end - index.layer_range(a, b).start;
+            if a == b {
+                size(a, a)
+            } else {
+                size(a, b) + size(b, a)
+            }
+        })
+        .max()
+        .unwrap_or(0);
+    if candidates_that_fit(
+        n,
+        largest_pair,
+        moving_rolls,
+        rules.pieces(),
+        options.memory,
+    )
+    .is_none()
+    {
+        let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
+        return Err(SolveError::Memory {
+            name: rules.name().to_string(),
+            needed: gib(8 * n + largest_pair * (4 + 4 * moving_rolls as u64)),
+            budget: gib(options.memory),
         });
     }
     let values = Values((0..n).map(|_| AtomicU64::new(0.5f64.to_bits())).collect());
@@ -179,6 +237,8 @@ pub fn solve_with_checkpoints(
                         .map(|r| r.end - r.start)
                         .sum(),
                     sweeps: 0,
+                    bellman_passes: 0,
+                    candidates: 0,
                     residual,
                     elapsed: Duration::ZERO,
                 }
@@ -207,96 +267,153 @@ pub fn solve_with_checkpoints(
     })
 }
 
-/// A position's successors, recorded once per layer pair so that sweeps
-/// only read values: per roll, the best value among successors that are
-/// already final (finished layers, wins) and the successors inside the pair
-/// (`index | SAME` when the mover moves again, else the value is `1 − v`);
-/// a roll with no legal move is marked `PASS`.
-#[derive(Default)]
-struct Records {
-    /// `(i, j)`: a position and its twin (equal when the twin is itself).
-    pairs: Vec<(u32, u32)>,
-    /// Per position, per possible roll (in the dice's order): the best final
-    /// value or `PASS`, and the end of its successors in `successors`.
-    rolls: Vec<(f64, u32)>,
-    successors: Vec<u32>,
+/// Marks a recorded successor whose value counts as is (an extra roll);
+/// without it the value counts as `1 − v` (the turn passed).
+const SAME: u32 = 1 << 31;
+/// An empty candidate slot; a roll whose first slot is empty passes.
+const NONE: u32 = u32::MAX;
+
+/// The dice as the sweeps see them: the rolls that can move (a roll of 0
+/// never moves) with their probabilities, and the probability of the rest.
+struct Rolls {
+    moving: Vec<(u8, f64)>,
+    still: f64,
 }
 
-/// Marks a successor whose value counts as is (an extra roll).
-const SAME: u32 = 1 << 31;
-/// Marks a roll with no legal move.
-const PASS: f64 = -1.0;
-
-/// Records the successors of `position` into `records`.
-fn record(
-    rules: &RuleSet,
-    index: &PositionIndex,
-    values: &Values,
-    live: &[std::ops::Range<u64>],
-    position: &Position,
-    records: &mut Records,
-) {
-    for (roll, _) in rules.dice().outcomes() {
-        let moves = rules.legal_moves(position, roll);
-        if moves.is_empty() {
-            records.rolls.push((PASS, records.successors.len() as u32));
-            continue;
+impl Rolls {
+    fn new(rules: &RuleSet) -> Rolls {
+        let (moving, still): (Vec<(u8, f64)>, Vec<(u8, f64)>) =
+            rules.dice().outcomes().partition(|&(roll, _)| roll > 0);
+        Rolls {
+            moving,
+            still: still.iter().map(|(_, p)| p).sum(),
         }
-        let mut best_final = 0.0f64;
-        for &mv in moves.iter() {
-            let outcome = rules.apply(position, mv);
-            if outcome.position.side(Player::Light).scored() == rules.pieces() {
-                best_final = 1.0;
-                continue;
-            }
-            let k = index.index(&outcome.position);
-            if live.iter().any(|r| r.contains(&k)) {
-                records
-                    .successors
-                    .push(k as u32 | if outcome.extra_roll { SAME } else { 0 });
-            } else {
-                let v = values.get(k);
-                best_final = best_final.max(if outcome.extra_roll { v } else { 1.0 - v });
-            }
-        }
-        records
-            .rolls
-            .push((best_final, records.successors.len() as u32));
     }
 }
 
-/// `(A, q)` of a recorded position from the current values (see [`backup_parts`]).
+/// The moves a layer pair's sweeps consider, one block of the index each:
+/// per twin pair `(i, j)` (a position and its twin across a pass; equal
+/// when the twin is the position itself) a fixed-size record
+/// `[i, j, candidates of i…, candidates of j…]`, where a position's
+/// candidates are, per moving roll, its `width` best successors at the last
+/// Bellman pass, best first (an index, `| SAME` for an extra roll; `NONE`
+/// where there are fewer moves). Finished positions (wins and losses) are in
+/// the index with fixed values, so a bear-off or a winning move is a
+/// successor like any other.
+struct Policy {
+    /// Candidate slots per position: moving rolls × width.
+    slots: usize,
+    records: Vec<u32>,
+}
+
+impl Policy {
+    fn stride(&self) -> usize {
+        2 + 2 * self.slots
+    }
+}
+
+/// The value a recorded successor is worth to the mover.
 #[inline]
-fn recorded_parts(
-    records: &Records,
-    rolls: std::ops::Range<usize>,
-    probabilities: &[f64],
-    values: &Values,
-) -> (f64, f64) {
+fn successor_value(values: &Values, successor: u32) -> f64 {
+    let v = values.get(u64::from(successor & !SAME));
+    if successor & SAME != 0 { v } else { 1.0 - v }
+}
+
+/// `(A, q)` of a position from its recorded candidates: `A` the
+/// probability-weighted value of the best candidate of every roll that
+/// moves, `q` the probability of passing.
+#[inline]
+fn policy_parts(candidates: &[u32], width: usize, rolls: &Rolls, values: &Values) -> (f64, f64) {
     let mut moving = 0.0;
-    let mut passing = 0.0;
-    let mut from = if rolls.start == 0 {
-        0
-    } else {
-        records.rolls[rolls.start - 1].1 as usize
-    };
-    for (&(best_final, end), &p) in records.rolls[rolls].iter().zip(probabilities) {
-        let end = end as usize;
-        if best_final == PASS {
+    let mut passing = rolls.still;
+    for (slots, &(_, p)) in candidates.chunks_exact(width).zip(&rolls.moving) {
+        if slots[0] == NONE {
             passing += p;
-        } else {
-            let mut best = best_final;
-            for &k in &records.successors[from..end] {
-                let v = values.get(u64::from(k & !SAME));
-                best = best.max(if k & SAME != 0 { v } else { 1.0 - v });
-            }
-            moving += p * best;
+            continue;
         }
-        from = end;
+        let mut best = f64::NEG_INFINITY;
+        for &successor in slots.iter().take_while(|&&s| s != NONE) {
+            best = best.max(successor_value(values, successor));
+        }
+        moving += p * best;
     }
     (moving, passing)
 }
 
+/// `(A, q)` of a position with every move of every roll (the Bellman
+/// operator), writing each roll's `width` best successors into `candidates`.
+fn bellman_parts(
+    rules: &RuleSet,
+    index: &PositionIndex,
+    values: &Values,
+    position: &Position,
+    rolls: &Rolls,
+    candidates: &mut [u32],
+) -> (f64, f64) {
+    let width = candidates.len() / rolls.moving.len().max(1);
+    let mut moving = 0.0;
+    let mut passing = rolls.still;
+    let mut top: Vec<(f64, u32)> = Vec::with_capacity(width + 1);
+    for (&(roll, p), slots) in rolls.moving.iter().zip(candidates.chunks_exact_mut(width)) {
+        top.clear();
+        for &mv in rules.legal_moves(position, roll).iter() {
+            let outcome = rules.apply(position, mv);
+            let successor =
+                index.index(&outcome.position) as u32 | if outcome.extra_roll { SAME } else { 0 };
+            let value = successor_value(values, successor);
+            // Keep the `width` best, best first (ties: the first generated).
+            let at = top
+                .iter()
+                .position(|&(v, _)| value > v)
+                .unwrap_or(top.len());
+            if at < width {
+                top.insert(at, (value, successor));
+                top.truncate(width);
+            }
+        }
+        for (n, slot) in slots.iter_mut().enumerate() {
+            *slot = top.get(n).map_or(NONE, |&(_, s)| s);
+        }
+        match top.first() {
+            Some(&(value, _)) => moving += p * value,
+            None => passing += p,
+        }
+    }
+    (moving, passing)
+}
+
+/// The most candidates per roll that fit in `memory` bytes besides the
+/// values of all `positions`, for a layer pair of `states` positions:
+/// per position half a twin pair's two indices and its candidate slots.
+/// Every move fits in `pieces` slots per roll (a move moves one piece;
+/// pieces waiting to enter make one move).
+fn candidates_that_fit(
+    positions: u64,
+    states: u64,
+    moving_rolls: usize,
+    pieces: u8,
+    memory: u64,
+) -> Option<usize> {
+    std::iter::once(usize::from(pieces))
+        .chain(PARTIAL_WIDTHS)
+        .filter(|&width| width <= usize::from(pieces))
+        .find(|&width| {
+            // Per position: half a twin pair's indices, and its slots.
+            let record = 4 + 4 * (moving_rolls * width) as u64;
+            8 * positions + states * record <= memory
+        })
+}
+
+/// How far a policy is evaluated before it is improved again: until a
+/// sweep changes no value by more than this fraction of the last Bellman
+/// residual (or the tolerance, once that is larger).
+const EVALUATION_RATIO: f64 = 1e-3;
+
+/// Solves one layer pair by modified policy iteration. A Bellman pass
+/// generates every move of every position and records the best successor
+/// per roll; cheap in-place sweeps then evaluate that policy (reading one
+/// value per roll); another Bellman pass, which only reads values, improves
+/// the policy and measures `max |T(V) − V|`, until that is within tolerance.
 fn solve_pair(
     rules: &RuleSet,
     index: &PositionIndex,
@@ -316,27 +433,42 @@ fn solve_pair(
     // its combination's rank).
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
     let states: u64 = blocks.iter().map(|b| b.len).sum::<u64>() * if a == b { 1 } else { 2 };
-    let live = [index.layer_range(a, b), index.layer_range(b, a)];
-    let probabilities: Vec<f64> = rules.dice().outcomes().map(|(_, p)| p).collect();
-    let rolls_per_position = probabilities.len();
-    let records: Vec<Records> = blocks
+    let rolls = Rolls::new(rules);
+    let width = candidates_that_fit(
+        index.len(),
+        states,
+        rolls.moving.len(),
+        rules.pieces(),
+        options.memory,
+    )
+    .unwrap_or(1);
+    // With every move recorded, sweeps apply the Bellman operator itself.
+    let complete = width >= usize::from(rules.pieces());
+    let slots = rolls.moving.len() * width;
+    // Records are allocated at their exact size: one per twin pair, which
+    // is every position of the block when the twins are in the mirror layer.
+    let mut policies: Vec<Policy> = blocks
         .par_iter()
         .map(|block| {
-            let mut records = Records::default();
-            index.for_each_in_block_rev(block, |i, position| {
-                let other = twin(rules, position);
-                let j = index.index(&other);
-                if j < i {
-                    return;
-                }
-                records.pairs.push((i as u32, j as u32));
-                record(rules, index, values, &live, position, &mut records);
-                record(rules, index, values, &live, &other, &mut records);
-            });
-            records
+            let pairs = if a == b {
+                let mut count = 0usize;
+                index.for_each_in_block(block, |i, position| {
+                    if index.index(&twin(rules, position)) >= i {
+                        count += 1;
+                    }
+                });
+                count
+            } else {
+                block.len as usize
+            };
+            Policy {
+                slots,
+                records: Vec::with_capacity(pairs * (2 + 2 * slots)),
+            }
         })
         .collect();
-    let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| -> f64 {
+    // New values for a twin pair; returns their changes.
+    let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
         let (new, new_twin) = if j == i {
             // The twin is the position itself: V = A + q (1 - V).
             let v = (parts.0 + parts.1) / (1.0 + parts.1);
@@ -344,37 +476,53 @@ fn solve_pair(
         } else {
             joint(parts, twin_parts)
         };
-        let change = (new - values.get(i))
-            .abs()
-            .max((new_twin - values.get(j)).abs());
+        let changes = (new - values.get(i), new_twin - values.get(j));
         if write {
             values.set(i, new);
             values.set(j, new_twin);
         }
-        change
+        changes
     };
-    let pass = |write: bool| -> f64 {
-        records
+    let largest_of = |(d, d_twin): (f64, f64)| d.abs().max(d_twin.abs());
+    // A Bellman pass: every move of every roll; records the best ones.
+    let improve = |policies: &mut [Policy], write: bool| -> f64 {
+        blocks
             .par_iter()
-            .map(|records| {
+            .zip(policies.par_iter_mut())
+            .map(|(block, policy)| {
+                policy.records.clear();
+                let mut best = vec![NONE; 2 * slots];
                 let mut largest = 0.0f64;
-                for (n, &(i, j)) in records.pairs.iter().enumerate() {
-                    let (i, j) = (u64::from(i), u64::from(j));
-                    let first = 2 * n * rolls_per_position;
-                    let parts = recorded_parts(
-                        records,
-                        first..first + rolls_per_position,
-                        &probabilities,
-                        values,
-                    );
-                    let second = first + rolls_per_position;
-                    let twin_parts = recorded_parts(
-                        records,
-                        second..second + rolls_per_position,
-                        &probabilities,
-                        values,
-                    );
-                    largest = largest.max(update(i, j, parts, twin_parts, write));
+                index.for_each_in_block_rev(block, |i, position| {
+                    let other = twin(rules, position);
+                    let j = index.index(&other);
+                    if j < i {
+                        return;
+                    }
+                    let (mine, theirs) = best.split_at_mut(slots);
+                    let parts = bellman_parts(rules, index, values, position, &rolls, mine);
+                    let twin_parts = bellman_parts(rules, index, values, &other, &rolls, theirs);
+                    let changes = update(i, j, parts, twin_parts, write);
+                    largest = largest.max(largest_of(changes));
+                    policy.records.extend_from_slice(&[i as u32, j as u32]);
+                    policy.records.extend_from_slice(&best);
+                });
+                largest
+            })
+            .reduce(|| 0.0, f64::max)
+    };
+    // An in-place sweep under the recorded policy.
+    let evaluate = |policies: &[Policy], write: bool| -> f64 {
+        policies
+            .par_iter()
+            .map(|policy| {
+                let mut largest = 0.0f64;
+                for record in policy.records.chunks_exact(policy.stride()) {
+                    let (i, j) = (u64::from(record[0]), u64::from(record[1]));
+                    let (mine, theirs) = record[2..].split_at(slots);
+                    let parts = policy_parts(mine, width, &rolls, values);
+                    let twin_parts = policy_parts(theirs, width, &rolls, values);
+                    largest = largest.max(largest_of(update(i, j, parts, twin_parts, write)));
                 }
                 largest
             })
@@ -384,21 +532,43 @@ fn solve_pair(
         scores: (a, b),
         states,
         sweeps: 0,
+        bellman_passes: 0,
+        candidates: width,
         residual: f64::INFINITY,
         elapsed: Duration::ZERO,
     };
-    while report.sweeps < options.max_sweeps {
-        let change = pass(true);
-        report.sweeps += 1;
+    let mut note = |report: &mut LayerReport, residual: f64| {
+        report.residual = residual;
         report.elapsed = start.elapsed();
-        report.residual = change;
-        progress(&report);
-        if change <= options.tolerance {
-            let residual = pass(false);
-            report.residual = residual;
-            if residual <= options.tolerance {
+        progress(report);
+    };
+    report.bellman_passes += 1;
+    let mut residual = improve(&mut policies, true);
+    note(&mut report, residual);
+    while report.sweeps < options.max_sweeps {
+        let target = if complete {
+            options.tolerance
+        } else {
+            (residual * EVALUATION_RATIO).max(options.tolerance)
+        };
+        while report.sweeps < options.max_sweeps {
+            let change = evaluate(&policies, true);
+            report.sweeps += 1;
+            note(&mut report, change);
+            if change <= target {
                 break;
             }
+        }
+        residual = if complete {
+            report.sweeps += 1;
+            evaluate(&policies, false)
+        } else {
+            report.bellman_passes += 1;
+            improve(&mut policies, false)
+        };
+        note(&mut report, residual);
+        if residual <= options.tolerance {
+            break;
         }
     }
     report.elapsed = start.elapsed();

@@ -102,13 +102,17 @@ fn reference_values(rules: &RuleSet) -> HashMap<Position, f64> {
 }
 
 fn check_against_reference(name: &str) {
+    check_against_reference_with(name, SolveOptions::default());
+}
+
+fn check_against_reference_with(name: &str, options: SolveOptions) {
     let rules = race::preset(name).unwrap();
     let reference = reference_values(&rules);
     let solution = solve(
         &rules,
         SolveOptions {
             tolerance: 1e-14,
-            ..SolveOptions::default()
+            ..options
         },
         |_| {},
     )
@@ -139,6 +143,62 @@ fn one_and_two_pieces_on_every_route_agree_with_the_reference() {
 #[test]
 fn three_pieces_agree_with_the_reference() {
     check_against_reference("ur-3");
+}
+
+/// A memory budget that holds a preset's values and, for its largest layer
+/// pair, one candidate move per roll (4 moving rolls: 4 + 16 bytes per
+/// position) but not two (36 bytes), which for a 2-piece preset is every move.
+fn one_candidate_budget(name: &str) -> u64 {
+    let rules = race::preset(name).unwrap();
+    let index = sawah_engine::race::PositionIndex::new(&rules);
+    let size = |a: u8, b: u8| index.layer_range(a, b).end - index.layer_range(a, b).start;
+    let p = rules.pieces();
+    let largest = (0..p)
+        .flat_map(|a| (a..p).map(move |b| (a, b)))
+        .map(|(a, b)| {
+            if a == b {
+                size(a, a)
+            } else {
+                size(a, b) + size(b, a)
+            }
+        })
+        .max()
+        .unwrap();
+    8 * index.len() + 30 * largest
+}
+
+#[test]
+fn a_tight_memory_budget_records_fewer_candidates_and_still_agrees() {
+    for name in ["masters-2", "ur-2"] {
+        let options = SolveOptions {
+            memory: one_candidate_budget(name),
+            ..SolveOptions::default()
+        };
+        let mut widths = Vec::new();
+        solve(&race::preset(name).unwrap(), options, |r| {
+            widths.push((r.states, r.candidates))
+        })
+        .unwrap();
+        let largest = widths.iter().max().unwrap();
+        assert_eq!(largest.1, 1, "{name}: {widths:?}");
+        // Smaller pairs record every move (two pieces: two per roll).
+        assert!(widths.iter().any(|w| w.1 == 2), "{name}: {widths:?}");
+        check_against_reference_with(name, options);
+    }
+}
+
+#[test]
+fn a_budget_too_small_for_one_candidate_is_refused_with_what_it_needs() {
+    let options = SolveOptions {
+        memory: one_candidate_budget("ur-2") / 2,
+        ..SolveOptions::default()
+    };
+    let error = solve(&race::preset("ur-2").unwrap(), options, |_| {})
+        .err()
+        .expect("refused");
+    let text = error.to_string();
+    assert!(text.contains("ur-2 needs at least"), "{text}");
+    assert!(text.contains("budget"), "{text}");
 }
 
 #[test]
