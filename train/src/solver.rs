@@ -282,11 +282,18 @@ struct Rolls {
 
 impl Rolls {
     fn new(rules: &RuleSet) -> Rolls {
-        let (moving, still): (Vec<(u8, f64)>, Vec<(u8, f64)>) =
-            rules.dice().outcomes().partition(|&(roll, _)| roll > 0);
         Rolls {
-            moving,
-            still: still.iter().map(|(_, p)| p).sum(),
+            moving: rules
+                .dice()
+                .outcomes()
+                .filter(|&(roll, _)| roll > 0)
+                .collect(),
+            still: rules
+                .dice()
+                .outcomes()
+                .filter(|&(roll, _)| roll == 0)
+                .map(|(_, p)| p)
+                .sum(),
         }
     }
 }
