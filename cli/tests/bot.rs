@@ -509,9 +509,24 @@ fn evaluate_gives_the_side_to_moves_chances() {
 fn levels_resolve_through_the_shipped_manifest() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
     let models = sawah_agents::manifest::Models::load(&dir).expect("the shipped models load");
-    models
-        .check(&sawah_engine::race::preset("ur").unwrap())
-        .expect("the ur levels fit ur");
+    for rules in [
+        "sawah",
+        "ur",
+        "babylon",
+        "marks-roll-only",
+        "masters",
+        "masters-5",
+    ] {
+        models
+            .check(&sawah_engine::race::preset(rules).unwrap())
+            .unwrap_or_else(|e| panic!("the {rules} levels fit {rules}: {e}"));
+        for level in ["easy", "medium", "hard"] {
+            assert!(
+                models.spec_text(rules, level).is_some(),
+                "{rules} {level} is shipped"
+            );
+        }
+    }
     models
         .check(&sawah_engine::senet::Senet::new())
         .expect("the senet levels fit senet");
@@ -529,7 +544,7 @@ fn levels_resolve_through_the_shipped_manifest() {
     }
     // A rule set the manifest does not list keeps the built-in presets.
     let response: Value = serde_json::from_str(&server.handle_line(
-        r#"{"cmd":"choose","position":"sawah light 7/-/0 7/-/0","roll":2,"bot":"hard"}"#,
+        r#"{"cmd":"choose","position":"masters-3 light 3/-/0 3/-/0","roll":2,"bot":"hard"}"#,
     ))
     .unwrap();
     assert!(response["move"].is_object(), "{response}");
