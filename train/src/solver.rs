@@ -178,14 +178,7 @@ pub fn solve_with_checkpoints(
     let moving_rolls = Rolls::new(rules).moving.len();
     let largest_pair = (0..rules.pieces())
         .flat_map(|a| (a..rules.pieces()).map(move |b| (a, b)))
-        .map(|(a, b)| {
-            let size = |a, b| index.layer_range(a, b).end - index.layer_range(a, b).start;
-            if a == b {
-                size(a, a)
-            } else {
-                size(a, b) + size(b, a)
-            }
-        })
+        .map(|pair| pair_states(&index, pair))
         .max()
         .unwrap_or(0);
     if candidates_that_fit(
@@ -200,7 +193,7 @@ pub fn solve_with_checkpoints(
         let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
         return Err(SolveError::Memory {
             name: rules.name().to_string(),
-            needed: gib(8 * n + largest_pair * (4 + 4 * moving_rolls as u64)),
+            needed: gib(8 * n + largest_pair * record_bytes(moving_rolls, 1)),
             budget: gib(options.memory),
         });
     }
@@ -232,10 +225,7 @@ pub fn solve_with_checkpoints(
                 }
                 LayerReport {
                     scores: (a, b),
-                    states: crate::checkpoint::pair_ranges(&index, (a, b))
-                        .iter()
-                        .map(|r| r.end - r.start)
-                        .sum(),
+                    states: pair_states(&index, (a, b)),
                     sweeps: 0,
                     bellman_passes: 0,
                     candidates: 0,
@@ -356,11 +346,11 @@ fn bellman_parts(
     position: &Position,
     rolls: &Rolls,
     candidates: &mut [u32],
+    top: &mut Vec<(f64, u32)>,
 ) -> (f64, f64) {
     let width = candidates.len() / rolls.moving.len().max(1);
     let mut moving = 0.0;
     let mut passing = rolls.still;
-    let mut top: Vec<(f64, u32)> = Vec::with_capacity(width + 1);
     for (&(roll, p), slots) in rolls.moving.iter().zip(candidates.chunks_exact_mut(width)) {
         top.clear();
         for &mv in rules.legal_moves(position, roll).iter() {
@@ -404,11 +394,21 @@ fn candidates_that_fit(
     std::iter::once(usize::from(pieces))
         .chain(PARTIAL_WIDTHS)
         .filter(|&width| width <= usize::from(pieces))
-        .find(|&width| {
-            // Per position: half a twin pair's indices, and its slots.
-            let record = 4 + 4 * (moving_rolls * width) as u64;
-            8 * positions + states * record <= memory
-        })
+        .find(|&width| 8 * positions + states * record_bytes(moving_rolls, width) <= memory)
+}
+
+/// Record bytes per position: half a twin pair's two indices, and its
+/// candidate slots.
+fn record_bytes(moving_rolls: usize, width: usize) -> u64 {
+    4 + 4 * (moving_rolls * width) as u64
+}
+
+/// Positions in a layer pair (the layer and its mirror).
+fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
+    crate::checkpoint::pair_ranges(index, pair)
+        .iter()
+        .map(|r| r.end - r.start)
+        .sum()
 }
 
 /// How far a policy is evaluated before it is improved again: until a
@@ -439,7 +439,7 @@ fn solve_pair(
     // stage, and inside a block from the end (a piece that moves on raises
     // its combination's rank).
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
-    let states: u64 = blocks.iter().map(|b| b.len).sum::<u64>() * if a == b { 1 } else { 2 };
+    let states = pair_states(index, (a, b));
     let rolls = Rolls::new(rules);
     let width = candidates_that_fit(
         index.len(),
@@ -474,7 +474,7 @@ fn solve_pair(
             }
         })
         .collect();
-    // New values for a twin pair; returns their changes.
+    // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
         let (new, new_twin) = if j == i {
             // The twin is the position itself: V = A + q (1 - V).
@@ -483,14 +483,15 @@ fn solve_pair(
         } else {
             joint(parts, twin_parts)
         };
-        let changes = (new - values.get(i), new_twin - values.get(j));
+        let change = (new - values.get(i))
+            .abs()
+            .max((new_twin - values.get(j)).abs());
         if write {
             values.set(i, new);
             values.set(j, new_twin);
         }
-        changes
+        change
     };
-    let largest_of = |(d, d_twin): (f64, f64)| d.abs().max(d_twin.abs());
     // A Bellman pass: every move of every roll; records the best ones.
     let improve = |policies: &mut [Policy], write: bool| -> f64 {
         blocks
@@ -499,6 +500,7 @@ fn solve_pair(
             .map(|(block, policy)| {
                 policy.records.clear();
                 let mut best = vec![NONE; 2 * slots];
+                let mut top = Vec::with_capacity(width + 1);
                 let mut largest = 0.0f64;
                 index.for_each_in_block_rev(block, |i, position| {
                     let other = twin(rules, position);
@@ -507,10 +509,11 @@ fn solve_pair(
                         return;
                     }
                     let (mine, theirs) = best.split_at_mut(slots);
-                    let parts = bellman_parts(rules, index, values, position, &rolls, mine);
-                    let twin_parts = bellman_parts(rules, index, values, &other, &rolls, theirs);
-                    let changes = update(i, j, parts, twin_parts, write);
-                    largest = largest.max(largest_of(changes));
+                    let parts =
+                        bellman_parts(rules, index, values, position, &rolls, mine, &mut top);
+                    let twin_parts =
+                        bellman_parts(rules, index, values, &other, &rolls, theirs, &mut top);
+                    largest = largest.max(update(i, j, parts, twin_parts, write));
                     policy.records.extend_from_slice(&[i as u32, j as u32]);
                     policy.records.extend_from_slice(&best);
                 });
@@ -529,7 +532,7 @@ fn solve_pair(
                     let (mine, theirs) = record[2..].split_at(slots);
                     let parts = policy_parts(mine, width, &rolls, values);
                     let twin_parts = policy_parts(theirs, width, &rolls, values);
-                    largest = largest.max(largest_of(update(i, j, parts, twin_parts, write)));
+                    largest = largest.max(update(i, j, parts, twin_parts, write));
                 }
                 largest
             })
