@@ -2,19 +2,62 @@
 //! crash never leaves a half-written one: a temporary file beside the
 //! target, synced, then renamed over it.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically. Errors name the file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |out| out.write_all(bytes))
+}
+
+/// Writes `path` atomically from `fill`, which streams the contents into a
+/// buffered writer: large files (solved tables, layer checkpoints) never
+/// need a second copy in memory. Nothing replaces `path` unless `fill`
+/// succeeds. Errors name the file.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(format!(".tmp{}", std::process::id()));
     let temporary = PathBuf::from(temporary);
     let named =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let mut file = std::fs::File::create(&temporary).map_err(named)?;
-    file.write_all(bytes).map_err(named)?;
-    file.sync_all().map_err(named)?;
-    drop(file);
+    let written = (|| {
+        let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(&temporary)?);
+        fill(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        // Best effort: the error that matters is the write's.
+        let _ = std::fs::remove_file(&temporary);
+        return Err(named(e));
+    }
     std::fs::rename(&temporary, path).map_err(named)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_fill_leaves_the_old_file_and_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("sawah-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("kept.bin");
+        write_atomically(&path, b"old").unwrap();
+        let error = write_atomically_with(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert!(error.to_string().contains("kept.bin"), "{error}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "the temporary file was not removed");
+        write_atomically_with(&path, |out| out.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -9,7 +9,13 @@
 //! | 8 | format version, `u32` (1) |
 //! | 12 | header length `H`, `u32` |
 //! | 16 | header: `H` bytes of JSON (rule set id and full description, index id, state count, value type, residual reached, tolerance, solver version) |
-//! | 16 + H, rounded up to 8 | the values: `states` × `f32` |
+//! | 16 + H, rounded up to 8 | the values: `states` × `f32`, or × `u16` |
+//!
+//! Values are f32 for play (rounding error at most 2^-25 ≈ 3e-8 on a
+//! probability), or u16 quantised for smaller downloads: `round(v · 65535)`,
+//! read back as `q / 65535`, so a stored value is within 1/131070 ≈ 7.6e-6
+//! of the solved one (see [`ValueType::rounding_error`]). The solver's
+//! residual (1e-10 by default) comes on top of either.
 //!
 //! Files are written atomically (a temporary file in the same folder, then a
 //! rename), and read by memory-mapping, after checking the header against
@@ -60,6 +66,80 @@ pub enum TableError {
     },
 }
 
+/// How a table stores its values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueType {
+    /// 32-bit floats: for play and analysis.
+    #[default]
+    F32,
+    /// 16-bit fixed point, `round(v · 65535)`: half the size, for downloads.
+    U16,
+}
+
+impl ValueType {
+    /// Every value type, in the order the CLI lists them.
+    pub const ALL: [ValueType; 2] = [ValueType::F32, ValueType::U16];
+
+    /// The name in the header and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueType::F32 => "f32",
+            ValueType::U16 => "u16",
+        }
+    }
+
+    /// The value type called `name`, if any.
+    pub fn from_name(name: &str) -> Option<ValueType> {
+        ValueType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Bytes per value.
+    pub fn bytes(self) -> usize {
+        match self {
+            ValueType::F32 => 4,
+            ValueType::U16 => 2,
+        }
+    }
+
+    /// The largest difference storing adds to a probability in [0, 1]:
+    /// half a unit in the last place of f32 below 1 (2^-25), or half a
+    /// quantisation step (1 / 131070).
+    pub fn rounding_error(self) -> f64 {
+        match self {
+            ValueType::F32 => 2f64.powi(-25),
+            ValueType::U16 => 0.5 / f64::from(u16::MAX),
+        }
+    }
+
+    fn encode(self, value: f64, out: &mut dyn io::Write) -> io::Result<()> {
+        match self {
+            ValueType::F32 => out.write_all(&(value as f32).to_le_bytes()),
+            ValueType::U16 => {
+                let q = (value.clamp(0.0, 1.0) * f64::from(u16::MAX)).round() as u16;
+                out.write_all(&q.to_le_bytes())
+            }
+        }
+    }
+
+    #[inline]
+    fn decode(self, bytes: &[u8]) -> f64 {
+        match self {
+            ValueType::F32 => {
+                f64::from(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+            }
+            ValueType::U16 => {
+                f64::from(u16::from_le_bytes([bytes[0], bytes[1]])) / f64::from(u16::MAX)
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ValueType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What a table says about itself.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableInfo {
@@ -69,6 +149,8 @@ pub struct TableInfo {
     pub residual: f64,
     /// The tolerance it was asked for.
     pub tolerance: f64,
+    /// How the values are stored.
+    pub value_type: ValueType,
 }
 
 fn header_json(rules: &RuleSet, info: &TableInfo) -> Vec<u8> {
@@ -77,7 +159,8 @@ fn header_json(rules: &RuleSet, info: &TableInfo) -> Vec<u8> {
         "spec": rules.spec(),
         "index": INDEX_ID,
         "states": info.states,
-        "value_type": "f32",
+        "value_type": info.value_type.name(),
+        "rounding_error": info.value_type.rounding_error(),
         "residual": info.residual,
         "tolerance": info.tolerance,
         "solver": concat!("sawah-ai ", env!("CARGO_PKG_VERSION")),
@@ -90,11 +173,23 @@ fn data_offset(header_len: usize) -> usize {
     (16 + header_len).div_ceil(8) * 8
 }
 
-/// Writes a table atomically: `values` (f64, in index order) are stored as f32.
+/// Writes a table atomically: `values` (f64, in index order) are stored
+/// as `info.value_type`.
 pub fn write_table(
     path: &Path,
     rules: &RuleSet,
     values: &[f64],
+    info: &TableInfo,
+) -> Result<(), TableError> {
+    write_table_from(path, rules, values.iter().copied(), info)
+}
+
+/// [`write_table`] from any stream of values in index order (for example
+/// another table's, to convert it); `info.states` of them are written.
+pub fn write_table_from(
+    path: &Path,
+    rules: &RuleSet,
+    values: impl IntoIterator<Item = f64>,
     info: &TableInfo,
 ) -> Result<(), TableError> {
     let shown = path.display().to_string();
@@ -103,22 +198,35 @@ pub fn write_table(
         source,
     };
     let header = header_json(rules, info);
-    let mut bytes = Vec::with_capacity(data_offset(header.len()) + values.len() * 4);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
-    bytes.extend_from_slice(&header);
-    bytes.resize(data_offset(header.len()), 0);
-    for &v in values {
-        bytes.extend_from_slice(&(v as f32).to_le_bytes());
-    }
-    crate::files::write_atomically(path, &bytes).map_err(io_err)
+    let padding = data_offset(header.len()) - 16 - header.len();
+    // Streamed: a 7-piece table is 2 GB, which must not be held twice.
+    crate::files::write_atomically_with(path, |out| {
+        out.write_all(MAGIC)?;
+        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        out.write_all(&(header.len() as u32).to_le_bytes())?;
+        out.write_all(&header)?;
+        out.write_all(&vec![0; padding])?;
+        let mut written = 0u64;
+        for v in values.into_iter().take(info.states as usize) {
+            info.value_type.encode(v, out)?;
+            written += 1;
+        }
+        if written != info.states {
+            return Err(io::Error::other(format!(
+                "{written} values for a table of {} states",
+                info.states
+            )));
+        }
+        Ok(())
+    })
+    .map_err(io_err)
 }
 
 /// A solved table, memory-mapped, checked against its rule set.
 pub struct Table {
     map: memmap2::Mmap,
     offset: usize,
+    value_type: ValueType,
     index: PositionIndex,
     info: TableInfo,
 }
@@ -173,12 +281,14 @@ impl Table {
                 found,
             });
         }
-        if header["index"] != INDEX_ID || header["value_type"] != "f32" {
+        let value_type = header["value_type"].as_str().and_then(ValueType::from_name);
+        let Some(value_type) = value_type.filter(|_| header["index"] == INDEX_ID) else {
             return Err(format(format!(
-                "index {} with {} values; this build reads {INDEX_ID} with f32",
+                "index {} with {} values; this build reads {INDEX_ID} with f32 or u16",
                 header["index"], header["value_type"]
             )));
-        }
+        };
+        let width = value_type.bytes() as u64;
         let index = PositionIndex::new(rules);
         let states = header["states"].as_u64().unwrap_or(0);
         if states != index.len() {
@@ -188,21 +298,23 @@ impl Table {
             )));
         }
         let offset = data_offset(header_len);
-        if map.len() as u64 != offset as u64 + 4 * states {
+        if map.len() as u64 != offset as u64 + width * states {
             return Err(format(format!(
-                "{} bytes; a table of {states} states has {}",
+                "{} bytes; a table of {states} {value_type} values has {}",
                 map.len(),
-                offset as u64 + 4 * states
+                offset as u64 + width * states
             )));
         }
         let info = TableInfo {
             states,
             residual: header["residual"].as_f64().unwrap_or(f64::NAN),
             tolerance: header["tolerance"].as_f64().unwrap_or(f64::NAN),
+            value_type,
         };
         Ok(Table {
             map,
             offset,
+            value_type,
             index,
             info,
         })
@@ -213,16 +325,22 @@ impl Table {
         &self.info
     }
 
-    /// The win probability for the side to move (exact up to f32 rounding,
-    /// about 6e-8, plus the solver's residual).
+    /// The win probability for the side to move (exact up to the value
+    /// type's [`ValueType::rounding_error`] plus the solver's residual).
     #[inline]
     pub fn value(&self, position: &Position) -> f64 {
-        let at = self.offset + 4 * self.index.index(position) as usize;
-        f64::from(f32::from_le_bytes([
-            self.map[at],
-            self.map[at + 1],
-            self.map[at + 2],
-            self.map[at + 3],
-        ]))
+        self.value_at(self.index.index(position))
+    }
+
+    /// The value stored for index `i` (below `info().states`).
+    #[inline]
+    fn value_at(&self, i: u64) -> f64 {
+        let at = self.offset + self.value_type.bytes() * i as usize;
+        self.value_type.decode(&self.map[at..])
+    }
+
+    /// Every stored value, in index order.
+    pub fn values(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.info.states).map(|i| self.value_at(i))
     }
 }

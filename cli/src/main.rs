@@ -31,6 +31,22 @@ struct Cli {
     command: Command,
 }
 
+/// A table's value type on the command line.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum Values {
+    F32,
+    U16,
+}
+
+impl From<Values> for sawah_agents::table::ValueType {
+    fn from(values: Values) -> Self {
+        match values {
+            Values::F32 => sawah_agents::table::ValueType::F32,
+            Values::U16 => sawah_agents::table::ValueType::U16,
+        }
+    }
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug)]
 enum Side {
     Light,
@@ -239,15 +255,32 @@ enum Command {
         /// Print every sweep, not only every layer pair.
         #[arg(long)]
         verbose: bool,
-        /// Write the table here (values as f32, with a header; atomically).
+        /// Write the table here (with a header; atomically).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
+        /// How the table stores values: f32 (for play), or u16 (half the
+        /// size, within 7.6e-6 of the solved values).
+        #[arg(long, value_enum, default_value_t = Values::F32)]
+        values: Values,
         /// Memory for the values and the recorded moves, in GiB: each layer
         /// pair records as many candidate moves per roll as fit (up to 3);
         /// fewer cost more Bellman passes. Peak use is about this plus the
         /// table being written.
         #[arg(long, value_name = "GIB", default_value_t = 7.0)]
         memory: f64,
+    },
+    /// Write a smaller copy of a solved table: values quantised to u16,
+    /// each within 7.6e-6 of the f32 table's (for downloads).
+    Quantize {
+        /// Rule set name or rule file path (race family).
+        #[arg(long)]
+        rules: String,
+        /// The solved f32 table.
+        #[arg(long, value_name = "PATH")]
+        table: PathBuf,
+        /// Where to write the u16 table (atomically).
+        #[arg(long, value_name = "PATH")]
+        out: PathBuf,
     },
     /// Measure search: nodes and speed of plain expectiminimax and Star2 on
     /// positions from random games.
@@ -574,6 +607,7 @@ fn run(cli: Cli) -> Result<()> {
             tolerance,
             verbose,
             out,
+            values,
             memory,
         } => solve(
             &mut registry,
@@ -582,9 +616,11 @@ fn run(cli: Cli) -> Result<()> {
                 tolerance,
                 memory,
                 verbose,
+                values: values.into(),
             },
             out.as_deref(),
         )?,
+        Command::Quantize { rules, table, out } => quantize(&mut registry, &rules, &table, &out)?,
         Command::BenchSearch {
             rules,
             depth,
@@ -713,6 +749,7 @@ struct SolveSettings {
     /// GiB.
     memory: f64,
     verbose: bool,
+    values: sawah_agents::table::ValueType,
 }
 
 fn solve(
@@ -725,6 +762,7 @@ fn solve(
         tolerance,
         memory,
         verbose,
+        values,
     } = settings;
     let AnyGame::Race(rules) = registry.resolve(rules)? else {
         bail!("the solver handles the race family; senet is not solved");
@@ -822,6 +860,7 @@ fn solve(
             states: solution.values.len() as u64,
             residual: solution.residual,
             tolerance,
+            value_type: values,
         };
         sawah_agents::table::write_table(path, &rules, &solution.values, &info)?;
         println!("wrote {}", path.display());
@@ -831,6 +870,50 @@ fn solve(
             })?;
         }
     }
+    Ok(())
+}
+
+/// `sawah quantize`: rewrites a table with u16 values and states the
+/// largest difference from the source table it measured.
+fn quantize(
+    registry: &mut Registry,
+    rules: &str,
+    table: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<()> {
+    use sawah_agents::table::{Table, ValueType, write_table_from};
+    let AnyGame::Race(rules) = registry.resolve(rules)? else {
+        bail!("tables exist for the race family only; senet is not solved");
+    };
+    if table == out {
+        bail!("--out must differ from --table ({})", table.display());
+    }
+    let source = Table::open(table, &rules)?;
+    if source.info().value_type != ValueType::F32 {
+        bail!(
+            "{} already holds {} values; quantize reads an f32 table",
+            table.display(),
+            source.info().value_type
+        );
+    }
+    let info = sawah_agents::table::TableInfo {
+        value_type: ValueType::U16,
+        ..source.info().clone()
+    };
+    write_table_from(out, &rules, source.values(), &info)?;
+    let written = Table::open(out, &rules)?;
+    let largest = source
+        .values()
+        .zip(written.values())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    println!(
+        "wrote {} ({} u16 values); largest difference from {}: {largest:.2e} (bound {:.2e})",
+        out.display(),
+        info.states,
+        table.display(),
+        ValueType::U16.rounding_error()
+    );
     Ok(())
 }
 

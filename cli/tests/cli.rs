@@ -173,3 +173,95 @@ fn a_killed_solve_resumes_from_its_layer_checkpoints() {
     assert!(table.exists() && !layers.exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn quantize_writes_a_u16_table_within_its_bound_and_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("sawah-quantize-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("ur-2.sawah");
+    let small = dir.join("ur-2.u16.sawah");
+    let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", &path(&table)]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = sawah(&[
+        "quantize",
+        "--rules",
+        "ur-2",
+        "--table",
+        &path(&table),
+        "--out",
+        &path(&small),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("bound 7.63e-6"), "{stdout}");
+    assert!(
+        std::fs::metadata(&small).unwrap().len()
+            < std::fs::metadata(&table).unwrap().len() * 6 / 10
+    );
+    // The perfect agent plays from it.
+    let spec = format!("perfect:table={}", path(&small));
+    let (code, stdout, stderr) =
+        sawah(&["match", &spec, "random", "--rules", "ur-2", "--games", "20"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("20 games"), "{stdout}");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "quantize",
+                "--rules",
+                "ur-2",
+                "--table",
+                &path(&small),
+                "--out",
+                &path(&dir.join("x")),
+            ],
+            "already holds u16",
+        ),
+        (
+            &[
+                "quantize",
+                "--rules",
+                "ur-2",
+                "--table",
+                &path(&table),
+                "--out",
+                &path(&table),
+            ],
+            "must differ",
+        ),
+        (
+            &[
+                "quantize",
+                "--rules",
+                "masters-2",
+                "--table",
+                &path(&table),
+                "--out",
+                &path(&dir.join("y")),
+            ],
+            "not \"masters-2\"",
+        ),
+        (
+            &[
+                "quantize",
+                "--rules",
+                "ur-2",
+                "--table",
+                &path(&dir.join("none")),
+                "--out",
+                &path(&dir.join("z")),
+            ],
+            "none",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, _, stderr) = sawah(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} lacks {needle:?}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -49,17 +49,19 @@ pub fn save(
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let header = header(rules, index, pair, residual);
-    let mut bytes = Vec::new();
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
-    bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
-    bytes.extend_from_slice(&header);
-    for range in ranges(index, pair) {
-        for i in range {
-            bytes.extend_from_slice(&value(i).to_le_bytes());
+    // Streamed: the largest 7-piece pair is 1 GB of values.
+    sawah_agents::files::write_atomically_with(&file(dir, pair), |out| {
+        out.write_all(MAGIC)?;
+        out.write_all(&VERSION.to_le_bytes())?;
+        out.write_all(&(header.len() as u32).to_le_bytes())?;
+        out.write_all(&header)?;
+        for range in ranges(index, pair) {
+            for i in range {
+                out.write_all(&value(i).to_le_bytes())?;
+            }
         }
-    }
-    sawah_agents::files::write_atomically(&file(dir, pair), &bytes)
+        Ok(())
+    })
 }
 
 /// A saved layer pair's values and residual, if a valid checkpoint of this

@@ -2,7 +2,7 @@
 
 use sawah_agents::AgentSpec;
 use sawah_agents::perfect::{loss, move_value};
-use sawah_agents::table::{Table, TableError, TableInfo, write_table};
+use sawah_agents::table::{Table, TableError, TableInfo, ValueType, write_table};
 use sawah_engine::race;
 use sawah_train::solver::{Solution, SolveOptions, solve};
 use std::path::PathBuf;
@@ -22,6 +22,7 @@ fn solved(name: &str, folder: &str) -> (race::RuleSet, Solution, PathBuf, TableI
         states: solution.values.len() as u64,
         residual: solution.residual,
         tolerance: 1e-10,
+        value_type: ValueType::F32,
     };
     write_table(&path, &rules, &solution.values, &info).unwrap();
     (rules, solution, path, info)
@@ -77,6 +78,51 @@ fn a_table_round_trips_and_refuses_what_is_not_its_own() {
     // No temporary file is left behind by the atomic write.
     let leftovers = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
     assert_eq!(leftovers, 1);
+}
+
+#[test]
+fn a_u16_table_is_half_the_size_and_within_its_rounding_bound() {
+    let (rules, solution, path, info) = solved("ur-2", "u16");
+    let small = path.with_extension("u16");
+    let info = TableInfo {
+        value_type: ValueType::U16,
+        ..info
+    };
+    write_table(&small, &rules, &solution.values, &info).unwrap();
+    let table = Table::open(&small, &rules).unwrap();
+    assert_eq!(table.info(), &info);
+    let bound = ValueType::U16.rounding_error();
+    assert!((bound - 1.0 / 131_070.0).abs() < 1e-15);
+    let mut largest: f64 = 0.0;
+    for (i, stored) in table.values().enumerate() {
+        let exact = solution.values[i];
+        largest = largest.max((stored - exact).abs());
+        // A multiple of the quantisation step, and the nearest one.
+        let q = stored * 65_535.0;
+        assert!((q - q.round()).abs() < 1e-6);
+        assert!((stored - exact).abs() <= bound + 1e-15, "index {i}");
+    }
+    // Rounding really happened (the bound is tight, not vacuous).
+    assert!(largest > bound / 2.0, "largest {largest}");
+    let position = solution.index.position(1234).unwrap();
+    assert_eq!(table.value(&position), table.values().nth(1234).unwrap());
+    // Two bytes a value fewer than the f32 table (headers differ a little).
+    let f32_len = std::fs::metadata(&path).unwrap().len();
+    let u16_len = std::fs::metadata(&small).unwrap().len();
+    let states = solution.values.len() as u64;
+    assert!((f32_len - u16_len).abs_diff(2 * states) < 64);
+    // Cut short: refused, naming the value type.
+    let bytes = std::fs::read(&small).unwrap();
+    std::fs::write(&small, &bytes[..bytes.len() - 2]).unwrap();
+    let err = Table::open(&small, &rules).unwrap_err().to_string();
+    assert!(err.contains("u16 values"), "{err}");
+    // An unknown value type: refused with what this build reads.
+    let mut patched = bytes.clone();
+    let at = bytes.windows(5).position(|w| w == b"\"u16\"").unwrap();
+    patched[at + 1..at + 4].copy_from_slice(b"i16");
+    std::fs::write(&small, &patched).unwrap();
+    let err = Table::open(&small, &rules).unwrap_err().to_string();
+    assert!(err.contains("f32 or u16"), "{err}");
 }
 
 #[test]
