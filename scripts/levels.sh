@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Retrain and recalibrate one rule set's three levels from scratch:
 #   scripts/levels.sh RULES [MINUTES] [EASY_NOISE] [MEDIUM_NOISE]
-# 1. trains a network by self-play (RULES, MINUTES, default 55),
+# 1. trains a network (RULES, MINUTES, default 55): distilled from the solved
+#    table when tables/RULES.sawah exists (the way to come within 20 Elo of
+#    perfect play), else by self-play TD(lambda),
 # 2. exports it to models/RULES.safetensors,
 # 3. writes the rule set's easy/medium/hard entries into models/manifest.json
 #    (hard: the network with depth-1 search; medium and easy: the network
@@ -24,7 +26,7 @@ table_setting=()
 agents="random,easy,medium,hard"
 table_args=()
 if [[ -f "tables/$rules.sawah" ]]; then
-  table_setting=(--set "table=\"tables/$rules.sawah\"")
+  table_setting=(--set mode=distill --set "table=\"tables/$rules.sawah\"")
   agents="$agents,perfect"
   table_args=(--table "tables/$rules.sawah")
 fi
