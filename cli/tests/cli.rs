@@ -4,7 +4,7 @@
 use std::process::Command;
 
 mod common;
-use common::sawah;
+use common::{assert_refused, fresh_dir, sawah};
 
 #[test]
 fn bad_input_gets_a_clear_error() {
@@ -78,13 +78,7 @@ fn bad_input_gets_a_clear_error() {
         ),
     ];
     for (args, needle) in cases {
-        let (code, _, stderr) = sawah(args);
-        assert_ne!(code, 0, "{args:?}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {stderr:?} lacks {needle:?}"
-        );
+        assert_refused(args, needle);
     }
 }
 
@@ -124,8 +118,7 @@ fn the_commands_work_end_to_end() {
 
 #[test]
 fn a_killed_solve_resumes_from_its_layer_checkpoints() {
-    let dir = std::env::temp_dir().join(format!("sawah-resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("resume");
     let table = dir.join("masters-3.sawah");
     let layers = dir.join("masters-3.sawah.layers");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
@@ -176,22 +169,19 @@ fn a_killed_solve_resumes_from_its_layer_checkpoints() {
 
 #[test]
 fn quantize_writes_a_u16_table_within_its_bound_and_refuses_bad_input() {
-    let dir = std::env::temp_dir().join(format!("sawah-quantize-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("quantize");
     let table = dir.join("ur-2.sawah");
     let small = dir.join("ur-2.u16.sawah");
     let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
     let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", &path(&table)]);
     assert_eq!(code, 0, "{stderr}");
-    let (code, stdout, stderr) = sawah(&[
-        "quantize",
-        "--rules",
-        "ur-2",
-        "--table",
-        &path(&table),
-        "--out",
-        &path(&small),
-    ]);
+    let quantize = |rules: &str, from: &std::path::Path, to: &std::path::Path| {
+        let (from, to) = (path(from), path(to));
+        let args = ["quantize", "--rules", rules, "--table", &from, "--out", &to];
+        args.map(String::from)
+    };
+    let args = quantize("ur-2", &table, &small);
+    let (code, stdout, stderr) = sawah(&args.each_ref().map(String::as_str));
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("bound 7.63e-6"), "{stdout}");
     assert!(
@@ -204,64 +194,20 @@ fn quantize_writes_a_u16_table_within_its_bound_and_refuses_bad_input() {
         sawah(&["match", &spec, "random", "--rules", "ur-2", "--games", "20"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("20 games"), "{stdout}");
-    let cases: [(&[&str], &str); 4] = [
+    let cases = [
         (
-            &[
-                "quantize",
-                "--rules",
-                "ur-2",
-                "--table",
-                &path(&small),
-                "--out",
-                &path(&dir.join("x")),
-            ],
+            quantize("ur-2", &small, &dir.join("x")),
             "already holds u16",
         ),
+        (quantize("ur-2", &table, &table), "must differ"),
         (
-            &[
-                "quantize",
-                "--rules",
-                "ur-2",
-                "--table",
-                &path(&table),
-                "--out",
-                &path(&table),
-            ],
-            "must differ",
-        ),
-        (
-            &[
-                "quantize",
-                "--rules",
-                "masters-2",
-                "--table",
-                &path(&table),
-                "--out",
-                &path(&dir.join("y")),
-            ],
+            quantize("masters-2", &table, &dir.join("y")),
             "not \"masters-2\"",
         ),
-        (
-            &[
-                "quantize",
-                "--rules",
-                "ur-2",
-                "--table",
-                &path(&dir.join("none")),
-                "--out",
-                &path(&dir.join("z")),
-            ],
-            "none",
-        ),
+        (quantize("ur-2", &dir.join("none"), &dir.join("z")), "none"),
     ];
-    for (args, needle) in cases {
-        let (code, _, stderr) = sawah(args);
-        assert_ne!(code, 0, "{args:?}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {stderr:?} lacks {needle:?}"
-        );
+    for (args, needle) in &cases {
+        assert_refused(&args.each_ref().map(String::as_str), needle);
     }
     std::fs::remove_dir_all(dir).unwrap();
 }

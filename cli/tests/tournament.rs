@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod common;
-use common::sawah;
+use common::{assert_refused, sawah};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sawah-tournament-{name}-{}", std::process::id()));
@@ -284,11 +284,8 @@ fn bad_tournament_arguments_get_clear_errors() {
             "logistic or normalized",
         ),
     ];
-    for (args, expected) in cases {
-        let (code, _, stderr) = sawah(args);
-        assert_ne!(code, 0, "{args:?}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    for (args, needle) in cases {
+        assert_refused(args, needle);
     }
     // Another tournament's folder is refused, naming the difference.
     let (code, _, stderr) = tournament(&dir, &["--games", "2"]);

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::sawah;
+use common::{assert_refused, sawah};
 
 const SETTINGS: [&str; 14] = [
     "--set",
@@ -149,11 +149,8 @@ fn bad_training_arguments_get_clear_errors() {
         ),
         (&["export", "/no/such/run", "--out", d], "run folder"),
     ];
-    for (args, expected) in cases {
-        let (code, _, stderr) = sawah(args);
-        assert_ne!(code, 0, "{args:?}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    for (args, needle) in cases {
+        assert_refused(args, needle);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

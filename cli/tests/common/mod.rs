@@ -14,3 +14,25 @@ pub fn sawah(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
+
+/// Runs `sawah ARGS`, which must fail with a clear error that contains
+/// `needle`, not a panic.
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn assert_refused(args: &[&str], needle: &str) {
+    let (code, _, stderr) = sawah(args);
+    assert_ne!(code, 0, "{args:?}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: {stderr:?} lacks {needle:?}"
+    );
+}
+
+/// A new, empty temporary folder for one test (named after it and this process).
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sawah-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
