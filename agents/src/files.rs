@@ -4,6 +4,7 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `bytes` to `path` atomically. Errors name the file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -18,8 +19,12 @@ pub fn write_atomically_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    // Unique per process and call, so two writers of one path never share
+    // a temporary file (the last rename wins, whole).
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let mut temporary = path.as_os_str().to_owned();
-    temporary.push(format!(".tmp{}", std::process::id()));
+    let call = WRITES.fetch_add(1, Ordering::Relaxed);
+    temporary.push(format!(".tmp{}-{call}", std::process::id()));
     let temporary = PathBuf::from(temporary);
     let named =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
