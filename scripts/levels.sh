@@ -10,6 +10,7 @@
 #    with evaluation noise MEDIUM_NOISE and EASY_NOISE, defaults 0.02, 0.04),
 # 4. plays the calibration tournament (with perfect play when
 #    tables/RULES.sawah exists) and prints its Elo table for models/ELO.md.
+# HARD_DEPTH=N sets hard's search depth in plies (default 1; masters ships 2).
 # Needs: cargo (or SAWAH_BIN), python3 (for the manifest edit). Run from the repository root.
 set -euo pipefail
 rules="${1:?usage: scripts/levels.sh RULES [MINUTES] [EASY_NOISE] [MEDIUM_NOISE]}"
@@ -34,9 +35,9 @@ sawah train --rules "$rules" --out "$run" --set hidden=[128,64] --set "minutes=$
   --set learning_rate_end=0.0001 "${table_setting[@]}"
 sawah export "$run" --out "models/$rules.safetensors"
 
-python3 - "$rules" "$easy" "$medium" <<'PY'
+python3 - "$rules" "$easy" "$medium" "${HARD_DEPTH:-1}" <<'PY'
 import hashlib, json, sys
-rules, easy, medium = sys.argv[1:4]
+rules, easy, medium, depth = sys.argv[1:5]
 path = "models/manifest.json"
 try:
     manifest = json.load(open(path))
@@ -48,7 +49,7 @@ sha = hashlib.sha256(open(f"models/{model}", "rb").read()).hexdigest()
 manifest["levels"] = [l for l in manifest["levels"] if l["rules"] != rules]
 for level, spec in [("easy", f"neural:model={model}:noise={easy}"),
                     ("medium", f"neural:model={model}:noise={medium}"),
-                    ("hard", f"neural:model={model}:depth=1")]:
+                    ("hard", f"neural:model={model}:depth={depth}")]:
     manifest["levels"].append({"rules": rules, "level": level, "spec": spec, "model": model,
                                "sha256": sha, "encoder": entry["encoder"], "measured": {}})
 json.dump(manifest, open(path, "w"), indent=2)
