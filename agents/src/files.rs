@@ -2,6 +2,7 @@
 //! crash never leaves a half-written one: a temporary file beside the
 //! target, synced, then renamed over it.
 
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,11 +14,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes `path` atomically from `fill`, which streams the contents into a
 /// buffered writer: large files (solved tables, layer checkpoints) never
-/// need a second copy in memory. Nothing replaces `path` unless `fill`
-/// succeeds. Errors name the file.
+/// need a second copy in memory. The writer's type is concrete, so the
+/// many small writes of a table inline. Nothing replaces `path` unless
+/// `fill` succeeds. Errors name the file.
 pub fn write_atomically_with(
     path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     // Unique per process and call, so two writers of one path never share
     // a temporary file (the last rename wins, whole).
@@ -29,7 +31,7 @@ pub fn write_atomically_with(
     let named =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let written = (|| {
-        let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(&temporary)?);
+        let mut out = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
         fill(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()

@@ -24,7 +24,7 @@
 use sawah_engine::race::{Position, PositionIndex, RuleSet, RuleSpec};
 use serde_json::json;
 use std::fs::File;
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 use thiserror::Error;
 
@@ -111,7 +111,7 @@ impl ValueType {
         }
     }
 
-    fn encode(self, value: f64, out: &mut dyn io::Write) -> io::Result<()> {
+    fn encode(self, value: f64, out: &mut impl io::Write) -> io::Result<()> {
         match self {
             ValueType::F32 => out.write_all(&(value as f32).to_le_bytes()),
             ValueType::U16 => {
@@ -131,6 +131,18 @@ impl ValueType {
                 f64::from(u16::from_le_bytes([bytes[0], bytes[1]])) / f64::from(u16::MAX)
             }
         }
+    }
+}
+
+impl std::str::FromStr for ValueType {
+    type Err = String;
+
+    /// Parses a name ([`ValueType::name`]), for the command line.
+    fn from_str(name: &str) -> Result<ValueType, String> {
+        ValueType::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = ValueType::ALL.iter().map(|t| t.name()).collect();
+            format!("unknown value type {name:?}; one of {}", names.join(", "))
+        })
     }
 }
 
@@ -226,7 +238,6 @@ pub fn write_table_from(
 pub struct Table {
     map: memmap2::Mmap,
     offset: usize,
-    value_type: ValueType,
     index: PositionIndex,
     info: TableInfo,
 }
@@ -314,7 +325,6 @@ impl Table {
         Ok(Table {
             map,
             offset,
-            value_type,
             index,
             info,
         })
@@ -335,8 +345,9 @@ impl Table {
     /// The value stored for index `i` (below `info().states`).
     #[inline]
     fn value_at(&self, i: u64) -> f64 {
-        let at = self.offset + self.value_type.bytes() * i as usize;
-        self.value_type.decode(&self.map[at..])
+        let value_type = self.info.value_type;
+        let at = self.offset + value_type.bytes() * i as usize;
+        value_type.decode(&self.map[at..])
     }
 
     /// Every stored value, in index order.

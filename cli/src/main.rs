@@ -31,22 +31,6 @@ struct Cli {
     command: Command,
 }
 
-/// A table's value type on the command line.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-enum Values {
-    F32,
-    U16,
-}
-
-impl From<Values> for sawah_agents::table::ValueType {
-    fn from(values: Values) -> Self {
-        match values {
-            Values::F32 => sawah_agents::table::ValueType::F32,
-            Values::U16 => sawah_agents::table::ValueType::U16,
-        }
-    }
-}
-
 #[derive(ValueEnum, Clone, Copy, Debug)]
 enum Side {
     Light,
@@ -260,12 +244,12 @@ enum Command {
         out: Option<PathBuf>,
         /// How the table stores values: f32 (for play), or u16 (half the
         /// size, within 7.6e-6 of the solved values).
-        #[arg(long, value_enum, default_value_t = Values::F32)]
-        values: Values,
+        #[arg(long, default_value_t = sawah_agents::table::ValueType::F32)]
+        values: sawah_agents::table::ValueType,
         /// Memory for the values and the recorded moves, in GiB: each layer
         /// pair records as many candidate moves per roll as fit (up to 3);
-        /// fewer cost more Bellman passes. Peak use is about this plus the
-        /// table being written.
+        /// fewer cost more Bellman passes. Peak use is about this plus a
+        /// few hundred MB (the table is streamed to disk).
         #[arg(long, value_name = "GIB", default_value_t = 7.0)]
         memory: f64,
     },
@@ -616,7 +600,7 @@ fn run(cli: Cli) -> Result<()> {
                 tolerance,
                 memory,
                 verbose,
-                values: values.into(),
+                values,
             },
             out.as_deref(),
         )?,
@@ -881,7 +865,7 @@ fn quantize(
     table: &std::path::Path,
     out: &std::path::Path,
 ) -> Result<()> {
-    use sawah_agents::table::{Table, ValueType, write_table_from};
+    use sawah_agents::table::{Table, TableInfo, ValueType, write_table_from};
     let AnyGame::Race(rules) = registry.resolve(rules)? else {
         bail!("tables exist for the race family only; senet is not solved");
     };
@@ -896,7 +880,7 @@ fn quantize(
             source.info().value_type
         );
     }
-    let info = sawah_agents::table::TableInfo {
+    let info = TableInfo {
         value_type: ValueType::U16,
         ..source.info().clone()
     };

@@ -73,6 +73,10 @@ fn bad_input_gets_a_clear_error() {
         (&["bench-search", "--depth", "200"], "up to 4"),
         (&["solve", "--rules", "senet"], "race family"),
         (
+            &["solve", "--rules", "ur-1", "--values", "i16"],
+            "one of f32, u16",
+        ),
+        (
             &["solve", "--rules", "ur-1", "--tolerance", "0"],
             "positive",
         ),

@@ -10,6 +10,7 @@
 
 use sawah_engine::race::{PositionIndex, RuleSet};
 use serde_json::json;
+use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
