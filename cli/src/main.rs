@@ -817,8 +817,8 @@ fn solve(
             "resumed from checkpoint".to_string()
         } else {
             format!(
-                "{:>4} sweeps, {:>2} Bellman passes, {} candidates",
-                layer.sweeps, layer.bellman_passes, layer.candidates
+                "{:>4} sweeps ({:>4} on chosen moves), {:>2} Bellman passes, {} candidates",
+                layer.sweeps, layer.choice_sweeps, layer.bellman_passes, layer.candidates
             )
         };
         println!(

@@ -2,5 +2,6 @@
 //! training (self-play TD(λ), distillation from solved tables) with burn.
 
 pub mod checkpoint;
+mod memory;
 pub mod neural;
 pub mod solver;

@@ -54,8 +54,11 @@ pub struct LayerReport {
     pub scores: (u8, u8),
     /// Positions in the pair.
     pub states: u64,
-    /// In-place sweeps made under a recorded policy.
+    /// In-place sweeps made under a recorded policy (all of them, those
+    /// over the chosen moves only included).
     pub sweeps: u32,
+    /// Of the sweeps, those that read only each roll's chosen candidate.
+    pub choice_sweeps: u32,
     /// Bellman passes made (every move generated; the last one only reads
     /// values and measures the residual).
     pub bellman_passes: u32,
@@ -197,7 +200,9 @@ pub fn solve_with_checkpoints(
             budget: gib(options.memory),
         });
     }
-    let values = Values((0..n).map(|_| AtomicU64::new(0.5f64.to_bits())).collect());
+    let values = Values(crate::memory::filled(n as usize, || {
+        AtomicU64::new(0.5f64.to_bits())
+    }));
     let p = rules.pieces();
     // Finished positions: the mover has borne off everything (1) or the opponent has (0).
     for (a, b, value) in (0..p).flat_map(|x| [(p, x, 1.0), (x, p, 0.0)]) {
@@ -227,6 +232,7 @@ pub fn solve_with_checkpoints(
                     scores: (a, b),
                     states: pair_states(&index, (a, b)),
                     sweeps: 0,
+                    choice_sweeps: 0,
                     bellman_passes: 0,
                     candidates: 0,
                     residual,
@@ -301,6 +307,11 @@ struct Policy {
     /// Candidate slots per position: moving rolls × width.
     slots: usize,
     records: Vec<u32>,
+    /// With more than one candidate per roll (when memory allows), the
+    /// candidate each roll took at the last sweep over the candidates, per
+    /// twin pair `[i, j, chosen of i per roll…, chosen of j per roll…]`
+    /// (`NONE` for a roll that passes); empty otherwise.
+    chosen: Vec<u32>,
 }
 
 impl Policy {
@@ -319,18 +330,41 @@ fn successor_value(values: &Values, successor: u32) -> f64 {
 /// `(A, q)` of a position from its recorded candidates: `A` the
 /// probability-weighted value of the best candidate of every roll that
 /// moves, `q` the probability of passing.
+/// With `chosen`, writes each roll's best candidate there (`NONE` for a
+/// roll that passes).
 #[inline]
-fn policy_parts(candidates: &[u32], width: usize, rolls: &Rolls, values: &Values) -> (f64, f64) {
+fn policy_parts(
+    candidates: &[u32],
+    width: usize,
+    rolls: &Rolls,
+    values: &Values,
+    mut chosen: Option<&mut [u32]>,
+) -> (f64, f64) {
     let mut moving = 0.0;
     let mut passing = rolls.still;
-    for (slots, &(_, p)) in candidates.chunks_exact(width).zip(&rolls.moving) {
+    for (roll, (slots, &(_, p))) in candidates
+        .chunks_exact(width)
+        .zip(&rolls.moving)
+        .enumerate()
+    {
         if slots[0] == NONE {
             passing += p;
+            if let Some(chosen) = chosen.as_deref_mut() {
+                chosen[roll] = NONE;
+            }
             continue;
         }
         let mut best = f64::NEG_INFINITY;
+        let mut choice = slots[0];
         for &successor in slots.iter().take_while(|&&s| s != NONE) {
-            best = best.max(successor_value(values, successor));
+            let value = successor_value(values, successor);
+            if value > best {
+                best = value;
+                choice = successor;
+            }
+        }
+        if let Some(chosen) = chosen.as_deref_mut() {
+            chosen[roll] = choice;
         }
         moving += p * best;
     }
@@ -397,6 +431,21 @@ fn candidates_that_fit(
         .find(|&width| 8 * positions + states * record_bytes(moving_rolls, width) <= memory)
 }
 
+/// Whether the chosen candidates ([`Policy::chosen`]) fit in `memory`
+/// besides the values and the records of `width` candidates.
+fn choices_fit(
+    positions: u64,
+    states: u64,
+    moving_rolls: usize,
+    width: usize,
+    memory: u64,
+) -> bool {
+    width > 1
+        && 8 * positions
+            + states * (record_bytes(moving_rolls, width) + record_bytes(moving_rolls, 1))
+            <= memory
+}
+
 /// Record bytes per position: half a twin pair's two indices, and its
 /// candidate slots.
 fn record_bytes(moving_rolls: usize, width: usize) -> u64 {
@@ -415,6 +464,14 @@ fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
 /// sweep changes no value by more than this fraction of the last Bellman
 /// residual (or the tolerance, once that is larger).
 const EVALUATION_RATIO: f64 = 1e-3;
+
+/// With several candidates per roll, how far the candidates chosen by a
+/// sweep over all of them are evaluated (by sweeps that read one candidate
+/// per roll) before the candidates are compared again: until a sweep
+/// changes no value by more than this fraction of that sweep's change.
+/// Measured on masters-5 (docs/BENCHMARKS.md): 0.1 and 0.3 alike (79 s,
+/// 82 s); with 0.01 the choices go stale (30% more sweeps, 9% slower).
+const CHOICE_RATIO: f64 = 0.1;
 
 /// Solves one layer pair by modified policy iteration. A Bellman pass
 /// generates every move of every position and records the best successor
@@ -452,6 +509,14 @@ fn solve_pair(
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = width >= usize::from(rules.pieces());
     let slots = rolls.moving.len() * width;
+    let choices = choices_fit(
+        index.len(),
+        states,
+        rolls.moving.len(),
+        width,
+        options.memory,
+    );
+    let choice_stride = 2 + 2 * rolls.moving.len();
     // Records are allocated at their exact size: one per twin pair, which
     // is every position of the block when the twins are in the mirror layer.
     let mut policies: Vec<Policy> = blocks
@@ -468,9 +533,17 @@ fn solve_pair(
             } else {
                 block.len as usize
             };
+            let mut records = Vec::with_capacity(pairs * (2 + 2 * slots));
+            crate::memory::advise_huge_pages(&mut records);
+            let chosen = if choices {
+                crate::memory::filled(pairs * choice_stride, || NONE)
+            } else {
+                Vec::new()
+            };
             Policy {
                 slots,
-                records: Vec::with_capacity(pairs * (2 + 2 * slots)),
+                records,
+                chosen,
             }
         })
         .collect();
@@ -521,18 +594,53 @@ fn solve_pair(
             })
             .reduce(|| 0.0, f64::max)
     };
-    // An in-place sweep under the recorded policy.
-    let evaluate = |policies: &[Policy], write: bool| -> f64 {
+    // An in-place sweep over the recorded candidates (when writing, it
+    // also notes each roll's choice in `chosen`, if kept).
+    let evaluate = |policies: &mut [Policy], write: bool| -> f64 {
+        policies
+            .par_iter_mut()
+            .map(|policy| {
+                let mut largest = 0.0f64;
+                let stride = policy.stride();
+                let keep = write && !policy.chosen.is_empty();
+                let mut chosen = policy.chosen.chunks_exact_mut(choice_stride);
+                for record in policy.records.chunks_exact(stride) {
+                    let (i, j) = (u64::from(record[0]), u64::from(record[1]));
+                    let (mine, theirs) = record[2..].split_at(slots);
+                    let (parts, twin_parts) = match chosen.next().filter(|_| keep) {
+                        Some(choice) => {
+                            choice[0] = record[0];
+                            choice[1] = record[1];
+                            let (my_choice, their_choice) =
+                                choice[2..].split_at_mut(rolls.moving.len());
+                            (
+                                policy_parts(mine, width, &rolls, values, Some(my_choice)),
+                                policy_parts(theirs, width, &rolls, values, Some(their_choice)),
+                            )
+                        }
+                        None => (
+                            policy_parts(mine, width, &rolls, values, None),
+                            policy_parts(theirs, width, &rolls, values, None),
+                        ),
+                    };
+                    largest = largest.max(update(i, j, parts, twin_parts, write));
+                }
+                largest
+            })
+            .reduce(|| 0.0, f64::max)
+    };
+    // An in-place sweep that reads only the chosen candidates.
+    let evaluate_choices = |policies: &[Policy]| -> f64 {
         policies
             .par_iter()
             .map(|policy| {
                 let mut largest = 0.0f64;
-                for record in policy.records.chunks_exact(policy.stride()) {
+                for record in policy.chosen.chunks_exact(choice_stride) {
                     let (i, j) = (u64::from(record[0]), u64::from(record[1]));
-                    let (mine, theirs) = record[2..].split_at(slots);
-                    let parts = policy_parts(mine, width, &rolls, values);
-                    let twin_parts = policy_parts(theirs, width, &rolls, values);
-                    largest = largest.max(update(i, j, parts, twin_parts, write));
+                    let (mine, theirs) = record[2..].split_at(rolls.moving.len());
+                    let parts = policy_parts(mine, 1, &rolls, values, None);
+                    let twin_parts = policy_parts(theirs, 1, &rolls, values, None);
+                    largest = largest.max(update(i, j, parts, twin_parts, true));
                 }
                 largest
             })
@@ -542,6 +650,7 @@ fn solve_pair(
         scores: (a, b),
         states,
         sweeps: 0,
+        choice_sweeps: 0,
         bellman_passes: 0,
         candidates: width,
         residual: f64::INFINITY,
@@ -562,16 +671,28 @@ fn solve_pair(
             (residual * EVALUATION_RATIO).max(options.tolerance)
         };
         while report.sweeps < options.max_sweeps {
-            let change = evaluate(&policies, true);
+            let change = evaluate(&mut policies, true);
             report.sweeps += 1;
             note(&mut report, change);
             if change <= target {
                 break;
             }
+            // Sweeps over the choices just made are cheaper (one read per
+            // roll); the next sweep over the candidates revises them.
+            let inner = (change * CHOICE_RATIO).max(target);
+            while choices && report.sweeps < options.max_sweeps {
+                let change = evaluate_choices(&policies);
+                report.sweeps += 1;
+                report.choice_sweeps += 1;
+                note(&mut report, change);
+                if change <= inner {
+                    break;
+                }
+            }
         }
         residual = if complete {
             report.sweeps += 1;
-            evaluate(&policies, false)
+            evaluate(&mut policies, false)
         } else {
             report.bellman_passes += 1;
             improve(&mut policies, false)

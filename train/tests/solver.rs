@@ -4,7 +4,7 @@
 
 use sawah_engine::race::{self, Position, RuleSet, Setup, SideSetup};
 use sawah_engine::{ByPlayer, Player};
-use sawah_train::solver::{SolveOptions, solve};
+use sawah_train::solver::{LayerReport, SolveOptions, solve};
 use std::collections::HashMap;
 
 fn all_sides(rules: &RuleSet) -> Vec<SideSetup> {
@@ -101,11 +101,13 @@ fn reference_values(rules: &RuleSet) -> HashMap<Position, f64> {
     positions.into_iter().zip(values).collect()
 }
 
-fn check_against_reference(name: &str) {
-    check_against_reference_with(name, SolveOptions::default());
+fn check_against_reference(name: &str) -> Vec<LayerReport> {
+    check_against_reference_with(name, SolveOptions::default())
 }
 
-fn check_against_reference_with(name: &str, options: SolveOptions) {
+/// Solves `name` to 1e-14 and compares every value with the reference;
+/// returns the solver's layer reports.
+fn check_against_reference_with(name: &str, options: SolveOptions) -> Vec<LayerReport> {
     let rules = race::preset(name).unwrap();
     let reference = reference_values(&rules);
     let solution = solve(
@@ -124,6 +126,7 @@ fn check_against_reference_with(name: &str, options: SolveOptions) {
         worst = worst.max((solution.value(position) - value).abs());
     }
     assert!(worst <= 1e-12, "{name}: the solvers differ by {worst:e}");
+    solution.layers
 }
 
 #[test]
@@ -142,7 +145,15 @@ fn one_and_two_pieces_on_every_route_agree_with_the_reference() {
 
 #[test]
 fn three_pieces_agree_with_the_reference() {
-    check_against_reference("ur-3");
+    let layers = check_against_reference("ur-3");
+    // Every move is recorded (three per roll), so most sweeps read only the
+    // moves the sweep before chose: that path is what this checks too.
+    let largest = layers.iter().max_by_key(|l| l.states).unwrap();
+    assert_eq!(largest.candidates, 3);
+    assert!(
+        largest.choice_sweeps > 0 && largest.choice_sweeps < largest.sweeps,
+        "{largest:?}"
+    );
 }
 
 /// A memory budget that holds a preset's values and, for its largest layer
@@ -176,11 +187,13 @@ fn a_tight_memory_budget_records_fewer_candidates_and_still_agrees() {
         };
         let mut widths = Vec::new();
         solve(&race::preset(name).unwrap(), options, |r| {
-            widths.push((r.states, r.candidates))
+            widths.push((r.states, r.candidates, r.choice_sweeps))
         })
         .unwrap();
         let largest = widths.iter().max().unwrap();
         assert_eq!(largest.1, 1, "{name}: {widths:?}");
+        // One candidate per roll is its own choice: no separate choice sweeps.
+        assert_eq!(largest.2, 0, "{name}: {widths:?}");
         // Smaller pairs record every move (two pieces: two per roll).
         assert!(widths.iter().any(|w| w.1 == 2), "{name}: {widths:?}");
         check_against_reference_with(name, options);
