@@ -330,6 +330,7 @@ fn successor_value(values: &Values, successor: u32) -> f64 {
 /// `(A, q)` of a position from its recorded candidates: `A` the
 /// probability-weighted value of the best candidate of every roll that
 /// moves, `q` the probability of passing.
+///
 /// With `chosen`, writes each roll's best candidate there (`NONE` for a
 /// roll that passes).
 #[inline]
