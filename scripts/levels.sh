@@ -9,7 +9,9 @@
 #    (hard: the network with depth-1 search; medium and easy: the network
 #    with evaluation noise MEDIUM_NOISE and EASY_NOISE, defaults 0.02, 0.04),
 # 4. plays the calibration tournament (with perfect play when
-#    tables/RULES.sawah exists) and prints its Elo table for models/ELO.md.
+#    tables/RULES.sawah exists) into a new folder (RUN-tournament: a folder
+#    of an earlier tournament would be resumed, and the agents' names do not
+#    change with the model) and prints its Elo table for models/ELO.md.
 # HARD_DEPTH=N sets hard's search depth in plies (default 1; masters ships 2).
 # Needs: cargo (or SAWAH_BIN), python3 (for the manifest edit). Run from the repository root.
 set -euo pipefail
@@ -58,5 +60,5 @@ PY
 rm -f "models/$rules.safetensors.json"
 
 sawah tournament --rules "$rules" --agents "$agents" --games 1000 --seed 2026 \
-  "${table_args[@]}" --out "runs/$rules-levels"
+  "${table_args[@]}" --out "$run-tournament"
 echo "Copy the table above into models/ELO.md and the figures into the manifest's \"measured\" entries."
