@@ -48,12 +48,16 @@ except FileNotFoundError:
 model = f"{rules}.safetensors"
 entry = json.load(open(f"models/{model}.json"))
 sha = hashlib.sha256(open(f"models/{model}", "rb").read()).hexdigest()
-manifest["levels"] = [l for l in manifest["levels"] if l["rules"] != rules]
-for level, spec in [("easy", f"neural:model={model}:noise={easy}"),
-                    ("medium", f"neural:model={model}:noise={medium}"),
-                    ("hard", f"neural:model={model}:depth={depth}")]:
-    manifest["levels"].append({"rules": rules, "level": level, "spec": spec, "model": model,
-                               "sha256": sha, "encoder": entry["encoder"], "measured": {}})
+# The rule set's entries are replaced where they were (appended if new).
+levels = manifest["levels"]
+at = next((n for n, l in enumerate(levels) if l["rules"] == rules), len(levels))
+fresh = [{"rules": rules, "level": level, "spec": spec, "model": model,
+          "sha256": sha, "encoder": entry["encoder"], "measured": {}}
+         for level, spec in [("easy", f"neural:model={model}:noise={easy}"),
+                             ("medium", f"neural:model={model}:noise={medium}"),
+                             ("hard", f"neural:model={model}:depth={depth}")]]
+others = [l for l in levels if l["rules"] != rules]
+manifest["levels"] = others[:at] + fresh + others[at:]
 json.dump(manifest, open(path, "w"), indent=2)
 open(path, "a").write("\n")
 PY

@@ -54,8 +54,8 @@ pub struct LayerReport {
     pub scores: (u8, u8),
     /// Positions in the pair.
     pub states: u64,
-    /// In-place sweeps made under a recorded policy (all of them, those
-    /// over the chosen moves only included).
+    /// In-place sweeps made under a recorded policy (including those over
+    /// the chosen moves only).
     pub sweeps: u32,
     /// Of the sweeps, those that read only each roll's chosen candidate.
     pub choice_sweeps: u32,
@@ -304,20 +304,11 @@ impl Rolls {
 /// the index with fixed values, so a bear-off or a winning move is a
 /// successor like any other.
 struct Policy {
-    /// Candidate slots per position: moving rolls × width.
-    slots: usize,
     records: Vec<u32>,
     /// With more than one candidate per roll (when memory allows), the
-    /// candidate each roll took at the last sweep over the candidates, per
-    /// twin pair `[i, j, chosen of i per roll…, chosen of j per roll…]`
-    /// (`NONE` for a roll that passes); empty otherwise.
+    /// candidate each roll took at the last sweep over the candidates: the
+    /// same records with one candidate per roll; empty otherwise.
     chosen: Vec<u32>,
-}
-
-impl Policy {
-    fn stride(&self) -> usize {
-        2 + 2 * self.slots
-    }
 }
 
 /// The value a recorded successor is worth to the mover.
@@ -432,8 +423,9 @@ fn candidates_that_fit(
         .find(|&width| 8 * positions + states * record_bytes(moving_rolls, width) <= memory)
 }
 
-/// Whether the chosen candidates ([`Policy::chosen`]) fit in `memory`
-/// besides the values and the records of `width` candidates.
+/// Whether the chosen candidates ([`Policy::chosen`], records of one
+/// candidate per roll) fit in `memory` besides the values and the records
+/// of `width` candidates.
 fn choices_fit(
     positions: u64,
     states: u64,
@@ -459,6 +451,48 @@ fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
         .iter()
         .map(|r| r.end - r.start)
         .sum()
+}
+
+/// An in-place sweep over policy records of `width` candidates per roll
+/// (`[i, j, candidates of i…, candidates of j…]`); with `chosen`, also
+/// writes each roll's choice there (records of one candidate per roll, for
+/// the cheaper sweeps that follow). `update` sets a twin pair's new values
+/// when `write`, and returns the larger change; the sweep returns the
+/// largest. Always inlined, so that a constant `width` specialises it.
+#[inline(always)]
+fn sweep(
+    records: &[u32],
+    width: usize,
+    chosen: Option<&mut [u32]>,
+    rolls: &Rolls,
+    values: &Values,
+    update: &impl Fn(u64, u64, (f64, f64), (f64, f64), bool) -> f64,
+    write: bool,
+) -> f64 {
+    let values_of = |parts: &[u32], chosen: Option<&mut [u32]>| {
+        policy_parts(parts, width, rolls, values, chosen)
+    };
+    let moving_rolls = rolls.moving.len();
+    let slots = moving_rolls * width;
+    let mut chosen = chosen.map(|c| c.chunks_exact_mut(2 + 2 * moving_rolls));
+    let mut largest = 0.0f64;
+    for record in records.chunks_exact(2 + 2 * slots) {
+        let (i, j) = (u64::from(record[0]), u64::from(record[1]));
+        let (mine, theirs) = record[2..].split_at(slots);
+        let (parts, twin_parts) = match chosen.as_mut().and_then(Iterator::next) {
+            Some(choice) => {
+                choice[..2].copy_from_slice(&record[..2]);
+                let (my_choice, their_choice) = choice[2..].split_at_mut(moving_rolls);
+                (
+                    values_of(mine, Some(my_choice)),
+                    values_of(theirs, Some(their_choice)),
+                )
+            }
+            None => (values_of(mine, None), values_of(theirs, None)),
+        };
+        largest = largest.max(update(i, j, parts, twin_parts, write));
+    }
+    largest
 }
 
 /// How far a policy is evaluated before it is improved again: until a
@@ -541,11 +575,7 @@ fn solve_pair(
             } else {
                 Vec::new()
             };
-            Policy {
-                slots,
-                records,
-                chosen,
-            }
+            Policy { records, chosen }
         })
         .collect();
     // New values for a twin pair; returns the larger change.
@@ -595,56 +625,31 @@ fn solve_pair(
             })
             .reduce(|| 0.0, f64::max)
     };
-    // An in-place sweep over the recorded candidates (when writing, it
-    // also notes each roll's choice in `chosen`, if kept).
+    // A sweep over the recorded candidates (noting the choices, if kept,
+    // when it writes).
     let evaluate = |policies: &mut [Policy], write: bool| -> f64 {
         policies
             .par_iter_mut()
             .map(|policy| {
-                let mut largest = 0.0f64;
-                let stride = policy.stride();
                 let keep = write && !policy.chosen.is_empty();
-                let mut chosen = policy.chosen.chunks_exact_mut(choice_stride);
-                for record in policy.records.chunks_exact(stride) {
-                    let (i, j) = (u64::from(record[0]), u64::from(record[1]));
-                    let (mine, theirs) = record[2..].split_at(slots);
-                    let (parts, twin_parts) = match chosen.next().filter(|_| keep) {
-                        Some(choice) => {
-                            choice[0] = record[0];
-                            choice[1] = record[1];
-                            let (my_choice, their_choice) =
-                                choice[2..].split_at_mut(rolls.moving.len());
-                            (
-                                policy_parts(mine, width, &rolls, values, Some(my_choice)),
-                                policy_parts(theirs, width, &rolls, values, Some(their_choice)),
-                            )
-                        }
-                        None => (
-                            policy_parts(mine, width, &rolls, values, None),
-                            policy_parts(theirs, width, &rolls, values, None),
-                        ),
-                    };
-                    largest = largest.max(update(i, j, parts, twin_parts, write));
-                }
-                largest
+                let chosen = keep.then_some(policy.chosen.as_mut_slice());
+                sweep(
+                    &policy.records,
+                    width,
+                    chosen,
+                    &rolls,
+                    values,
+                    &update,
+                    write,
+                )
             })
             .reduce(|| 0.0, f64::max)
     };
-    // An in-place sweep that reads only the chosen candidates.
+    // A sweep that reads only the chosen candidates.
     let evaluate_choices = |policies: &[Policy]| -> f64 {
         policies
             .par_iter()
-            .map(|policy| {
-                let mut largest = 0.0f64;
-                for record in policy.chosen.chunks_exact(choice_stride) {
-                    let (i, j) = (u64::from(record[0]), u64::from(record[1]));
-                    let (mine, theirs) = record[2..].split_at(rolls.moving.len());
-                    let parts = policy_parts(mine, 1, &rolls, values, None);
-                    let twin_parts = policy_parts(theirs, 1, &rolls, values, None);
-                    largest = largest.max(update(i, j, parts, twin_parts, true));
-                }
-                largest
-            })
+            .map(|policy| sweep(&policy.chosen, 1, None, &rolls, values, &update, true))
             .reduce(|| 0.0, f64::max)
     };
     let mut report = LayerReport {
