@@ -1,7 +1,8 @@
-//! Move generation and random playouts per rule set.
+//! Move generation, random playouts and index ranking per rule set.
 //!
 //! `cargo bench -p sawah-engine --bench movegen`. Throughput is reported
-//! per move generated/applied (generation: per position and roll).
+//! per move generated/applied (generation: per position and roll), and
+//! per position ranked.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sawah_engine::playout::random_playout;
@@ -98,5 +99,25 @@ fn senet_playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, movegen, playouts, senet_playouts);
+/// Ranking positions in the dense index (the solver's Bellman passes rank
+/// every successor of every position).
+fn ranking(c: &mut Criterion) {
+    let mut group = c.benchmark_group("index");
+    for name in race::NAMED_RULE_SETS {
+        let rules = race::preset(name).unwrap();
+        let index = race::PositionIndex::new(&rules);
+        let positions = sample_positions(&rules, 4096);
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                positions
+                    .iter()
+                    .fold(0u64, |sum, position| sum ^ index.index(black_box(position)))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, movegen, playouts, senet_playouts, ranking);
 criterion_main!(benches);

@@ -526,6 +526,10 @@ fn solve_pair(
     // a != b the twins of layer (a, b) are exactly layer (b, a); for a == b
     // both are in the layer, and the one with the smaller index does the work.
     let mut blocks = index.blocks(a, b);
+    // The parallel loops below hand out one block at a time
+    // (`with_max_len(1)`): rayon's default leaves a quarter of the blocks to
+    // one thread, which then cannot share them (one core idle for seconds
+    // at the end of a Bellman pass).
     // Sweep the furthest-along positions first, so that the successors of
     // non-capturing moves are mostly fresh from this very sweep: blocks by
     // stage, and inside a block from the end (a piece that moves on raises
@@ -601,6 +605,7 @@ fn solve_pair(
         blocks
             .par_iter()
             .zip(policies.par_iter_mut())
+            .with_max_len(1)
             .map(|(block, policy)| {
                 policy.records.clear();
                 let mut best = vec![NONE; 2 * slots];
@@ -630,6 +635,7 @@ fn solve_pair(
     let evaluate = |policies: &mut [Policy], write: bool| -> f64 {
         policies
             .par_iter_mut()
+            .with_max_len(1)
             .map(|policy| {
                 let keep = write && !policy.chosen.is_empty();
                 let chosen = keep.then_some(policy.chosen.as_mut_slice());
@@ -649,6 +655,7 @@ fn solve_pair(
     let evaluate_choices = |policies: &[Policy]| -> f64 {
         policies
             .par_iter()
+            .with_max_len(1)
             .map(|policy| sweep(&policy.chosen, 1, None, &rolls, values, &update, true))
             .reduce(|| 0.0, f64::max)
     };

@@ -49,6 +49,103 @@ pub struct PositionIndex {
     layers: Vec<Vec<Option<Layer>>>,
     total: u64,
     rules: RuleSet,
+    /// Look-up tables that rank a position without bit loops, when the
+    /// rule set's masks are small enough (every named rule set).
+    fast: Option<Box<FastRank>>,
+}
+
+/// Table look-ups that do [`PositionIndex::index_of_sides`]'s bit work: the
+/// solver's Bellman passes rank every successor of every position, so this
+/// is its hot path (`cargo bench -p sawah-engine --bench movegen -- index`).
+/// Checked against the bit loops on every preset's positions.
+#[derive(Clone, Debug)]
+struct FastRank {
+    /// Bytes of a side's squares that can hold pieces.
+    bytes: usize,
+    /// `mover[k][b]`: byte `k` of the mover's squares holding `b`, as its
+    /// private squares packed (low 16 bits) and its shared cells packed
+    /// (high 16 bits). Packing is bitwise, so a side's bytes OR together.
+    mover: Vec<[u32; 256]>,
+    /// `opponent[k][b]`: the same for the opponent's squares in its own
+    /// numbering: its private squares packed (low), and the cells of its
+    /// shared squares in the mover's numbering, packed (high).
+    opponent: Vec<[u32; 256]>,
+    /// `ranks[set] = colex rank << 8 | size`, for every packed set.
+    ranks: Vec<u32>,
+    /// `among[free6 << 6 | cells6] = compress(cells6, free6) | popcount(free6) << 8`,
+    /// for packing the opponent's cells among the free ones six cells at a time.
+    among: Vec<u16>,
+}
+
+/// The cells of a 6-cell chunk (see [`FastRank::among`]).
+const CHUNK: u32 = 6;
+
+impl FastRank {
+    /// The tables for an index's masks; `None` when a mask is too wide.
+    fn new(index: &PositionIndex) -> Option<FastRank> {
+        let widest = [index.private_mover, index.private_opponent, index.shared]
+            .iter()
+            .map(|m| m.count_ones())
+            .max()?;
+        if widest > 16 {
+            return None;
+        }
+        let used =
+            index.private_mover | index.shared | index.private_opponent | index.shared_opponent;
+        let bytes = (32 - used.leading_zeros()).div_ceil(8) as usize;
+        let tables = &index.rules.tables.light;
+        let byte_tables = |side: &dyn Fn(u32) -> u32| -> Vec<[u32; 256]> {
+            (0..bytes)
+                .map(|k| std::array::from_fn(|b| side((b as u32) << (8 * k))))
+                .collect()
+        };
+        let mover = byte_tables(&|squares| {
+            compress(squares, index.private_mover) | compress(squares, index.shared) << 16
+        });
+        let opponent = byte_tables(&|squares| {
+            let cells = tables.opponent_in_my_numbering(squares & index.shared_opponent);
+            compress(squares, index.private_opponent) | compress(cells, index.shared) << 16
+        });
+        let ranks = (0..1u32 << widest)
+            .map(|set| (index.comb_rank(set) as u32) << 8 | set.count_ones())
+            .collect();
+        let among = (0..1u32 << (2 * CHUNK))
+            .map(|entry| {
+                let (free, cells) = (entry >> CHUNK, entry & ((1 << CHUNK) - 1));
+                (compress(cells, free) | free.count_ones() << 8) as u16
+            })
+            .collect();
+        Some(FastRank {
+            bytes,
+            mover,
+            opponent,
+            ranks,
+            among,
+        })
+    }
+
+    /// `(mover's private, mover's shared, opponent's private, opponent's
+    /// shared among the free cells)`, each packed.
+    #[inline]
+    fn packed(&self, mover: u32, opponent: u32, cells: u32) -> [u32; 4] {
+        let (mut m, mut o) = (0, 0);
+        for k in 0..self.bytes {
+            m |= self.mover[k][(mover >> (8 * k) & 0xff) as usize];
+            o |= self.opponent[k][(opponent >> (8 * k) & 0xff) as usize];
+        }
+        let (sh_m, sh_o_cells) = (m >> 16, o >> 16);
+        let free = !sh_m & ((1u64 << cells) - 1) as u32;
+        let (mut sh_o, mut shift, mut chunk) = (0, 0, 0);
+        while chunk < cells {
+            let f = free >> chunk & ((1 << CHUNK) - 1);
+            let x = sh_o_cells >> chunk & ((1 << CHUNK) - 1);
+            let entry = u32::from(self.among[(f << CHUNK | x) as usize]);
+            sh_o |= (entry & 0xff) << shift;
+            shift += entry >> 8;
+            chunk += CHUNK;
+        }
+        [m & 0xffff, sh_m, o & 0xffff, sh_o]
+    }
 }
 
 fn binomials() -> Vec<[u64; MAX_BITS + 1]> {
@@ -143,7 +240,7 @@ impl PositionIndex {
             }
             layers.push(row);
         }
-        PositionIndex {
+        let mut index = PositionIndex {
             pieces: p,
             private_mover: all & !shared,
             private_opponent: all & !shared_opponent,
@@ -153,7 +250,10 @@ impl PositionIndex {
             layers,
             total,
             rules: rules.clone(),
-        }
+            fast: None,
+        };
+        index.fast = FastRank::new(&index).map(Box::new);
+        index
     }
 
     /// The number of indexed positions (= [`super::valid_position_count`]).
@@ -220,6 +320,33 @@ impl PositionIndex {
     /// each side in its own numbering (mover = light's numbering).
     #[inline]
     pub fn index_of_sides(&self, mover: &Side, opponent: &Side) -> u64 {
+        let Some(fast) = &self.fast else {
+            return self.index_of_sides_by_bits(mover, opponent);
+        };
+        let Some(layer) = &self.layers[mover.scored as usize][opponent.scored as usize] else {
+            return u64::MAX; // both borne off: not a valid position
+        };
+        let c = self.shared.count_ones();
+        let [priv_m, sh_m, priv_o, sh_o] = fast.packed(mover.squares, opponent.squares, c);
+        let [priv_m, sh_m, priv_o, sh_o] =
+            [priv_m, sh_m, priv_o, sh_o].map(|set| fast.ranks[set as usize]);
+        let count = |entry: u32| (entry & 0xff) as usize;
+        let rank = |entry: u32| u64::from(entry >> 8);
+        let (k_m, m_m, k_o, m_o) = (count(priv_m), count(sh_m), count(priv_o), count(sh_o));
+        let width = (self.pieces + 1) as usize;
+        let a_o = self.private_opponent.count_ones() as usize;
+        let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
+        let within = ((rank(priv_m) * self.binomial[a_o][k_o] + rank(priv_o))
+            * self.binomial[c as usize][m_m]
+            + rank(sh_m))
+            * self.binomial[c as usize - m_m][m_o]
+            + rank(sh_o);
+        layer.offsets[block] + within
+    }
+
+    /// [`PositionIndex::index_of_sides`] by bit loops: the reference for
+    /// the table look-ups, and the way for masks too wide for tables.
+    fn index_of_sides_by_bits(&self, mover: &Side, opponent: &Side) -> u64 {
         let width = (self.pieces + 1) as usize;
         let Some(layer) = &self.layers[mover.scored as usize][opponent.scored as usize] else {
             return u64::MAX; // both borne off: not a valid position
@@ -324,6 +451,37 @@ impl PositionIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table look-ups against the bit loops: every position of the
+    /// tiny presets, and positions spread over every block of every layer
+    /// of the named rule sets (so every combination of counts).
+    #[test]
+    fn table_ranking_agrees_with_bit_loops() {
+        let check = |index: &PositionIndex, i: u64| {
+            let position = index.position(i).unwrap();
+            let [mover, opponent] = &position.sides;
+            assert_eq!(index.index_of_sides(mover, opponent), i);
+            assert_eq!(index.index_of_sides_by_bits(mover, opponent), i);
+        };
+        for name in crate::race::presets::TINY {
+            let index = PositionIndex::new(&crate::race::preset(name).unwrap());
+            assert!(index.fast.is_some(), "{name}");
+            (0..index.len()).for_each(|i| check(&index, i));
+        }
+        for name in crate::race::presets::NAMED {
+            let index = PositionIndex::new(&crate::race::preset(name).unwrap());
+            assert!(index.fast.is_some(), "{name}");
+            let p = index.pieces as u8;
+            for (s_m, s_o) in (0..=p).flat_map(|a| (0..=p).map(move |b| (a, b))) {
+                for block in index.blocks(s_m, s_o) {
+                    for k in 0..7 {
+                        check(&index, block.start + block.len * k / 7);
+                    }
+                    check(&index, block.start + block.len - 1);
+                }
+            }
+        }
+    }
 
     #[test]
     fn compress_and_expand_are_inverse() {
