@@ -6,28 +6,91 @@
 //! (the common default), the solver's large arrays ask for them before they
 //! are first touched. Measured on this machine's kind (docs/BENCHMARKS.md):
 //! random reads over 4 GB 1.7× faster. Elsewhere this does nothing.
+//!
+//! The solver also gives back the memory of values it no longer reads
+//! ([`release`]), which are saved in its checkpoints meanwhile.
 
-/// A vector of `len` elements made by `fill`, on huge pages where the
-/// kernel grants them.
-pub fn filled<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
-    let mut vector = Vec::with_capacity(len);
-    advise_huge_pages(&mut vector);
-    vector.extend(std::iter::repeat_with(fill).take(len));
+use std::sync::atomic::AtomicU64;
+
+/// Types for which all-zero bytes are a valid value.
+///
+/// # Safety
+/// Implement only for such types.
+pub unsafe trait Zeroable {}
+// SAFETY: 0 is a valid u32 and a valid AtomicU64.
+unsafe impl Zeroable for u32 {}
+// SAFETY: as above.
+unsafe impl Zeroable for AtomicU64 {}
+
+/// `len` zeros, on huge pages where the kernel grants them. The memory
+/// comes zeroed from the kernel and a page is only backed once written, so
+/// parts never written cost nothing; one allocation, given back whole when
+/// dropped.
+pub fn zeroed<T: Zeroable>(len: usize) -> Vec<T> {
+    let Ok(layout) = std::alloc::Layout::array::<T>(len) else {
+        panic!("{len} elements do not fit in the address space");
+    };
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout has a non-zero size; all-zero bytes are a valid
+    // `T` (`Zeroable`); the vector takes the allocation with the same
+    // layout (length and capacity `len`) from the global allocator.
+    let mut vector = unsafe {
+        let pointer = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if pointer.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(pointer, len, len)
+    };
+    advise_huge_pages_of(vector.as_mut_ptr() as usize, layout.size());
     vector
 }
 
-/// Asks for huge pages for `vector`'s unused capacity (call it before
-/// the elements are written: pages already touched stay small).
-pub fn advise_huge_pages<T>(vector: &mut Vec<T>) {
+/// Sets `values` to 0 and gives the whole pages among them back to the
+/// kernel (Linux; elsewhere they are only set to 0), so that values no
+/// longer needed stop counting towards the process's memory.
+pub fn release(values: &[AtomicU64]) {
+    let zero = |part: &[AtomicU64]| {
+        part.iter()
+            .for_each(|value| value.store(0, std::sync::atomic::Ordering::Relaxed))
+    };
+    #[cfg(target_os = "linux")]
+    {
+        // Whole pages (in elements from the start); the partial pages at
+        // either end are shared with values still in use: zeroed in place.
+        const PAGE: usize = 4096;
+        let start = values.as_ptr() as usize;
+        let first = (start.next_multiple_of(PAGE) - start) / 8;
+        let whole = values.len().saturating_sub(first) * 8 / PAGE * (PAGE / 8);
+        if whole > 0 {
+            // SAFETY: the pages lie inside `values`; MADV_DONTNEED makes
+            // them read as zero bytes, a valid `AtomicU64` (0), and no other
+            // thread uses them meanwhile (the solver releases between pairs).
+            unsafe {
+                libc::madvise(
+                    values[first..].as_ptr() as *mut libc::c_void,
+                    whole * 8,
+                    libc::MADV_DONTNEED,
+                );
+            }
+            zero(&values[..first]);
+            zero(&values[first + whole..]);
+            return;
+        }
+    }
+    zero(values);
+}
+
+/// Asks for huge pages for the `bytes` at address `start` (not yet written).
+fn advise_huge_pages_of(start: usize, bytes: usize) {
     const SMALLEST: usize = 4 << 20;
-    let bytes = (vector.capacity() - vector.len()) * std::mem::size_of::<T>();
     if bytes < SMALLEST {
         return;
     }
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
-        let start = vector.spare_capacity_mut().as_mut_ptr() as usize;
         let aligned = start.next_multiple_of(PAGE);
         let len = (bytes - (aligned - start)) / PAGE * PAGE;
         // SAFETY: the range lies inside the vector's own allocation, and
@@ -41,15 +104,21 @@ pub fn advise_huge_pages<T>(vector: &mut Vec<T>) {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::Ordering;
+
     #[test]
-    fn filled_vectors_hold_their_elements() {
-        let mut n = 0u64;
-        let v = super::filled(1 << 20, || {
-            n += 1;
-            n
-        });
-        assert_eq!(v.len(), 1 << 20);
-        assert_eq!(v[0], 1);
-        assert_eq!(v[(1 << 20) - 1], 1 << 20);
+    fn zeroed_vectors_are_zero_and_released_values_read_zero() {
+        let values = super::zeroed::<std::sync::atomic::AtomicU64>(3 << 20);
+        assert!(values.iter().all(|v| v.load(Ordering::Relaxed) == 0));
+        values.iter().for_each(|v| v.store(7, Ordering::Relaxed));
+        super::release(&values[1000..2_000_000]);
+        assert_eq!(values[999].load(Ordering::Relaxed), 7);
+        assert!(
+            values[1000..2_000_000]
+                .iter()
+                .all(|v| v.load(Ordering::Relaxed) == 0)
+        );
+        assert_eq!(values[2_000_000].load(Ordering::Relaxed), 7);
+        assert!(super::zeroed::<u32>(0).is_empty());
     }
 }

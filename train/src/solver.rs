@@ -24,10 +24,12 @@ pub struct SolveOptions {
     pub tolerance: f64,
     /// Give up on a layer pair after this many sweeps (a safeguard).
     pub max_sweeps: u32,
-    /// Memory for the values (8 bytes per position) and the recorded
-    /// candidate moves of the layer pair being solved, in bytes. Each pair
-    /// records every move if that fits, else as many candidates per roll as
-    /// fit (3, 2 or 1); fewer candidates cost more Bellman passes.
+    /// Memory for the values held (8 bytes per position: every position,
+    /// or with checkpoints only the finished positions and the two score
+    /// diagonals the pair reads) and the recorded candidate moves of the
+    /// layer pair being solved, in bytes. Each pair records every move if
+    /// that fits, else as many candidates per roll as fit (3, 2 or 1);
+    /// fewer candidates cost more Bellman passes.
     pub memory: u64,
 }
 
@@ -193,31 +195,43 @@ pub fn solve_with_checkpoints(
         });
     }
     let moving_rolls = Rolls::new(rules).moving.len();
-    let largest_pair = (0..rules.pieces())
-        .flat_map(|a| (a..rules.pieces()).map(move |b| (a, b)))
-        .map(|pair| pair_states(&index, pair))
+    let p = rules.pieces();
+    let pairs: Vec<(u8, u8)> = (0..p).flat_map(|a| (a..p).map(move |b| (a, b))).collect();
+    // With checkpoints, the values no pair still to come reads are given
+    // back to the kernel (and read back from the checkpoints at the end):
+    // a pair reads only its own score diagonal and the one above it.
+    let release = checkpoints.is_some();
+    let diagonal = |total: u32| -> u64 {
+        pairs
+            .iter()
+            .filter(|&&(a, b)| u32::from(a + b) == total)
+            .map(|&pair| pair_states(&index, pair))
+            .sum()
+    };
+    let unfinished: u64 = pairs.iter().map(|&pair| pair_states(&index, pair)).sum();
+    let held = |(a, b): (u8, u8)| -> u64 {
+        let total = u32::from(a + b);
+        if release {
+            n - unfinished + diagonal(total) + diagonal(total + 1)
+        } else {
+            n
+        }
+    };
+    let least_needed = pairs
+        .iter()
+        .map(|&pair| 8 * held(pair) + pair_states(&index, pair) * record_bytes(moving_rolls, 1))
         .max()
         .unwrap_or(0);
-    if candidates_that_fit(
-        n,
-        largest_pair,
-        moving_rolls,
-        rules.pieces(),
-        options.memory,
-    )
-    .is_none()
-    {
+    if least_needed > options.memory {
         let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
         return Err(SolveError::Memory {
             name: rules.name().to_string(),
-            needed: gib(8 * n + largest_pair * record_bytes(moving_rolls, 1)),
+            needed: gib(least_needed),
             budget: gib(options.memory),
         });
     }
-    let values = Values(crate::memory::filled(n as usize, || {
-        AtomicU64::new(0.5f64.to_bits())
-    }));
-    let p = rules.pieces();
+    let values = Values(crate::memory::zeroed(n as usize));
+    let mut released = Vec::new();
     // Finished positions: the mover has borne off everything (1) or the opponent has (0).
     for (a, b, value) in (0..p).flat_map(|x| [(p, x, 1.0), (x, p, 0.0)]) {
         for i in index.layer_range(a, b) {
@@ -227,6 +241,14 @@ pub fn solve_with_checkpoints(
     let mut reports = Vec::new();
     let mut worst: f64 = 0.0;
     for total in (0..=2 * (p - 1)).rev() {
+        if release {
+            for &pair in pairs.iter().filter(|&&(a, b)| a + b == total + 2) {
+                for range in crate::checkpoint::pair_ranges(&index, pair) {
+                    crate::memory::release(&values.0[range.start as usize..range.end as usize]);
+                }
+                released.push(pair);
+            }
+        }
         for a in 0..p {
             let b = total as i32 - a as i32;
             if b < i32::from(a) || b >= i32::from(p) {
@@ -253,7 +275,14 @@ pub fn solve_with_checkpoints(
                     elapsed: Duration::ZERO,
                 }
             } else {
-                let report = solve_pair(rules, &index, &values, (a, b), options, &mut progress);
+                for range in crate::checkpoint::pair_ranges(&index, (a, b)) {
+                    values.0[range.start as usize..range.end as usize]
+                        .par_iter()
+                        .for_each(|v| v.store(0.5f64.to_bits(), Ordering::Relaxed));
+                }
+                let held = held((a, b));
+                let report =
+                    solve_pair(rules, &index, &values, (a, b), held, options, &mut progress);
                 if let Some(dir) = checkpoints {
                     crate::checkpoint::save(dir, rules, &index, (a, b), report.residual, |i| {
                         values.get(i)
@@ -263,6 +292,22 @@ pub fn solve_with_checkpoints(
             };
             worst = worst.max(report.residual);
             reports.push(report);
+        }
+    }
+    if let Some(dir) = checkpoints {
+        for &pair in &released {
+            let Some((saved, _)) = crate::checkpoint::load(dir, rules, &index, pair) else {
+                return Err(SolveError::Checkpoint(std::io::Error::other(format!(
+                    "the checkpoint of layers {pair:?} in {} could not be read back",
+                    dir.display()
+                ))));
+            };
+            let all = crate::checkpoint::pair_ranges(&index, pair)
+                .into_iter()
+                .flatten();
+            for (i, v) in all.zip(saved) {
+                values.set(i, v);
+            }
         }
     }
     Ok(Solution {
@@ -317,12 +362,29 @@ impl Rolls {
 /// where there are fewer moves). Finished positions (wins and losses) are in
 /// the index with fixed values, so a bear-off or a winning move is a
 /// successor like any other.
-struct Policy {
-    records: Vec<u32>,
+///
+/// A block's records and choices are its parts of two allocations made once
+/// per layer pair: with one small allocation per block, the allocator kept
+/// the freed memory of earlier pairs and the 7-piece solves peaked 0.8 GB
+/// above the budget.
+struct Policy<'a> {
+    records: &'a mut [u32],
     /// With more than one candidate per roll (when memory allows), the
     /// candidate each roll took at the last sweep over the candidates: the
     /// same records with one candidate per roll; empty otherwise.
-    chosen: Vec<u32>,
+    chosen: &'a mut [u32],
+}
+
+/// `data` cut into consecutive parts of `counts[k] * stride` elements.
+fn split_into<'a>(mut data: &'a mut [u32], counts: &[usize], stride: usize) -> Vec<&'a mut [u32]> {
+    counts
+        .iter()
+        .map(|&count| {
+            let (part, rest) = std::mem::take(&mut data).split_at_mut(count * stride);
+            data = rest;
+            part
+        })
+        .collect()
 }
 
 /// The value a recorded successor is worth to the mover.
@@ -544,6 +606,7 @@ fn solve_pair(
     index: &PositionIndex,
     values: &Values,
     (a, b): (u8, u8),
+    held: u64,
     options: SolveOptions,
     progress: &mut impl FnMut(&LayerReport),
 ) -> LayerReport {
@@ -564,7 +627,7 @@ fn solve_pair(
     let states = pair_states(index, (a, b));
     let rolls = Rolls::new(rules);
     let width = candidates_that_fit(
-        index.len(),
+        held,
         states,
         rolls.moving.len(),
         rules.pieces(),
@@ -574,20 +637,14 @@ fn solve_pair(
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = width >= usize::from(rules.pieces());
     let slots = rolls.moving.len() * width;
-    let choices = choices_fit(
-        index.len(),
-        states,
-        rolls.moving.len(),
-        width,
-        options.memory,
-    );
+    let choices = choices_fit(held, states, rolls.moving.len(), width, options.memory);
     let choice_stride = 2 + 2 * rolls.moving.len();
     // Records are allocated at their exact size: one per twin pair, which
     // is every position of the block when the twins are in the mirror layer.
-    let mut policies: Vec<Policy> = blocks
+    let twin_pairs: Vec<usize> = blocks
         .par_iter()
         .map(|block| {
-            let pairs = if a == b {
+            if a == b {
                 let mut count = 0usize;
                 index.for_each_in_block(block, |i, position| {
                     if index.index(&twin(rules, position)) >= i {
@@ -597,16 +654,24 @@ fn solve_pair(
                 count
             } else {
                 block.len as usize
-            };
-            let mut records = Vec::with_capacity(pairs * (2 + 2 * slots));
-            crate::memory::advise_huge_pages(&mut records);
-            let chosen = if choices {
-                crate::memory::filled(pairs * choice_stride, || NONE)
-            } else {
-                Vec::new()
-            };
-            Policy { records, chosen }
+            }
         })
+        .collect();
+    let all_pairs: usize = twin_pairs.iter().sum();
+    let stride = 2 + 2 * slots;
+    // Written by the first Bellman pass (records) and the first sweep over
+    // the candidates (choices) before they are read.
+    let mut records = crate::memory::zeroed::<u32>(all_pairs * stride);
+    let mut chosen = crate::memory::zeroed::<u32>(if choices {
+        all_pairs * choice_stride
+    } else {
+        0
+    });
+    let chosen_stride = if choices { choice_stride } else { 0 };
+    let mut policies: Vec<Policy> = split_into(&mut records, &twin_pairs, stride)
+        .into_iter()
+        .zip(split_into(&mut chosen, &twin_pairs, chosen_stride))
+        .map(|(records, chosen)| Policy { records, chosen })
         .collect();
     // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
@@ -633,7 +698,7 @@ fn solve_pair(
             .zip(policies.par_iter_mut())
             .with_max_len(1)
             .map(|(block, policy)| {
-                policy.records.clear();
+                let mut records = policy.records.chunks_exact_mut(stride);
                 let mut best = vec![NONE; 2 * slots];
                 let mut top = Vec::with_capacity(width + 1);
                 let mut largest = 0.0f64;
@@ -649,8 +714,10 @@ fn solve_pair(
                     let twin_parts =
                         bellman_parts(rules, index, values, &other, &rolls, theirs, &mut top);
                     largest = largest.max(update(i, j, parts, twin_parts, write));
-                    policy.records.extend_from_slice(&[i as u32, j as u32]);
-                    policy.records.extend_from_slice(&best);
+                    if let Some(record) = records.next() {
+                        record[..2].copy_from_slice(&[i as u32, j as u32]);
+                        record[2..].copy_from_slice(&best);
+                    }
                 });
                 largest
             })
@@ -664,9 +731,9 @@ fn solve_pair(
             .with_max_len(1)
             .map(|policy| {
                 let keep = write && !policy.chosen.is_empty();
-                let chosen = keep.then_some(policy.chosen.as_mut_slice());
+                let chosen = keep.then_some(&mut *policy.chosen);
                 sweep(
-                    &policy.records,
+                    policy.records,
                     width,
                     chosen,
                     &rolls,
@@ -682,7 +749,7 @@ fn solve_pair(
         policies
             .par_iter()
             .with_max_len(1)
-            .map(|policy| sweep(&policy.chosen, 1, None, &rolls, values, &update, true))
+            .map(|policy| sweep(policy.chosen, 1, None, &rolls, values, &update, true))
             .reduce(|| 0.0, f64::max)
     };
     let mut report = LayerReport {

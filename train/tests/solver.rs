@@ -160,6 +160,12 @@ fn three_pieces_agree_with_the_reference() {
 /// pair, one candidate move per roll (4 moving rolls: 4 + 16 bytes per
 /// position) but not two (36 bytes), which for a 2-piece preset is every move.
 fn one_candidate_budget(name: &str) -> u64 {
+    let (positions, largest) = sizes(name);
+    8 * positions + 30 * largest
+}
+
+/// A preset's positions and the positions of its largest layer pair.
+fn sizes(name: &str) -> (u64, u64) {
     let rules = race::preset(name).unwrap();
     let index = sawah_engine::race::PositionIndex::new(&rules);
     let size = |a: u8, b: u8| index.layer_range(a, b).end - index.layer_range(a, b).start;
@@ -175,7 +181,7 @@ fn one_candidate_budget(name: &str) -> u64 {
         })
         .max()
         .unwrap();
-    8 * index.len() + 30 * largest
+    (index.len(), largest)
 }
 
 #[test]
@@ -281,4 +287,34 @@ fn rule_sets_too_large_to_index_are_refused_with_a_reason() {
         .unwrap()
         .to_string();
     assert!(err.contains("huge") && err.contains("2^31"), "{err}");
+}
+
+/// With checkpoints, a pair holds only the values it reads (its own score
+/// diagonal and the one above it, and the finished positions): a budget
+/// below every value plus one candidate for the largest pair is enough,
+/// and the values read back from the checkpoints at the end agree with
+/// the reference.
+#[test]
+fn with_checkpoints_values_no_pair_reads_are_released_and_read_back() {
+    let name = "ur-2";
+    let rules = race::preset(name).unwrap();
+    let reference = reference_values(&rules);
+    let (positions, largest) = sizes(name);
+    let options = SolveOptions {
+        tolerance: 1e-14,
+        memory: 8 * positions + 20 * largest - 8,
+        ..SolveOptions::default()
+    };
+    // Without checkpoints every value is held: refused.
+    assert!(solve(&rules, options, |_| {}).is_err());
+    let dir = std::env::temp_dir().join(format!("sawah-release-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let solution =
+        sawah_train::solver::solve_with_checkpoints(&rules, options, Some(&dir), |_| {}).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let worst = reference
+        .iter()
+        .map(|(position, value)| (solution.value(position) - value).abs())
+        .fold(0.0, f64::max);
+    assert!(worst <= 1e-12, "{name}: the solvers differ by {worst:e}");
 }
