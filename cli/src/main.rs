@@ -247,9 +247,11 @@ enum Command {
         #[arg(long, default_value_t = sawah_agents::table::ValueType::F32)]
         values: sawah_agents::table::ValueType,
         /// Memory for the values and the recorded moves, in GiB: each layer
-        /// pair records as many candidate moves per roll as fit (up to 3);
-        /// fewer cost more Bellman passes. Peak use is about this plus a
-        /// few hundred MB (the table is streamed to disk).
+        /// pair records every move, or as many candidate moves per roll as
+        /// fit (up to 3); fewer cost more Bellman passes. With --out only
+        /// the values a pair reads are held (the rest are in the
+        /// checkpoints). Peak use is about this plus a few hundred MB (the
+        /// table is streamed to disk).
         #[arg(long, value_name = "GIB", default_value_t = 7.0)]
         memory: f64,
     },

@@ -318,3 +318,29 @@ fn with_checkpoints_values_no_pair_reads_are_released_and_read_back() {
         .fold(0.0, f64::max);
     assert!(worst <= 1e-12, "{name}: the solvers differ by {worst:e}");
 }
+
+/// A released pair's checkpoint that is gone by the end is an error that
+/// says so, not values silently left at 0.
+#[test]
+fn a_released_pair_whose_checkpoint_is_gone_is_an_error() {
+    let rules = race::preset("ur-2").unwrap();
+    let dir = std::env::temp_dir().join(format!("sawah-gone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Pair (1, 1) is released when (0, 0) starts; delete the checkpoints then.
+    let result = sawah_train::solver::solve_with_checkpoints(
+        &rules,
+        SolveOptions::default(),
+        Some(&dir),
+        |r| {
+            if r.scores == (0, 0) {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+        },
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = result.err().expect("refused").to_string();
+    assert!(
+        text.contains("layers (1, 1)") && text.contains("could not be read back"),
+        "{text}"
+    );
+}
