@@ -43,6 +43,10 @@ pub struct PositionIndex {
     shared: u32,
     /// Dark's shared squares (dark's numbering).
     shared_opponent: u32,
+    /// The number of shared cells and of the opponent's private squares
+    /// (counted once: ranking is the solver's hot path).
+    cells: u32,
+    private_opponent_count: usize,
     /// binomial[n][k] for n, k <= 32.
     binomial: Vec<[u64; MAX_BITS + 1]>,
     /// layers[s_m][s_o] (None for both borne off: not a valid position).
@@ -146,6 +150,13 @@ impl FastRank {
         }
         [m & 0xffff, sh_m, o & 0xffff, sh_o]
     }
+
+    /// A packed set's colex rank and size.
+    #[inline]
+    fn rank(&self, set: u32) -> (u64, usize) {
+        let entry = self.ranks[set as usize];
+        (u64::from(entry >> 8), (entry & 0xff) as usize)
+    }
 }
 
 fn binomials() -> Vec<[u64; MAX_BITS + 1]> {
@@ -246,6 +257,8 @@ impl PositionIndex {
             private_opponent: all & !shared_opponent,
             shared,
             shared_opponent,
+            cells: shared.count_ones(),
+            private_opponent_count: (all & !shared_opponent).count_ones() as usize,
             binomial,
             layers,
             total,
@@ -320,56 +333,46 @@ impl PositionIndex {
     /// each side in its own numbering (mover = light's numbering).
     #[inline]
     pub fn index_of_sides(&self, mover: &Side, opponent: &Side) -> u64 {
-        let Some(fast) = &self.fast else {
-            return self.index_of_sides_by_bits(mover, opponent);
-        };
-        let Some(layer) = &self.layers[mover.scored as usize][opponent.scored as usize] else {
-            return u64::MAX; // both borne off: not a valid position
-        };
-        let c = self.shared.count_ones();
-        let [priv_m, sh_m, priv_o, sh_o] = fast.packed(mover.squares, opponent.squares, c);
-        let [priv_m, sh_m, priv_o, sh_o] =
-            [priv_m, sh_m, priv_o, sh_o].map(|set| fast.ranks[set as usize]);
-        let count = |entry: u32| (entry & 0xff) as usize;
-        let rank = |entry: u32| u64::from(entry >> 8);
-        let (k_m, m_m, k_o, m_o) = (count(priv_m), count(sh_m), count(priv_o), count(sh_o));
-        let width = (self.pieces + 1) as usize;
-        let a_o = self.private_opponent.count_ones() as usize;
-        let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
-        let within = ((rank(priv_m) * self.binomial[a_o][k_o] + rank(priv_o))
-            * self.binomial[c as usize][m_m]
-            + rank(sh_m))
-            * self.binomial[c as usize - m_m][m_o]
-            + rank(sh_o);
-        layer.offsets[block] + within
+        self.index_with(mover, opponent, self.fast.as_deref())
     }
 
-    /// [`PositionIndex::index_of_sides`] by bit loops: the reference for
-    /// the table look-ups, and the way for masks too wide for tables.
-    fn index_of_sides_by_bits(&self, mover: &Side, opponent: &Side) -> u64 {
-        let width = (self.pieces + 1) as usize;
+    /// [`PositionIndex::index_of_sides`] with the table look-ups of `fast`,
+    /// or with bit loops (the reference for the tables, and the way for
+    /// masks too wide for them).
+    #[inline]
+    fn index_with(&self, mover: &Side, opponent: &Side, fast: Option<&FastRank>) -> u64 {
         let Some(layer) = &self.layers[mover.scored as usize][opponent.scored as usize] else {
             return u64::MAX; // both borne off: not a valid position
         };
-        let tables = &self.rules.tables.light;
-        let priv_m = compress(mover.squares, self.private_mover);
-        let priv_o = compress(opponent.squares, self.private_opponent);
-        let sh_m = compress(mover.squares, self.shared);
-        let opp_shared_in_mine =
-            tables.opponent_in_my_numbering(opponent.squares & self.shared_opponent);
-        let sh_o_cells = compress(opp_shared_in_mine, self.shared);
-        let c = self.shared.count_ones();
-        let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
-        let sh_o = compress(sh_o_cells, free_cells);
-        let (k_m, m_m) = (priv_m.count_ones() as usize, sh_m.count_ones() as usize);
-        let (k_o, m_o) = (priv_o.count_ones() as usize, sh_o.count_ones() as usize);
-        let a_o = self.private_opponent.count_ones() as usize;
+        let c = self.cells;
+        // Each side's private squares and shared cells (the opponent's among
+        // those the mover leaves free), ranked, with their sizes.
+        let [(r_pm, k_m), (r_sm, m_m), (r_po, k_o), (r_so, m_o)] = match fast {
+            Some(fast) => fast
+                .packed(mover.squares, opponent.squares, c)
+                .map(|set| fast.rank(set)),
+            None => {
+                let tables = &self.rules.tables.light;
+                let sh_m = compress(mover.squares, self.shared);
+                let opp_shared_in_mine =
+                    tables.opponent_in_my_numbering(opponent.squares & self.shared_opponent);
+                let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+                [
+                    compress(mover.squares, self.private_mover),
+                    sh_m,
+                    compress(opponent.squares, self.private_opponent),
+                    compress(compress(opp_shared_in_mine, self.shared), free_cells),
+                ]
+                .map(|set| (self.comb_rank(set), set.count_ones() as usize))
+            }
+        };
+        let width = (self.pieces + 1) as usize;
+        let a_o = self.private_opponent_count;
         let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
-        let within = ((self.comb_rank(priv_m) * self.binomial[a_o][k_o] + self.comb_rank(priv_o))
-            * self.binomial[c as usize][m_m]
-            + self.comb_rank(sh_m))
+        let within = ((r_pm * self.binomial[a_o][k_o] + r_po) * self.binomial[c as usize][m_m]
+            + r_sm)
             * self.binomial[c as usize - m_m][m_o]
-            + self.comb_rank(sh_o);
+            + r_so;
         layer.offsets[block] + within
     }
 
@@ -461,7 +464,7 @@ mod tests {
             let position = index.position(i).unwrap();
             let [mover, opponent] = &position.sides;
             assert_eq!(index.index_of_sides(mover, opponent), i);
-            assert_eq!(index.index_of_sides_by_bits(mover, opponent), i);
+            assert_eq!(index.index_with(mover, opponent, None), i);
         };
         for name in crate::race::presets::TINY {
             let index = PositionIndex::new(&crate::race::preset(name).unwrap());
