@@ -104,6 +104,29 @@ impl Values {
     fn set(&self, i: u64, v: f64) {
         self.0[i as usize].store(v.to_bits(), Ordering::Relaxed);
     }
+    /// The values of a layer pair, one slice per layer.
+    fn of_pair(&self, index: &PositionIndex, pair: (u8, u8)) -> Vec<&[AtomicU64]> {
+        crate::checkpoint::pair_ranges(index, pair)
+            .into_iter()
+            .map(|range| &self.0[range.start as usize..range.end as usize])
+            .collect()
+    }
+    /// Sets a layer pair's values from its checkpoint in `dir`; returns the
+    /// residual it was saved with, or `None` (nothing set) without a valid one.
+    fn restore(
+        &self,
+        dir: &std::path::Path,
+        rules: &RuleSet,
+        index: &PositionIndex,
+        pair: (u8, u8),
+    ) -> Option<f64> {
+        let (saved, residual) = crate::checkpoint::load(dir, rules, index, pair)?;
+        let all = self.of_pair(index, pair).into_iter().flatten();
+        for (value, v) in all.zip(saved) {
+            value.store(v.to_bits(), Ordering::Relaxed);
+        }
+        Some(residual)
+    }
     /// Asks the cache for value `i` ahead of its use (a hint; no effect
     /// off x86-64 or past the end).
     #[inline]
@@ -243,27 +266,16 @@ pub fn solve_with_checkpoints(
     for total in (0..=2 * (p - 1)).rev() {
         if release {
             for &pair in pairs.iter().filter(|&&(a, b)| a + b == total + 2) {
-                for range in crate::checkpoint::pair_ranges(&index, pair) {
-                    crate::memory::release(&values.0[range.start as usize..range.end as usize]);
-                }
+                values
+                    .of_pair(&index, pair)
+                    .into_iter()
+                    .for_each(crate::memory::release);
                 released.push(pair);
             }
         }
-        for a in 0..p {
-            let b = total as i32 - a as i32;
-            if b < i32::from(a) || b >= i32::from(p) {
-                continue;
-            }
-            let b = b as u8;
-            let saved =
-                checkpoints.and_then(|dir| crate::checkpoint::load(dir, rules, &index, (a, b)));
-            let report = if let Some((saved, residual)) = saved {
-                let all = crate::checkpoint::pair_ranges(&index, (a, b))
-                    .into_iter()
-                    .flatten();
-                for (i, v) in all.zip(saved) {
-                    values.set(i, v);
-                }
+        for &(a, b) in pairs.iter().filter(|&&(a, b)| a + b == total) {
+            let saved = checkpoints.and_then(|dir| values.restore(dir, rules, &index, (a, b)));
+            let report = if let Some(residual) = saved {
                 LayerReport {
                     scores: (a, b),
                     states: pair_states(&index, (a, b)),
@@ -275,8 +287,8 @@ pub fn solve_with_checkpoints(
                     elapsed: Duration::ZERO,
                 }
             } else {
-                for range in crate::checkpoint::pair_ranges(&index, (a, b)) {
-                    values.0[range.start as usize..range.end as usize]
+                for layer in values.of_pair(&index, (a, b)) {
+                    layer
                         .par_iter()
                         .for_each(|v| v.store(0.5f64.to_bits(), Ordering::Relaxed));
                 }
@@ -296,17 +308,11 @@ pub fn solve_with_checkpoints(
     }
     if let Some(dir) = checkpoints {
         for &pair in &released {
-            let Some((saved, _)) = crate::checkpoint::load(dir, rules, &index, pair) else {
+            if values.restore(dir, rules, &index, pair).is_none() {
                 return Err(SolveError::Checkpoint(std::io::Error::other(format!(
                     "the checkpoint of layers {pair:?} in {} could not be read back",
                     dir.display()
                 ))));
-            };
-            let all = crate::checkpoint::pair_ranges(&index, pair)
-                .into_iter()
-                .flatten();
-            for (i, v) in all.zip(saved) {
-                values.set(i, v);
             }
         }
     }
@@ -714,10 +720,11 @@ fn solve_pair(
                     let twin_parts =
                         bellman_parts(rules, index, values, &other, &rolls, theirs, &mut top);
                     largest = largest.max(update(i, j, parts, twin_parts, write));
-                    if let Some(record) = records.next() {
-                        record[..2].copy_from_slice(&[i as u32, j as u32]);
-                        record[2..].copy_from_slice(&best);
-                    }
+                    let record = records
+                        .next()
+                        .expect("one record per twin pair, as counted when allocated");
+                    record[..2].copy_from_slice(&[i as u32, j as u32]);
+                    record[2..].copy_from_slice(&best);
                 });
                 largest
             })
