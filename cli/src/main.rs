@@ -248,11 +248,13 @@ enum Command {
         values: sawah_agents::table::ValueType,
         /// Memory for the values and the recorded moves, in GiB: each layer
         /// pair records every move, or as many candidate moves per roll as
-        /// fit (up to 3); fewer cost more Bellman passes. With --out only
-        /// the values a pair reads are held (the rest are in the
-        /// checkpoints). Peak use is about this plus a few hundred MB (the
-        /// table is streamed to disk).
-        #[arg(long, value_name = "GIB", default_value_t = 7.0)]
+        /// fit (up to 4), keeping each roll's choice among them when that
+        /// fits too; fewer cost more Bellman passes. With --out only the
+        /// values a pair reads are held (the rest are in the checkpoints).
+        /// Peak use is about this plus a few tens of MB (the table is
+        /// streamed to disk), so the default keeps the 7-piece solves under
+        /// 8 GiB.
+        #[arg(long, value_name = "GIB", default_value_t = 7.5)]
         memory: f64,
     },
     /// Write a smaller copy of a solved table: values quantised to u16,

@@ -37,14 +37,14 @@ pub struct SolveOptions {
 /// sweeps already follow the policy changes that matter (measured on
 /// `masters-3`'s largest pair: 1 candidate 10 Bellman passes, 2 seven,
 /// 3 four, all moves four).
-const PARTIAL_WIDTHS: [usize; 3] = [3, 2, 1];
+const PARTIAL_WIDTHS: [usize; 4] = [4, 3, 2, 1];
 
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             tolerance: 1e-10,
             max_sweeps: 100_000,
-            memory: 7 << 30,
+            memory: 15 << 29,
         }
     }
 }
@@ -242,7 +242,13 @@ pub fn solve_with_checkpoints(
     };
     let least_needed = pairs
         .iter()
-        .map(|&pair| 8 * held(pair) + pair_states(&index, pair) * record_bytes(moving_rolls, 1))
+        .map(|&pair| {
+            let narrowest = Layout {
+                width: 1,
+                choices: false,
+            };
+            8 * held(pair) + pair_states(&index, pair) * narrowest.bytes(moving_rolls)
+        })
         .max()
         .unwrap_or(0);
     if least_needed > options.memory {
@@ -361,23 +367,27 @@ impl Rolls {
 
 /// The moves a layer pair's sweeps consider, one block of the index each:
 /// per twin pair `(i, j)` (a position and its twin across a pass; equal
-/// when the twin is the position itself) a fixed-size record
-/// `[i, j, candidates of i…, candidates of j…]`, where a position's
-/// candidates are, per moving roll, its `width` best successors at the last
-/// Bellman pass, best first (an index, `| SAME` for an extra roll; `NONE`
-/// where there are fewer moves). Finished positions (wins and losses) are in
-/// the index with fixed values, so a bear-off or a winning move is a
-/// successor like any other.
+/// when the twin is the position itself) the pair in `twins` and a
+/// fixed-size record `[candidates of i…, candidates of j…]` in `records`,
+/// where a position's candidates are, per moving roll, its `width` best
+/// successors at the last Bellman pass, best first (an index, `| SAME` for
+/// an extra roll; `NONE` where there are fewer moves). Finished positions
+/// (wins and losses) are in the index with fixed values, so a bear-off or
+/// a winning move is a successor like any other.
 ///
-/// A block's records and choices are its parts of two allocations made once
-/// per layer pair: with one small allocation per block, the allocator kept
-/// the freed memory of earlier pairs and the 7-piece solves peaked 0.8 GB
-/// above the budget.
+/// A block's twins, records and choices are its parts of three
+/// allocations made once per layer pair: with one small allocation per
+/// block, the allocator kept the freed memory of earlier pairs and the
+/// 7-piece solves peaked 0.8 GB above the budget. The twins are apart from
+/// the records so that the choices, which need them too, do not repeat
+/// them (4 bytes per position: what lets sawah's largest pair keep its
+/// choices).
 struct Policy<'a> {
+    twins: &'a mut [u32],
     records: &'a mut [u32],
     /// With more than one candidate per roll (when memory allows), the
-    /// candidate each roll took at the last sweep over the candidates: the
-    /// same records with one candidate per roll; empty otherwise.
+    /// candidate each roll took at the last sweep over the candidates:
+    /// records of one candidate per roll; empty otherwise.
     chosen: &'a mut [u32],
 }
 
@@ -445,13 +455,73 @@ fn policy_parts(
     (moving, passing)
 }
 
-/// `(A, q)` of a position with every move of every roll (the Bellman
-/// operator), writing each roll's `width` best successors into `candidates`.
-fn bellman_parts(
-    rules: &RuleSet,
-    index: &PositionIndex,
+/// Every move of a twin pair in a Bellman pass, ranked and waiting for
+/// its values: a pass ranks a few twin pairs ahead of the one it evaluates
+/// and prefetches their successors' values, so that the cache misses of
+/// several pairs overlap instead of coming one at a time.
+#[derive(Default)]
+struct PairMoves {
+    i: u64,
+    j: u64,
+    /// The successors of `i`, then those of `j`, roll by roll (an index,
+    /// `| SAME` for an extra roll).
+    successors: Vec<u32>,
+    /// Where each roll's successors end in `successors`: `i`'s moving
+    /// rolls, then `j`'s.
+    ends: Vec<usize>,
+}
+
+impl PairMoves {
+    /// Generates and ranks every move of `position` (index `i`) and of its
+    /// twin `other` (index `j`), and prefetches their successors' values.
+    #[allow(clippy::too_many_arguments)]
+    fn generate(
+        &mut self,
+        rules: &RuleSet,
+        index: &PositionIndex,
+        values: &Values,
+        rolls: &Rolls,
+        (i, position): (u64, &Position),
+        (j, other): (u64, &Position),
+    ) {
+        (self.i, self.j) = (i, j);
+        self.successors.clear();
+        self.ends.clear();
+        for position in [position, other] {
+            for &(roll, _) in &rolls.moving {
+                for &mv in rules.legal_moves(position, roll).iter() {
+                    let outcome = rules.apply(position, mv);
+                    let successor = index.index(&outcome.position) as u32
+                        | if outcome.extra_roll { SAME } else { 0 };
+                    values.prefetch(u64::from(successor & !SAME));
+                    self.successors.push(successor);
+                }
+                self.ends.push(self.successors.len());
+            }
+        }
+    }
+
+    /// Each moving roll's successors of the position (`0`) or its twin (`1`).
+    fn rolls(&self, which: usize) -> impl Iterator<Item = &[u32]> {
+        let n = self.ends.len() / 2;
+        let first = if which == 0 { 0 } else { self.ends[n - 1] };
+        let ends = &self.ends[which * n..(which + 1) * n];
+        std::iter::once(first)
+            .chain(ends.iter().copied())
+            .zip(ends)
+            .map(|(start, &end)| &self.successors[start..end])
+    }
+}
+
+/// How many twin pairs a Bellman pass ranks ahead of the one it evaluates.
+const BELLMAN_AHEAD: usize = 2;
+
+/// `(A, q)` of a position from every move of every roll (the Bellman
+/// operator; `moves`, each roll's successors), writing each roll's `width`
+/// best successors into `candidates`.
+fn bellman_parts<'m>(
+    moves: impl Iterator<Item = &'m [u32]>,
     values: &Values,
-    position: &Position,
     rolls: &Rolls,
     candidates: &mut [u32],
     top: &mut Vec<(f64, u32)>,
@@ -459,12 +529,14 @@ fn bellman_parts(
     let width = candidates.len() / rolls.moving.len().max(1);
     let mut moving = 0.0;
     let mut passing = rolls.still;
-    for (&(roll, p), slots) in rolls.moving.iter().zip(candidates.chunks_exact_mut(width)) {
+    for ((&(_, p), slots), successors) in rolls
+        .moving
+        .iter()
+        .zip(candidates.chunks_exact_mut(width))
+        .zip(moves)
+    {
         top.clear();
-        for &mv in rules.legal_moves(position, roll).iter() {
-            let outcome = rules.apply(position, mv);
-            let successor =
-                index.index(&outcome.position) as u32 | if outcome.extra_roll { SAME } else { 0 };
+        for &successor in successors {
             let value = successor_value(values, successor);
             // Keep the `width` best, best first (ties: the first generated).
             let at = top
@@ -487,44 +559,47 @@ fn bellman_parts(
     (moving, passing)
 }
 
-/// The most candidates per roll that fit in `memory` bytes besides the
-/// values of all `positions`, for a layer pair of `states` positions:
-/// per position half a twin pair's two indices and its candidate slots.
-/// Every move fits in `pieces` slots per roll (a move moves one piece;
-/// pieces waiting to enter make one move).
-fn candidates_that_fit(
-    positions: u64,
-    states: u64,
-    moving_rolls: usize,
-    pieces: u8,
-    memory: u64,
-) -> Option<usize> {
-    std::iter::once(usize::from(pieces))
-        .chain(PARTIAL_WIDTHS)
-        .filter(|&width| width <= usize::from(pieces))
-        .find(|&width| 8 * positions + states * record_bytes(moving_rolls, width) <= memory)
-}
-
-/// Whether the chosen candidates ([`Policy::chosen`], records of one
-/// candidate per roll) fit in `memory` besides the values and the records
-/// of `width` candidates.
-fn choices_fit(
-    positions: u64,
-    states: u64,
-    moving_rolls: usize,
+/// How a layer pair's moves are recorded: the candidates per roll, and
+/// whether each roll's choice among them is kept as well.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Layout {
     width: usize,
-    memory: u64,
-) -> bool {
-    width > 1
-        && 8 * positions
-            + states * (record_bytes(moving_rolls, width) + record_bytes(moving_rolls, 1))
-            <= memory
+    choices: bool,
 }
 
-/// Record bytes per position: half a twin pair's two indices, and its
-/// candidate slots.
-fn record_bytes(moving_rolls: usize, width: usize) -> u64 {
-    4 + 4 * (moving_rolls * width) as u64
+impl Layout {
+    /// Bytes per position: half a twin pair's two indices, its candidate
+    /// slots and, with the choices, one successor per roll.
+    fn bytes(self, moving_rolls: usize) -> u64 {
+        let choices = if self.choices { moving_rolls } else { 0 };
+        4 + 4 * (moving_rolls * self.width + choices) as u64
+    }
+
+    /// The first layout that fits in `memory` bytes besides the values of
+    /// `positions` held, for a layer pair of `states` positions, in this
+    /// order: every move (which fits in `pieces` slots per roll: a move
+    /// moves one piece, and pieces waiting to enter make one move) with the
+    /// choices, every move, then the partial widths with the choices, widest
+    /// first, then without. The choices come before a wider record because
+    /// the sweeps over them read one value per roll (sawah's largest pair:
+    /// two candidates with the choices against three without; docs/solver.md).
+    fn that_fits(
+        positions: u64,
+        states: u64,
+        moving_rolls: usize,
+        pieces: u8,
+        memory: u64,
+    ) -> Option<Layout> {
+        let every = usize::from(pieces);
+        let partial = || PARTIAL_WIDTHS.into_iter().filter(move |&w| w < every);
+        [(every, true), (every, false)]
+            .into_iter()
+            // One candidate per roll is its own choice.
+            .chain(partial().filter(|&w| w > 1).map(|w| (w, true)))
+            .chain(partial().map(|w| (w, false)))
+            .map(|(width, choices)| Layout { width, choices })
+            .find(|layout| 8 * positions + states * layout.bytes(moving_rolls) <= memory)
+    }
 }
 
 /// Positions in a layer pair (the layer and its mirror).
@@ -535,14 +610,17 @@ fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
         .sum()
 }
 
-/// An in-place sweep over policy records of `width` candidates per roll
-/// (`[i, j, candidates of i…, candidates of j…]`); with `chosen`, also
-/// writes each roll's choice there (records of one candidate per roll, for
-/// the cheaper sweeps that follow). `update` sets a twin pair's new values
-/// when `write`, and returns the larger change; the sweep returns the
-/// largest. Always inlined, so that a constant `width` specialises it.
+/// An in-place sweep over the twin pairs `twins` (`[i, j]` each) and their
+/// policy records of `width` candidates per roll (`[candidates of i…,
+/// candidates of j…]`); with `chosen`, also writes each roll's choice
+/// there (records of one candidate per roll, for the cheaper sweeps that
+/// follow). `update` sets a twin pair's new values when `write`, and
+/// returns the larger change; the sweep returns the largest. Always
+/// inlined, so that a constant `width` specialises it.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn sweep(
+    twins: &[u32],
     records: &[u32],
     width: usize,
     chosen: Option<&mut [u32]>,
@@ -556,24 +634,32 @@ fn sweep(
     };
     let moving_rolls = rolls.moving.len();
     let slots = moving_rolls * width;
-    let mut chosen = chosen.map(|c| c.chunks_exact_mut(2 + 2 * moving_rolls));
+    let mut chosen = chosen.map(|c| c.chunks_exact_mut(2 * moving_rolls));
     let mut largest = 0.0f64;
-    let stride = 2 + 2 * slots;
-    for (k, record) in records.chunks_exact(stride).enumerate() {
+    let stride = 2 * slots;
+    for (k, (pair, record)) in twins
+        .chunks_exact(2)
+        .zip(records.chunks_exact(stride))
+        .enumerate()
+    {
         // The values are read at random over the whole array: ask for those
         // of a record a few ahead, so that their cache misses overlap.
-        let ahead = (k + PREFETCH_AHEAD) * stride;
-        if let Some(upcoming) = records.get(ahead..ahead + stride) {
+        let ahead = k + PREFETCH_AHEAD;
+        if let (Some(upcoming_pair), Some(upcoming)) = (
+            twins.get(2 * ahead..2 * ahead + 2),
+            records.get(ahead * stride..(ahead + 1) * stride),
+        ) {
+            values.prefetch(u64::from(upcoming_pair[0]));
+            values.prefetch(u64::from(upcoming_pair[1]));
             for &successor in upcoming.iter().filter(|&&s| s != NONE) {
                 values.prefetch(u64::from(successor & !SAME));
             }
         }
-        let (i, j) = (u64::from(record[0]), u64::from(record[1]));
-        let (mine, theirs) = record[2..].split_at(slots);
+        let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
+        let (mine, theirs) = record.split_at(slots);
         let (parts, twin_parts) = match chosen.as_mut().and_then(Iterator::next) {
             Some(choice) => {
-                choice[..2].copy_from_slice(&record[..2]);
-                let (my_choice, their_choice) = choice[2..].split_at_mut(moving_rolls);
+                let (my_choice, their_choice) = choice.split_at_mut(moving_rolls);
                 (
                     values_of(mine, Some(my_choice)),
                     values_of(theirs, Some(their_choice)),
@@ -632,19 +718,21 @@ fn solve_pair(
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
     let states = pair_states(index, (a, b));
     let rolls = Rolls::new(rules);
-    let width = candidates_that_fit(
+    let Layout { width, choices } = Layout::that_fits(
         held,
         states,
         rolls.moving.len(),
         rules.pieces(),
         options.memory,
     )
-    .unwrap_or(1);
+    .unwrap_or(Layout {
+        width: 1,
+        choices: false,
+    });
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = width >= usize::from(rules.pieces());
     let slots = rolls.moving.len() * width;
-    let choices = choices_fit(held, states, rolls.moving.len(), width, options.memory);
-    let choice_stride = 2 + 2 * rolls.moving.len();
+    let choice_stride = 2 * rolls.moving.len();
     // Records are allocated at their exact size: one per twin pair, which
     // is every position of the block when the twins are in the mirror layer.
     let twin_pairs: Vec<usize> = blocks
@@ -664,20 +752,22 @@ fn solve_pair(
         })
         .collect();
     let all_pairs: usize = twin_pairs.iter().sum();
-    let stride = 2 + 2 * slots;
-    // Written by the first Bellman pass (records) and the first sweep over
-    // the candidates (choices) before they are read.
+    let stride = 2 * slots;
+    // Written by the first Bellman pass (twins and records) and the first
+    // sweep over the candidates (choices) before they are read.
+    let mut twins = crate::memory::zeroed::<u32>(all_pairs * 2);
     let mut records = crate::memory::zeroed::<u32>(all_pairs * stride);
-    let mut chosen = crate::memory::zeroed::<u32>(if choices {
-        all_pairs * choice_stride
-    } else {
-        0
-    });
     let chosen_stride = if choices { choice_stride } else { 0 };
-    let mut policies: Vec<Policy> = split_into(&mut records, &twin_pairs, stride)
+    let mut chosen = crate::memory::zeroed::<u32>(all_pairs * chosen_stride);
+    let mut policies: Vec<Policy> = split_into(&mut twins, &twin_pairs, 2)
         .into_iter()
+        .zip(split_into(&mut records, &twin_pairs, stride))
         .zip(split_into(&mut chosen, &twin_pairs, chosen_stride))
-        .map(|(records, chosen)| Policy { records, chosen })
+        .map(|((twins, records), chosen)| Policy {
+            twins,
+            records,
+            chosen,
+        })
         .collect();
     // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
@@ -688,9 +778,8 @@ fn solve_pair(
         } else {
             joint(parts, twin_parts)
         };
-        let change = (new - values.get(i))
-            .abs()
-            .max((new_twin - values.get(j)).abs());
+        let (old, old_twin) = (values.get(i), values.get(j));
+        let change = (new - old).abs().max((new_twin - old_twin).abs());
         if write {
             values.set(i, new);
             values.set(j, new_twin);
@@ -704,28 +793,49 @@ fn solve_pair(
             .zip(policies.par_iter_mut())
             .with_max_len(1)
             .map(|(block, policy)| {
-                let mut records = policy.records.chunks_exact_mut(stride);
+                let mut records = policy
+                    .twins
+                    .chunks_exact_mut(2)
+                    .zip(policy.records.chunks_exact_mut(stride));
                 let mut best = vec![NONE; 2 * slots];
                 let mut top = Vec::with_capacity(width + 1);
                 let mut largest = 0.0f64;
+                let mut finish = |moves: &PairMoves| {
+                    let (mine, theirs) = best.split_at_mut(slots);
+                    let parts = bellman_parts(moves.rolls(0), values, &rolls, mine, &mut top);
+                    let twin_parts =
+                        bellman_parts(moves.rolls(1), values, &rolls, theirs, &mut top);
+                    let (i, j) = (moves.i, moves.j);
+                    largest = largest.max(update(i, j, parts, twin_parts, write));
+                    let (pair, record) = records
+                        .next()
+                        .expect("one record per twin pair, as counted when allocated");
+                    pair.copy_from_slice(&[i as u32, j as u32]);
+                    record.copy_from_slice(&best);
+                };
+                // Twin pairs ranked and prefetched, oldest first, and
+                // finished ones to reuse.
+                let mut waiting = std::collections::VecDeque::with_capacity(BELLMAN_AHEAD + 1);
+                let mut spare: Vec<PairMoves> = Vec::new();
                 index.for_each_in_block_rev(block, |i, position| {
                     let other = twin(rules, position);
                     let j = index.index(&other);
                     if j < i {
                         return;
                     }
-                    let (mine, theirs) = best.split_at_mut(slots);
-                    let parts =
-                        bellman_parts(rules, index, values, position, &rolls, mine, &mut top);
-                    let twin_parts =
-                        bellman_parts(rules, index, values, &other, &rolls, theirs, &mut top);
-                    largest = largest.max(update(i, j, parts, twin_parts, write));
-                    let record = records
-                        .next()
-                        .expect("one record per twin pair, as counted when allocated");
-                    record[..2].copy_from_slice(&[i as u32, j as u32]);
-                    record[2..].copy_from_slice(&best);
+                    let mut moves = spare.pop().unwrap_or_default();
+                    moves.generate(rules, index, values, &rolls, (i, position), (j, &other));
+                    waiting.push_back(moves);
+                    if waiting.len() > BELLMAN_AHEAD
+                        && let Some(moves) = waiting.pop_front()
+                    {
+                        finish(&moves);
+                        spare.push(moves);
+                    }
                 });
+                for moves in waiting {
+                    finish(&moves);
+                }
                 largest
             })
             .reduce(|| 0.0, f64::max)
@@ -740,6 +850,7 @@ fn solve_pair(
                 let keep = write && !policy.chosen.is_empty();
                 let chosen = keep.then_some(&mut *policy.chosen);
                 sweep(
+                    policy.twins,
                     policy.records,
                     width,
                     chosen,
@@ -756,7 +867,18 @@ fn solve_pair(
         policies
             .par_iter()
             .with_max_len(1)
-            .map(|policy| sweep(policy.chosen, 1, None, &rolls, values, &update, true))
+            .map(|policy| {
+                sweep(
+                    policy.twins,
+                    policy.chosen,
+                    1,
+                    None,
+                    &rolls,
+                    values,
+                    &update,
+                    true,
+                )
+            })
             .reduce(|| 0.0, f64::max)
     };
     let mut report = LayerReport {
@@ -817,4 +939,43 @@ fn solve_pair(
     }
     report.elapsed = start.elapsed();
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layouts for a pair of 100 positions beside 1,000 values held,
+    /// 4 moving rolls and 7 pieces, with `bytes` per position to spare.
+    fn layout_with(bytes: u64) -> Option<Layout> {
+        Layout::that_fits(1_000, 100, 4, 7, 8 * 1_000 + 100 * bytes)
+    }
+
+    #[test]
+    fn layouts_cost_their_twins_candidates_and_choices() {
+        let layout = |width, choices| Layout { width, choices }.bytes(4);
+        assert_eq!(layout(1, false), 4 + 16);
+        assert_eq!(layout(2, true), 4 + 32 + 16);
+        assert_eq!(layout(7, true), 4 + 112 + 16);
+    }
+
+    #[test]
+    fn every_move_comes_first_then_the_choices_then_width() {
+        let layout = |width, choices| Some(Layout { width, choices });
+        assert_eq!(layout_with(132), layout(7, true));
+        assert_eq!(layout_with(131), layout(7, false));
+        assert_eq!(layout_with(116), layout(7, false));
+        assert_eq!(layout_with(115), layout(4, true));
+        assert_eq!(layout_with(84), layout(4, true));
+        assert_eq!(layout_with(83), layout(3, true));
+        // Two candidates with the choices and three without cost the same
+        // (52 bytes): the choices win.
+        assert_eq!(layout_with(52), layout(2, true));
+        assert_eq!(layout_with(51), layout(2, false));
+        assert_eq!(layout_with(36), layout(2, false));
+        // One candidate is its own choice.
+        assert_eq!(layout_with(35), layout(1, false));
+        assert_eq!(layout_with(20), layout(1, false));
+        assert_eq!(layout_with(19), None);
+    }
 }
