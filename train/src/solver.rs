@@ -28,15 +28,17 @@ pub struct SolveOptions {
     /// or with checkpoints only the finished positions and the two score
     /// diagonals the pair reads) and the recorded candidate moves of the
     /// layer pair being solved, in bytes. Each pair records every move if
-    /// that fits, else as many candidates per roll as fit (3, 2 or 1);
-    /// fewer candidates cost more Bellman passes.
+    /// that fits, else as many candidates per roll as fit (4, 3, 2 or 1,
+    /// with each roll's choice among them when that fits too; see
+    /// `Layout::that_fits`); fewer candidates cost more Bellman passes.
     pub memory: u64,
 }
 
-/// The candidate widths tried when every move does not fit: with three,
-/// sweeps already follow the policy changes that matter (measured on
-/// `masters-3`'s largest pair: 1 candidate 10 Bellman passes, 2 seven,
-/// 3 four, all moves four).
+/// The candidate widths tried when every move does not fit, widest first:
+/// with three, sweeps already follow most policy changes that matter
+/// (measured on `masters-3`'s largest pair: 1 candidate 10 Bellman passes,
+/// 2 seven, 3 four, all moves four; sawah's (0, 2) pair, 74 M positions:
+/// 3 candidates 7 passes, 4 six).
 const PARTIAL_WIDTHS: [usize; 4] = [4, 3, 2, 1];
 
 impl Default for SolveOptions {
@@ -504,7 +506,10 @@ impl PairMoves {
     /// Each moving roll's successors of the position (`0`) or its twin (`1`).
     fn rolls(&self, which: usize) -> impl Iterator<Item = &[u32]> {
         let n = self.ends.len() / 2;
-        let first = if which == 0 { 0 } else { self.ends[n - 1] };
+        let first = match which {
+            0 => 0,
+            _ => n.checked_sub(1).map_or(0, |last| self.ends[last]),
+        };
         let ends = &self.ends[which * n..(which + 1) * n];
         std::iter::once(first)
             .chain(ends.iter().copied())
