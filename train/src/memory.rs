@@ -12,6 +12,10 @@
 
 use std::sync::atomic::AtomicU64;
 
+/// The kernel's small page, in bytes.
+#[cfg(target_os = "linux")]
+const PAGE: usize = 4096;
+
 /// Types for which all-zero bytes are a valid value.
 ///
 /// # Safety
@@ -59,10 +63,10 @@ pub fn release(values: &[AtomicU64]) {
     {
         // Whole pages (in elements from the start); the partial pages at
         // either end are shared with values still in use: zeroed in place.
-        const PAGE: usize = 4096;
+        const SIZE: usize = std::mem::size_of::<AtomicU64>();
         let start = values.as_ptr() as usize;
-        let first = (start.next_multiple_of(PAGE) - start) / 8;
-        let whole = values.len().saturating_sub(first) * 8 / PAGE * (PAGE / 8);
+        let first = (start.next_multiple_of(PAGE) - start) / SIZE;
+        let whole = values.len().saturating_sub(first) * SIZE / PAGE * (PAGE / SIZE);
         if whole > 0 {
             // SAFETY: the pages lie inside `values`; MADV_DONTNEED makes
             // them read as zero bytes, a valid `AtomicU64` (0), and no other
@@ -70,7 +74,7 @@ pub fn release(values: &[AtomicU64]) {
             unsafe {
                 libc::madvise(
                     values[first..].as_ptr() as *mut libc::c_void,
-                    whole * 8,
+                    whole * SIZE,
                     libc::MADV_DONTNEED,
                 );
             }
@@ -90,7 +94,6 @@ fn advise_huge_pages_of(start: usize, bytes: usize) {
     }
     #[cfg(target_os = "linux")]
     {
-        const PAGE: usize = 4096;
         let aligned = start.next_multiple_of(PAGE);
         let len = (bytes - (aligned - start)) / PAGE * PAGE;
         // SAFETY: the range lies inside the vector's own allocation, and

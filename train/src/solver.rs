@@ -245,11 +245,7 @@ pub fn solve_with_checkpoints(
     let least_needed = pairs
         .iter()
         .map(|&pair| {
-            let narrowest = Layout {
-                width: 1,
-                choices: false,
-            };
-            8 * held(pair) + pair_states(&index, pair) * narrowest.bytes(moving_rolls)
+            8 * held(pair) + pair_states(&index, pair) * Layout::NARROWEST.bytes(moving_rolls)
         })
         .max()
         .unwrap_or(0);
@@ -468,15 +464,14 @@ struct PairMoves {
     /// The successors of `i`, then those of `j`, roll by roll (an index,
     /// `| SAME` for an extra roll).
     successors: Vec<u32>,
-    /// Where each roll's successors end in `successors`: `i`'s moving
-    /// rolls, then `j`'s.
-    ends: Vec<usize>,
+    /// Where each roll's successors start in `successors`, `i`'s moving
+    /// rolls then `j`'s, and where the last one ends.
+    bounds: Vec<usize>,
 }
 
 impl PairMoves {
     /// Generates and ranks every move of `position` (index `i`) and of its
     /// twin `other` (index `j`), and prefetches their successors' values.
-    #[allow(clippy::too_many_arguments)]
     fn generate(
         &mut self,
         rules: &RuleSet,
@@ -488,7 +483,8 @@ impl PairMoves {
     ) {
         (self.i, self.j) = (i, j);
         self.successors.clear();
-        self.ends.clear();
+        self.bounds.clear();
+        self.bounds.push(0);
         for position in [position, other] {
             for &(roll, _) in &rolls.moving {
                 for &mv in rules.legal_moves(position, roll).iter() {
@@ -498,23 +494,17 @@ impl PairMoves {
                     values.prefetch(u64::from(successor & !SAME));
                     self.successors.push(successor);
                 }
-                self.ends.push(self.successors.len());
+                self.bounds.push(self.successors.len());
             }
         }
     }
 
     /// Each moving roll's successors of the position (`0`) or its twin (`1`).
     fn rolls(&self, which: usize) -> impl Iterator<Item = &[u32]> {
-        let n = self.ends.len() / 2;
-        let first = match which {
-            0 => 0,
-            _ => n.checked_sub(1).map_or(0, |last| self.ends[last]),
-        };
-        let ends = &self.ends[which * n..(which + 1) * n];
-        std::iter::once(first)
-            .chain(ends.iter().copied())
-            .zip(ends)
-            .map(|(start, &end)| &self.successors[start..end])
+        let n = (self.bounds.len() - 1) / 2;
+        self.bounds[which * n..=(which + 1) * n]
+            .windows(2)
+            .map(|bounds| &self.successors[bounds[0]..bounds[1]])
     }
 }
 
@@ -573,6 +563,13 @@ struct Layout {
 }
 
 impl Layout {
+    /// The least a pair can be solved with: one candidate per roll (its own
+    /// choice).
+    const NARROWEST: Layout = Layout {
+        width: 1,
+        choices: false,
+    };
+
     /// Bytes per position: half a twin pair's two indices, its candidate
     /// slots and, with the choices, one successor per roll.
     fn bytes(self, moving_rolls: usize) -> u64 {
@@ -731,10 +728,7 @@ fn solve_pair(
         rules.pieces(),
         options.memory,
     )
-    .unwrap_or(Layout {
-        width: 1,
-        choices: false,
-    });
+    .unwrap_or(Layout::NARROWEST);
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = width >= usize::from(rules.pieces());
     let slots = rolls.moving.len() * width;
