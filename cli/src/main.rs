@@ -254,7 +254,7 @@ enum Command {
         /// Peak use is about this plus a few tens of MB (the table is
         /// streamed to disk), so the default keeps the 7-piece solves under
         /// 8 GiB.
-        #[arg(long, value_name = "GIB", default_value_t = 7.5)]
+        #[arg(long, value_name = "GIB", default_value_t = 7.6)]
         memory: f64,
     },
     /// Write a smaller copy of a solved table: values quantised to u16,
@@ -803,10 +803,11 @@ fn solve(
             if verbose {
                 bar.suspend(|| {
                     eprintln!(
-                        "  layers {:?}: sweep {} Bellman pass {} change {:.3e} ({:.2} s)",
+                        "  layers {:?}: sweep {} Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
                         report.scores,
                         report.sweeps,
                         report.bellman_passes,
+                        report.generated_passes,
                         report.residual,
                         report.elapsed.as_secs_f64()
                     )
@@ -821,8 +822,12 @@ fn solve(
             "resumed from checkpoint".to_string()
         } else {
             format!(
-                "{:>4} sweeps ({:>4} on chosen moves), {:>2} Bellman passes, {} candidates",
-                layer.sweeps, layer.choice_sweeps, layer.bellman_passes, layer.candidates
+                "{:>4} sweeps ({:>4} on chosen moves), {:>2} Bellman passes ({:.2} generated), {} candidates",
+                layer.sweeps,
+                layer.choice_sweeps,
+                layer.bellman_passes,
+                layer.generated_passes,
+                layer.candidates
             )
         };
         println!(

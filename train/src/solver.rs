@@ -46,7 +46,8 @@ impl Default for SolveOptions {
         SolveOptions {
             tolerance: 1e-10,
             max_sweeps: 100_000,
-            memory: 15 << 29,
+            // 7.6 GiB, as `sawah solve --memory` (docs/solver.md).
+            memory: (76 << 30) / 10,
         }
     }
 }
@@ -66,6 +67,10 @@ pub struct LayerReport {
     /// Bellman passes made (every move generated; the last one only reads
     /// values and measures the residual).
     pub bellman_passes: u32,
+    /// The twin pairs whose moves the Bellman passes generated, in whole
+    /// passes (the first pass generates every pair; later passes only those
+    /// whose best moves may have left their candidates, see `margins`).
+    pub generated_passes: f64,
     /// Candidate successors recorded per position and roll.
     pub candidates: usize,
     /// The residual of the last (read-only) pass.
@@ -245,7 +250,7 @@ pub fn solve_with_checkpoints(
     let least_needed = pairs
         .iter()
         .map(|&pair| {
-            8 * held(pair) + pair_states(&index, pair) * Layout::NARROWEST.bytes(moving_rolls)
+            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(&index, pair), moving_rolls, p)
         })
         .max()
         .unwrap_or(0);
@@ -286,6 +291,7 @@ pub fn solve_with_checkpoints(
                     sweeps: 0,
                     choice_sweeps: 0,
                     bellman_passes: 0,
+                    generated_passes: 0.0,
                     candidates: 0,
                     residual,
                     elapsed: Duration::ZERO,
@@ -387,10 +393,14 @@ struct Policy<'a> {
     /// candidate each roll took at the last sweep over the candidates:
     /// records of one candidate per roll; empty otherwise.
     chosen: &'a mut [u32],
+    /// With fewer candidates than every move, each twin pair's margin
+    /// (`margins`): whether the next Bellman pass can take its candidates
+    /// instead of generating its moves; empty otherwise.
+    margins: &'a mut [u8],
 }
 
 /// `data` cut into consecutive parts of `counts[k] * stride` elements.
-fn split_into<'a>(mut data: &'a mut [u32], counts: &[usize], stride: usize) -> Vec<&'a mut [u32]> {
+fn split_into<'a, T>(mut data: &'a mut [T], counts: &[usize], stride: usize) -> Vec<&'a mut [T]> {
     counts
         .iter()
         .map(|&count| {
@@ -456,11 +466,18 @@ fn policy_parts(
 /// Every move of a twin pair in a Bellman pass, ranked and waiting for
 /// its values: a pass ranks a few twin pairs ahead of the one it evaluates
 /// and prefetches their successors' values, so that the cache misses of
-/// several pairs overlap instead of coming one at a time.
+/// several pairs overlap instead of coming one at a time. Or, for a pair
+/// whose margin holds (`margins`), its recorded candidates, which then
+/// stand for every move.
 #[derive(Default)]
 struct PairMoves {
     i: u64,
     j: u64,
+    /// The twin pair's place in its block's records.
+    record: usize,
+    /// Whether every move was generated (and the pair's margin can be
+    /// measured), rather than the candidates taken.
+    generated: bool,
     /// The successors of `i`, then those of `j`, roll by roll (an index,
     /// `| SAME` for an extra roll).
     successors: Vec<u32>,
@@ -482,6 +499,7 @@ impl PairMoves {
         (j, other): (u64, &Position),
     ) {
         (self.i, self.j) = (i, j);
+        self.generated = true;
         self.successors.clear();
         self.bounds.clear();
         self.bounds.push(0);
@@ -499,6 +517,29 @@ impl PairMoves {
         }
     }
 
+    /// Takes the twin pair `(i, j)`'s recorded candidates (`record`, `width`
+    /// per roll) as its moves, and prefetches their values.
+    fn take_candidates(
+        &mut self,
+        values: &Values,
+        (i, j): (u64, u64),
+        record: &[u32],
+        width: usize,
+    ) {
+        (self.i, self.j) = (i, j);
+        self.generated = false;
+        self.successors.clear();
+        self.bounds.clear();
+        self.bounds.push(0);
+        for slots in record.chunks_exact(width) {
+            for &successor in slots.iter().take_while(|&&s| s != NONE) {
+                values.prefetch(u64::from(successor & !SAME));
+                self.successors.push(successor);
+            }
+            self.bounds.push(self.successors.len());
+        }
+    }
+
     /// Each moving roll's successors of the position (`0`) or its twin (`1`).
     fn rolls(&self, which: usize) -> impl Iterator<Item = &[u32]> {
         let n = (self.bounds.len() - 1) / 2;
@@ -508,22 +549,28 @@ impl PairMoves {
     }
 }
 
-/// How many twin pairs a Bellman pass ranks ahead of the one it evaluates.
-const BELLMAN_AHEAD: usize = 2;
+/// How many successors' values a Bellman pass asks for ahead of the twin
+/// pair it evaluates: about two pairs whose moves it generated (sawah's
+/// positions have about 15 successors each), or more pairs whose few
+/// candidates it took.
+const BELLMAN_AHEAD: usize = 64;
 
 /// `(A, q)` of a position from every move of every roll (the Bellman
 /// operator; `moves`, each roll's successors), writing each roll's `width`
-/// best successors into `candidates`.
+/// best successors into `candidates`; and the smallest gap, over the
+/// rolls, between the last of them and the best move left out (infinite
+/// when no roll left one out).
 fn bellman_parts<'m>(
     moves: impl Iterator<Item = &'m [u32]>,
     values: &Values,
     rolls: &Rolls,
     candidates: &mut [u32],
     top: &mut Vec<(f64, u32)>,
-) -> (f64, f64) {
+) -> ((f64, f64), f64) {
     let width = candidates.len() / rolls.moving.len().max(1);
     let mut moving = 0.0;
     let mut passing = rolls.still;
+    let mut gap = f64::INFINITY;
     for ((&(_, p), slots), successors) in rolls
         .moving
         .iter()
@@ -533,25 +580,29 @@ fn bellman_parts<'m>(
         top.clear();
         for &successor in successors {
             let value = successor_value(values, successor);
-            // Keep the `width` best, best first (ties: the first generated).
+            // Keep the `width` best and the best left out, best first
+            // (ties: the first generated).
             let at = top
                 .iter()
                 .position(|&(v, _)| value > v)
                 .unwrap_or(top.len());
-            if at < width {
+            if at <= width {
                 top.insert(at, (value, successor));
-                top.truncate(width);
+                top.truncate(width + 1);
             }
         }
         for (n, slot) in slots.iter_mut().enumerate() {
             *slot = top.get(n).map_or(NONE, |&(_, s)| s);
+        }
+        if let (Some(&(last, _)), Some(&(left_out, _))) = (top.get(width - 1), top.get(width)) {
+            gap = gap.min(last - left_out);
         }
         match top.first() {
             Some(&(value, _)) => moving += p * value,
             None => passing += p,
         }
     }
-    (moving, passing)
+    ((moving, passing), gap)
 }
 
 /// How a layer pair's moves are recorded: the candidates per roll, and
@@ -570,11 +621,21 @@ impl Layout {
         choices: false,
     };
 
-    /// Bytes per position: half a twin pair's two indices, its candidate
-    /// slots and, with the choices, one successor per roll.
-    fn bytes(self, moving_rolls: usize) -> u64 {
+    /// Bytes per twin pair (two positions): its two indices, both
+    /// positions' candidate slots and, with the choices, one successor per
+    /// roll each; with fewer candidates than every move of `pieces`, its
+    /// margin (one byte).
+    fn pair_bytes(self, moving_rolls: usize, pieces: u8) -> u64 {
         let choices = if self.choices { moving_rolls } else { 0 };
-        4 + 4 * (moving_rolls * self.width + choices) as u64
+        let margin = u64::from(self.width < usize::from(pieces));
+        8 + 8 * (moving_rolls * self.width + choices) as u64 + margin
+    }
+
+    /// Bytes for a layer pair of `states` positions (taking a twin pair per
+    /// two positions; a position that is its own twin has a pair to itself,
+    /// and such positions are few).
+    fn bytes(self, states: u64, moving_rolls: usize, pieces: u8) -> u64 {
+        states * self.pair_bytes(moving_rolls, pieces) / 2
     }
 
     /// The first layout that fits in `memory` bytes besides the values of
@@ -601,7 +662,7 @@ impl Layout {
             .chain(partial().filter(|&w| w > 1).map(|w| (w, true)))
             .chain(partial().map(|w| (w, false)))
             .map(|(width, choices)| Layout { width, choices })
-            .find(|layout| 8 * positions + states * layout.bytes(moving_rolls) <= memory)
+            .find(|layout| 8 * positions + layout.bytes(states, moving_rolls, pieces) <= memory)
     }
 }
 
@@ -759,14 +820,19 @@ fn solve_pair(
     let mut records = crate::memory::zeroed::<u32>(all_pairs * stride);
     let chosen_stride = if choices { choice_stride } else { 0 };
     let mut chosen = crate::memory::zeroed::<u32>(all_pairs * chosen_stride);
+    // Zero: no margin, until the first pass measures them.
+    let margin_stride = usize::from(!complete);
+    let mut margins = vec![0u8; all_pairs * margin_stride];
     let mut policies: Vec<Policy> = split_into(&mut twins, &twin_pairs, 2)
         .into_iter()
         .zip(split_into(&mut records, &twin_pairs, stride))
         .zip(split_into(&mut chosen, &twin_pairs, chosen_stride))
-        .map(|((twins, records), chosen)| Policy {
+        .zip(split_into(&mut margins, &twin_pairs, margin_stride))
+        .map(|(((twins, records), chosen), margins)| Policy {
             twins,
             records,
             chosen,
+            margins,
         })
         .collect();
     // New values for a twin pair; returns the larger change.
@@ -786,59 +852,117 @@ fn solve_pair(
         }
         change
     };
-    // A Bellman pass: every move of every roll; records the best ones.
-    let improve = |policies: &mut [Policy], write: bool| -> f64 {
+    // A Bellman pass: every move of every roll; records the best ones and,
+    // when it generated them, the pair's margin. `pass` numbers the passes
+    // from 0; the later ones take the candidates of the pairs whose margins
+    // hold at `drift` (`margins`). Returns the largest change (or residual,
+    // when it does not write) and how many twin pairs it generated.
+    let improve = |policies: &mut [Policy], pass: usize, drift: f64, drift_at: &[f64], write| {
         blocks
             .par_iter()
             .zip(policies.par_iter_mut())
             .with_max_len(1)
             .map(|(block, policy)| {
-                let mut records = policy
-                    .twins
-                    .chunks_exact_mut(2)
-                    .zip(policy.records.chunks_exact_mut(stride));
+                let Policy {
+                    twins,
+                    records,
+                    margins,
+                    ..
+                } = policy;
                 let mut best = vec![NONE; 2 * slots];
-                let mut top = Vec::with_capacity(width + 1);
+                let mut top = Vec::with_capacity(width + 2);
                 let mut largest = 0.0f64;
-                let mut finish = |moves: &PairMoves| {
+                let mut generated = 0u64;
+                let mut finish = |moves: &PairMoves,
+                                  twins: &mut [u32],
+                                  records: &mut [u32],
+                                  margins: &mut [u8]| {
                     let (mine, theirs) = best.split_at_mut(slots);
-                    let parts = bellman_parts(moves.rolls(0), values, &rolls, mine, &mut top);
-                    let twin_parts =
+                    let (parts, gap) =
+                        bellman_parts(moves.rolls(0), values, &rolls, mine, &mut top);
+                    let (twin_parts, twin_gap) =
                         bellman_parts(moves.rolls(1), values, &rolls, theirs, &mut top);
                     let (i, j) = (moves.i, moves.j);
                     largest = largest.max(update(i, j, parts, twin_parts, write));
-                    let (pair, record) = records
-                        .next()
-                        .expect("one record per twin pair, as counted when allocated");
-                    pair.copy_from_slice(&[i as u32, j as u32]);
-                    record.copy_from_slice(&best);
-                };
-                // Twin pairs ranked and prefetched, oldest first, and
-                // finished ones to reuse.
-                let mut waiting = std::collections::VecDeque::with_capacity(BELLMAN_AHEAD + 1);
-                let mut spare: Vec<PairMoves> = Vec::new();
-                index.for_each_in_block_rev(block, |i, position| {
-                    let other = twin(rules, position);
-                    let j = index.index(&other);
-                    if j < i {
-                        return;
+                    // Candidates taken stay as they are (only their order
+                    // could change, and a sweep takes the best of them).
+                    let k = moves.record;
+                    if moves.generated {
+                        twins[2 * k..2 * k + 2].copy_from_slice(&[i as u32, j as u32]);
+                        records[k * stride..(k + 1) * stride].copy_from_slice(&best);
+                        if let Some(margin) = margins.get_mut(k) {
+                            *margin = crate::margins::encode(pass, gap.min(twin_gap));
+                        }
                     }
+                };
+                // Twin pairs ranked and prefetched, oldest first, with the
+                // number of their successors, and finished ones to reuse.
+                let mut waiting = std::collections::VecDeque::new();
+                let mut in_flight = 0;
+                let mut spare: Vec<PairMoves> = Vec::new();
+                // The next twin pair, in walking order (the records' order).
+                let mut next = 0usize;
+                index.for_each_in_block_rev(block, |i, position| {
                     let mut moves = spare.pop().unwrap_or_default();
-                    moves.generate(rules, index, values, &rolls, (i, position), (j, &other));
+                    if pass == 0 {
+                        let other = twin(rules, position);
+                        let j = index.index(&other);
+                        if j < i {
+                            spare.push(moves);
+                            return;
+                        }
+                        moves.generate(rules, index, values, &rolls, (i, position), (j, &other));
+                    } else {
+                        // Later passes walk the twin pairs the first one
+                        // recorded: a position that does not start the next
+                        // one is the twin of another.
+                        let Some(&[first, second]) = twins.get(2 * next..2 * next + 2) else {
+                            spare.push(moves);
+                            return;
+                        };
+                        let (first, j) = (u64::from(first), u64::from(second));
+                        if first != i {
+                            spare.push(moves);
+                            return;
+                        }
+                        let holds = margins
+                            .get(next)
+                            .is_some_and(|&m| crate::margins::holds(m, drift, drift_at));
+                        if holds {
+                            let record = &records[next * stride..(next + 1) * stride];
+                            moves.take_candidates(values, (i, j), record, width);
+                        } else {
+                            let other = twin(rules, position);
+                            moves.generate(
+                                rules,
+                                index,
+                                values,
+                                &rolls,
+                                (i, position),
+                                (j, &other),
+                            );
+                        }
+                    }
+                    generated += u64::from(moves.generated);
+                    moves.record = next;
+                    next += 1;
+                    in_flight += moves.successors.len();
                     waiting.push_back(moves);
-                    if waiting.len() > BELLMAN_AHEAD
+                    while let Some(oldest) = waiting.front()
+                        && in_flight - oldest.successors.len() >= BELLMAN_AHEAD
                         && let Some(moves) = waiting.pop_front()
                     {
-                        finish(&moves);
+                        in_flight -= moves.successors.len();
+                        finish(&moves, twins, records, margins);
                         spare.push(moves);
                     }
                 });
                 for moves in waiting {
-                    finish(&moves);
+                    finish(&moves, twins, records, margins);
                 }
-                largest
+                (largest, generated)
             })
-            .reduce(|| 0.0, f64::max)
+            .reduce(|| (0.0, 0), |x, y| (x.0.max(y.0), x.1 + y.1))
     };
     // A sweep over the recorded candidates (noting the choices, if kept,
     // when it writes).
@@ -887,6 +1011,7 @@ fn solve_pair(
         sweeps: 0,
         choice_sweeps: 0,
         bellman_passes: 0,
+        generated_passes: 0.0,
         candidates: width,
         residual: f64::INFINITY,
         elapsed: Duration::ZERO,
@@ -896,8 +1021,24 @@ fn solve_pair(
         report.elapsed = start.elapsed();
         progress(report);
     };
-    report.bellman_passes += 1;
-    let mut residual = improve(&mut policies, true);
+    // The sum of every writing pass's and sweep's largest change: no value
+    // has moved further than this since the pair started (what margins
+    // are measured against), and its value at the start of each pass that
+    // records margins.
+    let mut drift = 0.0;
+    let mut drift_at: Vec<f64> = Vec::new();
+    let mut bellman = |policies: &mut [Policy], report: &mut LayerReport, drift: f64, write| {
+        let pass = report.bellman_passes as usize;
+        if drift_at.len() <= crate::margins::LAST_PASS {
+            drift_at.push(drift);
+        }
+        let (residual, generated) = improve(policies, pass, drift, &drift_at, write);
+        report.bellman_passes += 1;
+        report.generated_passes += generated as f64 / all_pairs as f64;
+        residual
+    };
+    let mut residual = bellman(&mut policies, &mut report, drift, true);
+    drift += residual;
     note(&mut report, residual);
     while report.sweeps < options.max_sweeps {
         let target = if complete {
@@ -907,6 +1048,7 @@ fn solve_pair(
         };
         while report.sweeps < options.max_sweeps {
             let change = evaluate(&mut policies, true);
+            drift += change;
             report.sweeps += 1;
             note(&mut report, change);
             if change <= target {
@@ -917,6 +1059,7 @@ fn solve_pair(
             let inner = (change * CHOICE_RATIO).max(target);
             while choices && report.sweeps < options.max_sweeps {
                 let change = evaluate_choices(&policies);
+                drift += change;
                 report.sweeps += 1;
                 report.choice_sweeps += 1;
                 note(&mut report, change);
@@ -925,15 +1068,19 @@ fn solve_pair(
                 }
             }
         }
+        // Only a pass that reads can end the pair: one made before the
+        // values were evaluated to the tolerance writes what it finds.
+        let verify = target <= options.tolerance;
         residual = if complete {
             report.sweeps += 1;
             evaluate(&mut policies, false)
         } else {
-            report.bellman_passes += 1;
-            improve(&mut policies, false)
+            bellman(&mut policies, &mut report, drift, !verify)
         };
         note(&mut report, residual);
-        if residual <= options.tolerance {
+        if !verify {
+            drift += residual;
+        } else if residual <= options.tolerance {
             break;
         }
     }
@@ -945,37 +1092,40 @@ fn solve_pair(
 mod tests {
     use super::*;
 
-    /// The layouts for a pair of 100 positions beside 1,000 values held,
-    /// 4 moving rolls and 7 pieces, with `bytes` per position to spare.
+    /// The layouts for a pair of 100 positions (50 twin pairs) beside 1,000
+    /// values held, 4 moving rolls and 7 pieces, with `bytes` per twin pair
+    /// to spare.
     fn layout_with(bytes: u64) -> Option<Layout> {
-        Layout::that_fits(1_000, 100, 4, 7, 8 * 1_000 + 100 * bytes)
+        Layout::that_fits(1_000, 100, 4, 7, 8 * 1_000 + 50 * bytes)
     }
 
     #[test]
-    fn layouts_cost_their_twins_candidates_and_choices() {
-        let layout = |width, choices| Layout { width, choices }.bytes(4);
-        assert_eq!(layout(1, false), 4 + 16);
-        assert_eq!(layout(2, true), 4 + 32 + 16);
-        assert_eq!(layout(7, true), 4 + 112 + 16);
+    fn layouts_cost_their_twins_candidates_choices_and_margins() {
+        let layout = |width, choices| Layout { width, choices }.pair_bytes(4, 7);
+        assert_eq!(layout(1, false), 8 + 32 + 1);
+        assert_eq!(layout(2, true), 8 + 64 + 32 + 1);
+        // Every move needs no margin.
+        assert_eq!(layout(7, true), 8 + 224 + 32);
+        assert_eq!(Layout::NARROWEST.bytes(100, 4, 7), 50 * 41);
     }
 
     #[test]
     fn every_move_comes_first_then_the_choices_then_width() {
         let layout = |width, choices| Some(Layout { width, choices });
-        assert_eq!(layout_with(132), layout(7, true));
-        assert_eq!(layout_with(131), layout(7, false));
-        assert_eq!(layout_with(116), layout(7, false));
-        assert_eq!(layout_with(115), layout(4, true));
-        assert_eq!(layout_with(84), layout(4, true));
-        assert_eq!(layout_with(83), layout(3, true));
+        assert_eq!(layout_with(264), layout(7, true));
+        assert_eq!(layout_with(263), layout(7, false));
+        assert_eq!(layout_with(232), layout(7, false));
+        assert_eq!(layout_with(231), layout(4, true));
+        assert_eq!(layout_with(169), layout(4, true));
+        assert_eq!(layout_with(168), layout(3, true));
         // Two candidates with the choices and three without cost the same
-        // (52 bytes): the choices win.
-        assert_eq!(layout_with(52), layout(2, true));
-        assert_eq!(layout_with(51), layout(2, false));
-        assert_eq!(layout_with(36), layout(2, false));
+        // (105 bytes): the choices win.
+        assert_eq!(layout_with(105), layout(2, true));
+        assert_eq!(layout_with(104), layout(2, false));
+        assert_eq!(layout_with(73), layout(2, false));
         // One candidate is its own choice.
-        assert_eq!(layout_with(35), layout(1, false));
-        assert_eq!(layout_with(20), layout(1, false));
-        assert_eq!(layout_with(19), None);
+        assert_eq!(layout_with(72), layout(1, false));
+        assert_eq!(layout_with(41), layout(1, false));
+        assert_eq!(layout_with(40), None);
     }
 }

@@ -158,7 +158,8 @@ fn three_pieces_agree_with_the_reference() {
 
 /// A memory budget that holds a preset's values and, for its largest layer
 /// pair, one candidate move per roll (4 moving rolls: 4 + 16 bytes per
-/// position) but not two (36 bytes), which for a 2-piece preset is every move.
+/// position and a byte of margin per twin pair) but not two (36 bytes),
+/// which for a 2-piece preset is every move.
 fn one_candidate_budget(name: &str) -> u64 {
     let (positions, largest) = sizes(name);
     8 * positions + 30 * largest
@@ -192,7 +193,7 @@ fn a_tight_memory_budget_records_fewer_candidates_and_still_agrees() {
             ..SolveOptions::default()
         };
         let mut widths = Vec::new();
-        solve(&race::preset(name).unwrap(), options, |r| {
+        let solution = solve(&race::preset(name).unwrap(), options, |r| {
             widths.push((r.states, r.candidates, r.choice_sweeps))
         })
         .unwrap();
@@ -200,6 +201,17 @@ fn a_tight_memory_budget_records_fewer_candidates_and_still_agrees() {
         assert_eq!(largest.1, 1, "{name}: {widths:?}");
         // One candidate per roll is its own choice: no separate choice sweeps.
         assert_eq!(largest.2, 0, "{name}: {widths:?}");
+        // Later Bellman passes took the candidates of the pairs whose
+        // margins held instead of generating every move again.
+        let policy_iterated = solution.layers.iter().max_by_key(|r| r.states).unwrap();
+        assert!(
+            policy_iterated.bellman_passes > 1
+                && policy_iterated.generated_passes
+                    < f64::from(policy_iterated.bellman_passes) - 0.5,
+            "{name}: {} passes, {} generated",
+            policy_iterated.bellman_passes,
+            policy_iterated.generated_passes
+        );
         // Smaller pairs record every move (two pieces: two per roll).
         assert!(widths.iter().any(|w| w.1 == 2), "{name}: {widths:?}");
         check_against_reference_with(name, options);
@@ -302,7 +314,8 @@ fn with_checkpoints_values_no_pair_reads_are_released_and_read_back() {
     let (positions, largest) = sizes(name);
     let options = SolveOptions {
         tolerance: 1e-14,
-        memory: 8 * positions + 20 * largest - 8,
+        // One candidate: 41 bytes per twin pair.
+        memory: 8 * positions + 41 * largest / 2 - 8,
         ..SolveOptions::default()
     };
     // Without checkpoints every value is held: refused.
