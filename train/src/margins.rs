@@ -52,11 +52,17 @@ pub fn encode(pass: usize, gap: f64) -> u8 {
     pass | NONE
 }
 
+/// [`holds`] for every margin byte, once per pass (the test then costs a
+/// look-up per twin pair).
+pub fn holding(drift: f64, drift_at: &[f64]) -> [bool; 256] {
+    std::array::from_fn(|margin| holds(margin as u8, drift, drift_at))
+}
+
 /// Whether a pair measured with `margin` still has its best moves among
 /// its candidates, now that the values have drifted by `drift` in all
 /// (the sum of every sweep's largest change), `drift_at[k]` being the drift
 /// at the start of the pass that recorded margins with number `k`.
-pub fn holds(margin: u8, drift: f64, drift_at: &[f64]) -> bool {
+fn holds(margin: u8, drift: f64, drift_at: &[f64]) -> bool {
     match margin & 0x0f {
         NONE => false,
         EVERY_MOVE => true,

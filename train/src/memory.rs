@@ -21,7 +21,9 @@ const PAGE: usize = 4096;
 /// # Safety
 /// Implement only for such types.
 pub unsafe trait Zeroable {}
-// SAFETY: 0 is a valid u32 and a valid AtomicU64.
+// SAFETY: 0 is a valid u8, u32 and AtomicU64.
+unsafe impl Zeroable for u8 {}
+// SAFETY: as above.
 unsafe impl Zeroable for u32 {}
 // SAFETY: as above.
 unsafe impl Zeroable for AtomicU64 {}

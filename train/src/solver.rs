@@ -487,6 +487,14 @@ struct PairMoves {
 }
 
 impl PairMoves {
+    /// Empties the moves for the twin pair `(i, j)`.
+    fn start(&mut self, (i, j): (u64, u64), generated: bool) {
+        (self.i, self.j, self.generated) = (i, j, generated);
+        self.successors.clear();
+        self.bounds.clear();
+        self.bounds.push(0);
+    }
+
     /// Generates and ranks every move of `position` (index `i`) and of its
     /// twin `other` (index `j`), and prefetches their successors' values.
     fn generate(
@@ -498,11 +506,7 @@ impl PairMoves {
         (i, position): (u64, &Position),
         (j, other): (u64, &Position),
     ) {
-        (self.i, self.j) = (i, j);
-        self.generated = true;
-        self.successors.clear();
-        self.bounds.clear();
-        self.bounds.push(0);
+        self.start((i, j), true);
         for position in [position, other] {
             for &(roll, _) in &rolls.moving {
                 for &mv in rules.legal_moves(position, roll).iter() {
@@ -526,11 +530,7 @@ impl PairMoves {
         record: &[u32],
         width: usize,
     ) {
-        (self.i, self.j) = (i, j);
-        self.generated = false;
-        self.successors.clear();
-        self.bounds.clear();
-        self.bounds.push(0);
+        self.start((i, j), false);
         for slots in record.chunks_exact(width) {
             for &successor in slots.iter().take_while(|&&s| s != NONE) {
                 values.prefetch(u64::from(successor & !SAME));
@@ -822,7 +822,7 @@ fn solve_pair(
     let mut chosen = crate::memory::zeroed::<u32>(all_pairs * chosen_stride);
     // Zero: no margin, until the first pass measures them.
     let margin_stride = usize::from(!complete);
-    let mut margins = vec![0u8; all_pairs * margin_stride];
+    let mut margins = crate::memory::zeroed::<u8>(all_pairs * margin_stride);
     let mut policies: Vec<Policy> = split_into(&mut twins, &twin_pairs, 2)
         .into_iter()
         .zip(split_into(&mut records, &twin_pairs, stride))
@@ -855,9 +855,9 @@ fn solve_pair(
     // A Bellman pass: every move of every roll; records the best ones and,
     // when it generated them, the pair's margin. `pass` numbers the passes
     // from 0; the later ones take the candidates of the pairs whose margins
-    // hold at `drift` (`margins`). Returns the largest change (or residual,
-    // when it does not write) and how many twin pairs it generated.
-    let improve = |policies: &mut [Policy], pass: usize, drift: f64, drift_at: &[f64], write| {
+    // hold (`holding`, by margin byte). Returns the largest change (or
+    // residual, when it does not write) and how many twin pairs it generated.
+    let improve = |policies: &mut [Policy], pass: usize, holding: &[bool; 256], write| {
         blocks
             .par_iter()
             .zip(policies.par_iter_mut())
@@ -885,10 +885,13 @@ fn solve_pair(
                     let (i, j) = (moves.i, moves.j);
                     largest = largest.max(update(i, j, parts, twin_parts, write));
                     // Candidates taken stay as they are (only their order
-                    // could change, and a sweep takes the best of them).
+                    // could change, and a sweep takes the best of them);
+                    // the twin pairs never change after the first pass.
                     let k = moves.record;
-                    if moves.generated {
+                    if pass == 0 {
                         twins[2 * k..2 * k + 2].copy_from_slice(&[i as u32, j as u32]);
+                    }
+                    if moves.generated {
                         records[k * stride..(k + 1) * stride].copy_from_slice(&best);
                         if let Some(margin) = margins.get_mut(k) {
                             *margin = crate::margins::encode(pass, gap.min(twin_gap));
@@ -903,45 +906,29 @@ fn solve_pair(
                 // The next twin pair, in walking order (the records' order).
                 let mut next = 0usize;
                 index.for_each_in_block_rev(block, |i, position| {
-                    let mut moves = spare.pop().unwrap_or_default();
-                    if pass == 0 {
-                        let other = twin(rules, position);
-                        let j = index.index(&other);
-                        if j < i {
-                            spare.push(moves);
-                            return;
-                        }
-                        moves.generate(rules, index, values, &rolls, (i, position), (j, &other));
+                    // The twin pair `position` starts, if any: in the first
+                    // pass by ranking its twin (the one with the smaller
+                    // index starts it); later ones walk the pairs the first
+                    // recorded, in the same order.
+                    let j = if pass == 0 {
+                        index.index(&twin(rules, position))
                     } else {
-                        // Later passes walk the twin pairs the first one
-                        // recorded: a position that does not start the next
-                        // one is the twin of another.
-                        let Some(&[first, second]) = twins.get(2 * next..2 * next + 2) else {
-                            spare.push(moves);
-                            return;
-                        };
-                        let (first, j) = (u64::from(first), u64::from(second));
-                        if first != i {
-                            spare.push(moves);
-                            return;
+                        match twins.get(2 * next..2 * next + 2) {
+                            Some(&[first, second]) if u64::from(first) == i => u64::from(second),
+                            _ => return,
                         }
-                        let holds = margins
-                            .get(next)
-                            .is_some_and(|&m| crate::margins::holds(m, drift, drift_at));
-                        if holds {
-                            let record = &records[next * stride..(next + 1) * stride];
-                            moves.take_candidates(values, (i, j), record, width);
-                        } else {
-                            let other = twin(rules, position);
-                            moves.generate(
-                                rules,
-                                index,
-                                values,
-                                &rolls,
-                                (i, position),
-                                (j, &other),
-                            );
-                        }
+                    };
+                    if j < i {
+                        return;
+                    }
+                    let mut moves = spare.pop().unwrap_or_default();
+                    let holds = margins.get(next).is_some_and(|&m| holding[usize::from(m)]);
+                    if holds {
+                        let record = &records[next * stride..(next + 1) * stride];
+                        moves.take_candidates(values, (i, j), record, width);
+                    } else {
+                        let other = twin(rules, position);
+                        moves.generate(rules, index, values, &rolls, (i, position), (j, &other));
                     }
                     generated += u64::from(moves.generated);
                     moves.record = next;
@@ -1027,18 +1014,22 @@ fn solve_pair(
     // records margins.
     let mut drift = 0.0;
     let mut drift_at: Vec<f64> = Vec::new();
-    let mut bellman = |policies: &mut [Policy], report: &mut LayerReport, drift: f64, write| {
-        let pass = report.bellman_passes as usize;
-        if drift_at.len() <= crate::margins::LAST_PASS {
-            drift_at.push(drift);
-        }
-        let (residual, generated) = improve(policies, pass, drift, &drift_at, write);
-        report.bellman_passes += 1;
-        report.generated_passes += generated as f64 / all_pairs as f64;
-        residual
-    };
-    let mut residual = bellman(&mut policies, &mut report, drift, true);
-    drift += residual;
+    let mut bellman =
+        |policies: &mut [Policy], report: &mut LayerReport, drift: &mut f64, write| {
+            let pass = report.bellman_passes as usize;
+            if drift_at.len() <= crate::margins::LAST_PASS {
+                drift_at.push(*drift);
+            }
+            let holding = crate::margins::holding(*drift, &drift_at);
+            let (residual, generated) = improve(policies, pass, &holding, write);
+            report.bellman_passes += 1;
+            report.generated_passes += generated as f64 / all_pairs as f64;
+            if write {
+                *drift += residual;
+            }
+            residual
+        };
+    let mut residual = bellman(&mut policies, &mut report, &mut drift, true);
     note(&mut report, residual);
     while report.sweeps < options.max_sweeps {
         let target = if complete {
@@ -1075,12 +1066,10 @@ fn solve_pair(
             report.sweeps += 1;
             evaluate(&mut policies, false)
         } else {
-            bellman(&mut policies, &mut report, drift, !verify)
+            bellman(&mut policies, &mut report, &mut drift, !verify)
         };
         note(&mut report, residual);
-        if !verify {
-            drift += residual;
-        } else if residual <= options.tolerance {
+        if verify && residual <= options.tolerance {
             break;
         }
     }
