@@ -254,7 +254,7 @@ enum Command {
         /// Peak use is about this plus a few tens of MB (the table is
         /// streamed to disk), so the default keeps the 7-piece solves under
         /// 8 GiB.
-        #[arg(long, value_name = "GIB", default_value_t = 7.6)]
+        #[arg(long, value_name = "GIB", default_value_t = 7.7)]
         memory: f64,
     },
     /// Write a smaller copy of a solved table: values quantised to u16,
@@ -803,9 +803,10 @@ fn solve(
             if verbose {
                 bar.suspend(|| {
                     eprintln!(
-                        "  layers {:?}: sweep {} Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
+                        "  layers {:?}: sweep {} ({} on chosen moves) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
                         report.scores,
                         report.sweeps,
+                        report.choice_sweeps,
                         report.bellman_passes,
                         report.generated_passes,
                         report.residual,
@@ -822,9 +823,10 @@ fn solve(
             "resumed from checkpoint".to_string()
         } else {
             format!(
-                "{:>4} sweeps ({:>4} on chosen moves), {:>2} Bellman passes ({:.2} generated), {} candidates",
+                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full), {:>2} Bellman passes ({:.2} generated), {} candidates",
                 layer.sweeps,
                 layer.choice_sweeps,
+                layer.read_in_full,
                 layer.bellman_passes,
                 layer.generated_passes,
                 layer.candidates

@@ -42,14 +42,20 @@ pub fn encode(pass: usize, gap: f64) -> u8 {
         return pass | EVERY_MOVE;
     }
     let half = gap / 2.0;
-    let mut step = 0.25;
-    for m in 1..=SMALLEST {
-        if half >= step {
-            return pass | m;
-        }
-        step *= 0.25;
+    // The binary exponent `e` of `half` (2^e <= half < 2^(e+1)) gives the
+    // smallest `m` with `half >= 4^-m`: `m = ceil(-e / 2)`, at least 1.
+    // Sweeps measure a margin per twin pair, so this avoids a loop.
+    // (Also no margin for a NaN gap.)
+    let smallest = 0.25f64.powi(i32::from(SMALLEST));
+    if half
+        .partial_cmp(&smallest)
+        .is_none_or(|order| order.is_lt())
+    {
+        return pass | NONE;
     }
-    pass | NONE
+    let exponent = ((half.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let m = ((1 - exponent) >> 1).clamp(1, i32::from(SMALLEST));
+    pass | m as u8
 }
 
 /// [`holds`] for every margin byte, once per pass (the test then costs a
@@ -89,6 +95,48 @@ mod tests {
         assert_eq!(encode(0, 0.0), 0);
         assert_eq!(encode(0, 1e-9), 0);
         assert_eq!(encode(40, 0.6), 0xf1);
+    }
+
+    /// The loop `encode` replaced: the first power of 4 that half the gap
+    /// reaches.
+    fn encode_by_loop(pass: usize, gap: f64) -> u8 {
+        let pass = (pass.min(LAST_PASS) as u8) << 4;
+        if gap == f64::INFINITY {
+            return pass | EVERY_MOVE;
+        }
+        let half = gap / 2.0;
+        let mut step = 0.25;
+        for m in 1..=SMALLEST {
+            if half >= step {
+                return pass | m;
+            }
+            step *= 0.25;
+        }
+        pass | NONE
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn encoding_by_the_exponent_agrees_with_the_loop(
+            mantissa in 1.0f64..2.0,
+            exponent in -40i32..4,
+            pass in 0usize..20,
+        ) {
+            let gap = mantissa * 2f64.powi(exponent);
+            proptest::prop_assert_eq!(encode(pass, gap), encode_by_loop(pass, gap));
+        }
+    }
+
+    #[test]
+    fn encoding_is_exact_at_powers_of_four() {
+        for exponent in -40..4 {
+            for gap in [2f64.powi(exponent), 2f64.powi(exponent) * (1.0 - 1e-15)] {
+                assert_eq!(encode(3, gap), encode_by_loop(3, gap), "gap {gap:e}");
+            }
+        }
+        for gap in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e300] {
+            assert_eq!(encode(3, gap), encode_by_loop(3, gap), "gap {gap:e}");
+        }
     }
 
     #[test]

@@ -46,8 +46,8 @@ impl Default for SolveOptions {
         SolveOptions {
             tolerance: 1e-10,
             max_sweeps: 100_000,
-            // 7.6 GiB, as `sawah solve --memory` (docs/solver.md).
-            memory: (76 << 30) / 10,
+            // 7.7 GiB, as `sawah solve --memory` (docs/solver.md).
+            memory: (77 << 30) / 10,
         }
     }
 }
@@ -64,6 +64,10 @@ pub struct LayerReport {
     pub sweeps: u32,
     /// Of the sweeps, those that read only each roll's chosen candidate.
     pub choice_sweeps: u32,
+    /// The twin pairs the other sweeps read over every candidate, in whole
+    /// sweeps (with the choices kept, a pair whose choice margin holds is
+    /// read from its choices alone; see `ChoiceMargins`).
+    pub read_in_full: f64,
     /// Bellman passes made (every move generated; the last one only reads
     /// values and measures the residual).
     pub bellman_passes: u32,
@@ -226,27 +230,11 @@ pub fn solve_with_checkpoints(
     }
     let moving_rolls = Rolls::new(rules).moving.len();
     let p = rules.pieces();
-    let pairs: Vec<(u8, u8)> = (0..p).flat_map(|a| (a..p).map(move |b| (a, b))).collect();
+    let pairs = layer_pairs(p);
     // With checkpoints, the values no pair still to come reads are given
-    // back to the kernel (and read back from the checkpoints at the end):
-    // a pair reads only its own score diagonal and the one above it.
+    // back to the kernel (and read back from the checkpoints at the end).
     let release = checkpoints.is_some();
-    let diagonal = |total: u32| -> u64 {
-        pairs
-            .iter()
-            .filter(|&&(a, b)| u32::from(a + b) == total)
-            .map(|&pair| pair_states(&index, pair))
-            .sum()
-    };
-    let unfinished: u64 = pairs.iter().map(|&pair| pair_states(&index, pair)).sum();
-    let held = |(a, b): (u8, u8)| -> u64 {
-        let total = u32::from(a + b);
-        if release {
-            n - unfinished + diagonal(total) + diagonal(total + 1)
-        } else {
-            n
-        }
-    };
+    let held = |pair| held_values(&index, p, pair, release);
     let least_needed = pairs
         .iter()
         .map(|&pair| {
@@ -290,6 +278,7 @@ pub fn solve_with_checkpoints(
                     states: pair_states(&index, (a, b)),
                     sweeps: 0,
                     choice_sweeps: 0,
+                    read_in_full: 0.0,
                     bellman_passes: 0,
                     generated_passes: 0.0,
                     candidates: 0,
@@ -397,6 +386,9 @@ struct Policy<'a> {
     /// (`margins`): whether the next Bellman pass can take its candidates
     /// instead of generating its moves; empty otherwise.
     margins: &'a mut [u8],
+    /// With the choices kept, each twin pair's choice margin
+    /// (`ChoiceMargins`); empty otherwise.
+    choice_margins: &'a mut [u8],
 }
 
 /// `data` cut into consecutive parts of `counts[k] * stride` elements.
@@ -420,7 +412,9 @@ fn successor_value(values: &Values, successor: u32) -> f64 {
 
 /// `(A, q)` of a position from its recorded candidates: `A` the
 /// probability-weighted value of the best candidate of every roll that
-/// moves, `q` the probability of passing.
+/// moves, `q` the probability of passing; and the smallest gap, over the
+/// rolls, between the best candidate and the next (infinite when no roll
+/// has two).
 ///
 /// With `chosen`, writes each roll's best candidate there (`NONE` for a
 /// roll that passes).
@@ -431,9 +425,10 @@ fn policy_parts(
     rolls: &Rolls,
     values: &Values,
     mut chosen: Option<&mut [u32]>,
-) -> (f64, f64) {
+) -> ((f64, f64), f64) {
     let mut moving = 0.0;
     let mut passing = rolls.still;
+    let mut gap = f64::INFINITY;
     for (roll, (slots, &(_, p))) in candidates
         .chunks_exact(width)
         .zip(&rolls.moving)
@@ -447,9 +442,13 @@ fn policy_parts(
             continue;
         }
         let mut best = f64::NEG_INFINITY;
+        let mut next = f64::NEG_INFINITY;
         let mut choice = slots[0];
         for &successor in slots.iter().take_while(|&&s| s != NONE) {
             let value = successor_value(values, successor);
+            // Branch-free: the values come in no order, and a branch on
+            // them is mispredicted about half the time.
+            next = next.max(value.min(best));
             if value > best {
                 best = value;
                 choice = successor;
@@ -458,9 +457,10 @@ fn policy_parts(
         if let Some(chosen) = chosen.as_deref_mut() {
             chosen[roll] = choice;
         }
+        gap = gap.min(best - next);
         moving += p * best;
     }
-    (moving, passing)
+    ((moving, passing), gap)
 }
 
 /// Every move of a twin pair in a Bellman pass, ranked and waiting for
@@ -623,12 +623,12 @@ impl Layout {
 
     /// Bytes per twin pair (two positions): its two indices, both
     /// positions' candidate slots and, with the choices, one successor per
-    /// roll each; with fewer candidates than every move of `pieces`, its
-    /// margin (one byte).
+    /// roll each and the choice margin (one byte); with fewer candidates
+    /// than every move of `pieces`, its margin (one byte).
     fn pair_bytes(self, moving_rolls: usize, pieces: u8) -> u64 {
         let choices = if self.choices { moving_rolls } else { 0 };
-        let margin = u64::from(self.width < usize::from(pieces));
-        8 + 8 * (moving_rolls * self.width + choices) as u64 + margin
+        let margins = u64::from(self.width < usize::from(pieces)) + u64::from(self.choices);
+        8 + 8 * (moving_rolls * self.width + choices) as u64 + margins
     }
 
     /// Bytes for a layer pair of `states` positions (taking a twin pair per
@@ -666,6 +666,32 @@ impl Layout {
     }
 }
 
+/// The layer pairs `(a, b)`, `a <= b`, of a rule set with `pieces` pieces.
+fn layer_pairs(pieces: u8) -> Vec<(u8, u8)> {
+    (0..pieces)
+        .flat_map(|a| (a..pieces).map(move |b| (a, b)))
+        .collect()
+}
+
+/// The values held while the layer pair `(a, b)` is solved: every
+/// position's, or, when finished pairs are `released` (kept in their
+/// checkpoints), the finished positions' and the two score diagonals the
+/// pair reads (its own, `a + b`, and the one above).
+fn held_values(index: &PositionIndex, pieces: u8, (a, b): (u8, u8), release: bool) -> u64 {
+    if !release {
+        return index.len();
+    }
+    let pairs = layer_pairs(pieces);
+    let total = a + b;
+    let unfinished: u64 = pairs.iter().map(|&pair| pair_states(index, pair)).sum();
+    let diagonals: u64 = pairs
+        .iter()
+        .filter(|&&(a, b)| a + b == total || a + b == total + 1)
+        .map(|&pair| pair_states(index, pair))
+        .sum();
+    index.len() - unfinished + diagonals
+}
+
 /// Positions in a layer pair (the layer and its mirror).
 fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
     crate::checkpoint::pair_ranges(index, pair)
@@ -674,13 +700,34 @@ fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
         .sum()
 }
 
+/// Each twin pair's *choice margin* in a sweep over the candidates, when
+/// the choices are kept: the smallest gap between a roll's chosen
+/// candidate and the next best, as `margins` encodes it. While the values
+/// have drifted by less than half of it since it was measured, the choices
+/// are still the best candidates (the argument of `margins`, with the
+/// runner-up in place of the best move left out), so the sweep reads only
+/// the chosen candidate of such a pair's rolls: a sweep over every
+/// candidate then costs little more than one over the choices once they
+/// settle, and still computes `max |T(V) − V|` over every candidate.
+struct ChoiceMargins<'a> {
+    /// One byte per twin pair (0 after a Bellman pass: none measured).
+    bytes: &'a mut [u8],
+    /// Which bytes hold now (`margins::holding`).
+    holding: &'a [bool; 256],
+    /// The number this sweep records its margins with.
+    epoch: usize,
+}
+
 /// An in-place sweep over the twin pairs `twins` (`[i, j]` each) and their
 /// policy records of `width` candidates per roll (`[candidates of i…,
-/// candidates of j…]`); with `chosen`, also writes each roll's choice
-/// there (records of one candidate per roll, for the cheaper sweeps that
-/// follow). `update` sets a twin pair's new values when `write`, and
-/// returns the larger change; the sweep returns the largest. Always
-/// inlined, so that a constant `width` specialises it.
+/// candidates of j…]`). With `chosen` (each roll's choice, one candidate
+/// per roll, for the cheaper sweeps that follow), a writing sweep also
+/// writes each roll's choice there; with `margins` as well, a pair whose
+/// choice margin holds is read from its choices alone, and a writing sweep
+/// measures the others' margins anew. `update` sets a twin pair's new
+/// values when `write`, and returns the larger change; the sweep returns
+/// the largest, and how many twin pairs it read over every candidate.
+/// Always inlined, so that a constant `width` specialises it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn sweep(
@@ -688,19 +735,25 @@ fn sweep(
     records: &[u32],
     width: usize,
     chosen: Option<&mut [u32]>,
+    mut margins: Option<ChoiceMargins>,
     rolls: &Rolls,
     values: &Values,
     update: &impl Fn(u64, u64, (f64, f64), (f64, f64), bool) -> f64,
     write: bool,
-) -> f64 {
-    let values_of = |parts: &[u32], chosen: Option<&mut [u32]>| {
-        policy_parts(parts, width, rolls, values, chosen)
-    };
+) -> (f64, u64) {
     let moving_rolls = rolls.moving.len();
     let slots = moving_rolls * width;
-    let mut chosen = chosen.map(|c| c.chunks_exact_mut(2 * moving_rolls));
-    let mut largest = 0.0f64;
     let stride = 2 * slots;
+    let choice_stride = 2 * moving_rolls;
+    let mut read_in_full = 0u64;
+    let held = |margins: &Option<ChoiceMargins>, k: usize| {
+        margins
+            .as_ref()
+            .and_then(|m| m.bytes.get(k).map(|&byte| m.holding[usize::from(byte)]))
+            .unwrap_or(false)
+    };
+    let mut chosen = chosen;
+    let mut largest = 0.0f64;
     for (k, (pair, record)) in twins
         .chunks_exact(2)
         .zip(records.chunks_exact(stride))
@@ -709,9 +762,91 @@ fn sweep(
         // The values are read at random over the whole array: ask for those
         // of a record a few ahead, so that their cache misses overlap.
         let ahead = k + PREFETCH_AHEAD;
+        if let Some(upcoming_pair) = twins.get(2 * ahead..2 * ahead + 2) {
+            values.prefetch(u64::from(upcoming_pair[0]));
+            values.prefetch(u64::from(upcoming_pair[1]));
+            let upcoming = if held(&margins, ahead) {
+                chosen
+                    .as_deref()
+                    .and_then(|c| c.get(ahead * choice_stride..(ahead + 1) * choice_stride))
+            } else {
+                records.get(ahead * stride..(ahead + 1) * stride)
+            };
+            for &successor in upcoming.unwrap_or(&[]).iter().filter(|&&s| s != NONE) {
+                values.prefetch(u64::from(successor & !SAME));
+            }
+        }
+        let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
+        let choice = chosen
+            .as_deref_mut()
+            .map(|c| &mut c[k * choice_stride..(k + 1) * choice_stride]);
+        let (parts, twin_parts) = match choice {
+            Some(choice) if held(&margins, k) => {
+                let (mine, theirs) = choice.split_at(moving_rolls);
+                (
+                    policy_parts(mine, 1, rolls, values, None).0,
+                    policy_parts(theirs, 1, rolls, values, None).0,
+                )
+            }
+            choice => {
+                read_in_full += 1;
+                let (mine, theirs) = record.split_at(slots);
+                let (my_choice, their_choice) = match choice.filter(|_| write) {
+                    Some(choice) => {
+                        let (mine, theirs) = choice.split_at_mut(moving_rolls);
+                        (Some(mine), Some(theirs))
+                    }
+                    None => (None, None),
+                };
+                let (parts, gap) = policy_parts(mine, width, rolls, values, my_choice);
+                let (twin_parts, twin_gap) =
+                    policy_parts(theirs, width, rolls, values, their_choice);
+                if write && let Some(margins) = margins.as_mut() {
+                    margins.bytes[k] = crate::margins::encode(margins.epoch, gap.min(twin_gap));
+                }
+                (parts, twin_parts)
+            }
+        };
+        largest = largest.max(update(i, j, parts, twin_parts, write));
+    }
+    (largest, read_in_full)
+}
+
+/// An in-place sweep over the twin pairs `twins` (`[i, j]` each) that reads
+/// only each roll's chosen candidate (`chosen`: `[choices of i…, choices
+/// of j…]`, one successor per moving roll, `NONE` for a roll that passes);
+/// returns the largest change. The cheap sweep most sweeps are.
+fn sweep_choices(
+    twins: &[u32],
+    chosen: &[u32],
+    rolls: &Rolls,
+    values: &Values,
+    update: &impl Fn(u64, u64, (f64, f64), (f64, f64), bool) -> f64,
+) -> f64 {
+    let moving_rolls = rolls.moving.len();
+    let parts_of = |choices: &[u32]| {
+        let mut moving = 0.0;
+        let mut passing = rolls.still;
+        for (&successor, &(_, p)) in choices.iter().zip(&rolls.moving) {
+            if successor == NONE {
+                passing += p;
+            } else {
+                moving += p * successor_value(values, successor);
+            }
+        }
+        (moving, passing)
+    };
+    let stride = 2 * moving_rolls;
+    let mut largest = 0.0f64;
+    for (k, (pair, record)) in twins
+        .chunks_exact(2)
+        .zip(chosen.chunks_exact(stride))
+        .enumerate()
+    {
+        let ahead = k + PREFETCH_AHEAD;
         if let (Some(upcoming_pair), Some(upcoming)) = (
             twins.get(2 * ahead..2 * ahead + 2),
-            records.get(ahead * stride..(ahead + 1) * stride),
+            chosen.get(ahead * stride..(ahead + 1) * stride),
         ) {
             values.prefetch(u64::from(upcoming_pair[0]));
             values.prefetch(u64::from(upcoming_pair[1]));
@@ -720,18 +855,8 @@ fn sweep(
             }
         }
         let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
-        let (mine, theirs) = record.split_at(slots);
-        let (parts, twin_parts) = match chosen.as_mut().and_then(Iterator::next) {
-            Some(choice) => {
-                let (my_choice, their_choice) = choice.split_at_mut(moving_rolls);
-                (
-                    values_of(mine, Some(my_choice)),
-                    values_of(theirs, Some(their_choice)),
-                )
-            }
-            None => (values_of(mine, None), values_of(theirs, None)),
-        };
-        largest = largest.max(update(i, j, parts, twin_parts, write));
+        let (mine, theirs) = record.split_at(moving_rolls);
+        largest = largest.max(update(i, j, parts_of(mine), parts_of(theirs), true));
     }
     largest
 }
@@ -823,17 +948,26 @@ fn solve_pair(
     // Zero: no margin, until the first pass measures them.
     let margin_stride = usize::from(!complete);
     let mut margins = crate::memory::zeroed::<u8>(all_pairs * margin_stride);
+    let mut choice_margins = crate::memory::zeroed::<u8>(all_pairs * usize::from(choices));
     let mut policies: Vec<Policy> = split_into(&mut twins, &twin_pairs, 2)
         .into_iter()
         .zip(split_into(&mut records, &twin_pairs, stride))
         .zip(split_into(&mut chosen, &twin_pairs, chosen_stride))
         .zip(split_into(&mut margins, &twin_pairs, margin_stride))
-        .map(|(((twins, records), chosen), margins)| Policy {
-            twins,
-            records,
-            chosen,
-            margins,
-        })
+        .zip(split_into(
+            &mut choice_margins,
+            &twin_pairs,
+            usize::from(choices),
+        ))
+        .map(
+            |((((twins, records), chosen), margins), choice_margins)| Policy {
+                twins,
+                records,
+                chosen,
+                margins,
+                choice_margins,
+            },
+        )
         .collect();
     // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
@@ -953,43 +1087,39 @@ fn solve_pair(
     };
     // A sweep over the recorded candidates (noting the choices, if kept,
     // when it writes).
-    let evaluate = |policies: &mut [Policy], write: bool| -> f64 {
+    // (`holding` and `epoch`: the choice margins that hold, and the number
+    // a writing sweep records the ones it measures with.)
+    let evaluate = |policies: &mut [Policy], write: bool, holding: &[bool; 256], epoch| {
         policies
             .par_iter_mut()
             .with_max_len(1)
             .map(|policy| {
-                let keep = write && !policy.chosen.is_empty();
-                let chosen = keep.then_some(&mut *policy.chosen);
+                let chosen = (!policy.chosen.is_empty()).then_some(&mut *policy.chosen);
+                let margins = (!policy.choice_margins.is_empty()).then_some(ChoiceMargins {
+                    bytes: &mut *policy.choice_margins,
+                    holding,
+                    epoch,
+                });
                 sweep(
                     policy.twins,
                     policy.records,
                     width,
                     chosen,
+                    margins,
                     &rolls,
                     values,
                     &update,
                     write,
                 )
             })
-            .reduce(|| 0.0, f64::max)
+            .reduce(|| (0.0, 0), |x, y| (x.0.max(y.0), x.1 + y.1))
     };
     // A sweep that reads only the chosen candidates.
     let evaluate_choices = |policies: &[Policy]| -> f64 {
         policies
             .par_iter()
             .with_max_len(1)
-            .map(|policy| {
-                sweep(
-                    policy.twins,
-                    policy.chosen,
-                    1,
-                    None,
-                    &rolls,
-                    values,
-                    &update,
-                    true,
-                )
-            })
+            .map(|policy| sweep_choices(policy.twins, policy.chosen, &rolls, values, &update))
             .reduce(|| 0.0, f64::max)
     };
     let mut report = LayerReport {
@@ -997,6 +1127,7 @@ fn solve_pair(
         states,
         sweeps: 0,
         choice_sweeps: 0,
+        read_in_full: 0.0,
         bellman_passes: 0,
         generated_passes: 0.0,
         candidates: width,
@@ -1029,6 +1160,31 @@ fn solve_pair(
             }
             residual
         };
+    // The drift at the start of each sweep over the candidates since the
+    // last Bellman pass (which changes the candidates, so that every choice
+    // margin is measured anew after it).
+    let mut choice_drift_at: Vec<f64> = Vec::new();
+    let mut measured_after = 0;
+    let mut over_candidates =
+        |policies: &mut [Policy], report: &mut LayerReport, write: bool, drift: f64| {
+            let passes = report.bellman_passes;
+            if passes != measured_after {
+                measured_after = passes;
+                choice_drift_at.clear();
+                policies
+                    .par_iter_mut()
+                    .for_each(|policy| policy.choice_margins.fill(0));
+            }
+            if write && choice_drift_at.len() <= crate::margins::LAST_PASS {
+                choice_drift_at.push(drift);
+            }
+            let holding = crate::margins::holding(drift, &choice_drift_at);
+            let epoch = choice_drift_at.len().saturating_sub(1);
+            let (change, read_in_full) = evaluate(policies, write, &holding, epoch);
+            report.sweeps += 1;
+            report.read_in_full += read_in_full as f64 / all_pairs as f64;
+            change
+        };
     let mut residual = bellman(&mut policies, &mut report, &mut drift, true);
     note(&mut report, residual);
     while report.sweeps < options.max_sweeps {
@@ -1038,9 +1194,8 @@ fn solve_pair(
             (residual * EVALUATION_RATIO).max(options.tolerance)
         };
         while report.sweeps < options.max_sweeps {
-            let change = evaluate(&mut policies, true);
+            let change = over_candidates(&mut policies, &mut report, true, drift);
             drift += change;
-            report.sweeps += 1;
             note(&mut report, change);
             if change <= target {
                 break;
@@ -1063,8 +1218,7 @@ fn solve_pair(
         // values were evaluated to the tolerance writes what it finds.
         let verify = target <= options.tolerance;
         residual = if complete {
-            report.sweeps += 1;
-            evaluate(&mut policies, false)
+            over_candidates(&mut policies, &mut report, false, drift)
         } else {
             bellman(&mut policies, &mut report, &mut drift, !verify)
         };
@@ -1092,24 +1246,58 @@ mod tests {
     fn layouts_cost_their_twins_candidates_choices_and_margins() {
         let layout = |width, choices| Layout { width, choices }.pair_bytes(4, 7);
         assert_eq!(layout(1, false), 8 + 32 + 1);
-        assert_eq!(layout(2, true), 8 + 64 + 32 + 1);
-        // Every move needs no margin.
-        assert_eq!(layout(7, true), 8 + 224 + 32);
+        // Margins for the candidates and for the choices.
+        assert_eq!(layout(2, true), 8 + 64 + 32 + 2);
+        // Every move needs no margin for its candidates.
+        assert_eq!(layout(7, true), 8 + 224 + 32 + 1);
         assert_eq!(Layout::NARROWEST.bytes(100, 4, 7), 50 * 41);
+    }
+
+    /// The memory plan of the 7-piece 16-square sets at the default budget
+    /// (docs/solver.md): the largest pairs get partial widths with the
+    /// choices, every other pair every move with the choices.
+    #[test]
+    fn sawah_layouts_at_the_default_budget() {
+        let rules = sawah_engine::race::preset("sawah").expect("sawah is a preset");
+        let index = PositionIndex::new(&rules);
+        let moving_rolls = Rolls::new(&rules).moving.len();
+        let budget = SolveOptions::default().memory;
+        for pair in layer_pairs(rules.pieces()) {
+            let layout = Layout::that_fits(
+                held_values(&index, rules.pieces(), pair, true),
+                pair_states(&index, pair),
+                moving_rolls,
+                rules.pieces(),
+                budget,
+            );
+            let width = match pair {
+                (0, 1) => 2,
+                (0, 0) => 3,
+                (0, 2) => 4,
+                _ => 7,
+            };
+            let expected = Layout {
+                width,
+                choices: true,
+            };
+            assert_eq!(layout, Some(expected), "layers {pair:?}");
+        }
     }
 
     #[test]
     fn every_move_comes_first_then_the_choices_then_width() {
         let layout = |width, choices| Some(Layout { width, choices });
-        assert_eq!(layout_with(264), layout(7, true));
-        assert_eq!(layout_with(263), layout(7, false));
+        assert_eq!(layout_with(265), layout(7, true));
+        assert_eq!(layout_with(264), layout(7, false));
         assert_eq!(layout_with(232), layout(7, false));
         assert_eq!(layout_with(231), layout(4, true));
-        assert_eq!(layout_with(169), layout(4, true));
-        assert_eq!(layout_with(168), layout(3, true));
-        // Two candidates with the choices and three without cost the same
-        // (105 bytes): the choices win.
-        assert_eq!(layout_with(105), layout(2, true));
+        assert_eq!(layout_with(170), layout(4, true));
+        assert_eq!(layout_with(169), layout(3, true));
+        assert_eq!(layout_with(138), layout(3, true));
+        // Two candidates with the choices before three without.
+        assert_eq!(layout_with(137), layout(2, true));
+        assert_eq!(layout_with(106), layout(2, true));
+        assert_eq!(layout_with(105), layout(3, false));
         assert_eq!(layout_with(104), layout(2, false));
         assert_eq!(layout_with(73), layout(2, false));
         // One candidate is its own choice.

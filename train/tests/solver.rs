@@ -154,6 +154,11 @@ fn three_pieces_agree_with_the_reference() {
         largest.choice_sweeps > 0 && largest.choice_sweeps < largest.sweeps,
         "{largest:?}"
     );
+    // Once the choices settle, the sweeps over every candidate read most
+    // pairs from their choices alone (their choice margins hold): what
+    // the agreement above checks too.
+    let over_candidates = f64::from(largest.sweeps - largest.choice_sweeps);
+    assert!(largest.read_in_full < over_candidates - 0.5, "{largest:?}");
 }
 
 /// A memory budget that holds a preset's values and, for its largest layer
