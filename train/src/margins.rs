@@ -16,6 +16,10 @@
 //! every move; the pairs whose margin has run out are generated again and
 //! measured anew.
 //!
+//! The same bytes, measured against the runner-up among the candidates
+//! instead of the best move left out, let a sweep over the candidates read
+//! a twin pair's chosen candidates alone (`ChoiceMargins` in the solver).
+//!
 //! A margin is one byte: the pass that measured it (high nibble, the
 //! passes from [`LAST_PASS`] on sharing the last number and the drift at
 //! the start of the first of them, which only makes the test stricter) and
