@@ -759,12 +759,10 @@ fn sweep(
         .zip(records.chunks_exact(stride))
         .enumerate()
     {
-        // The values are read at random over the whole array: ask for those
-        // of a record a few ahead, so that their cache misses overlap.
+        // Ask for the values of a pair a few ahead: from its choices alone
+        // when its choice margin holds.
         let ahead = k + PREFETCH_AHEAD;
         if let Some(upcoming_pair) = twins.get(2 * ahead..2 * ahead + 2) {
-            values.prefetch(u64::from(upcoming_pair[0]));
-            values.prefetch(u64::from(upcoming_pair[1]));
             let upcoming = if held(&margins, ahead) {
                 chosen
                     .as_deref()
@@ -772,9 +770,7 @@ fn sweep(
             } else {
                 records.get(ahead * stride..(ahead + 1) * stride)
             };
-            for &successor in upcoming.unwrap_or(&[]).iter().filter(|&&s| s != NONE) {
-                values.prefetch(u64::from(successor & !SAME));
-            }
+            prefetch_pair(values, upcoming_pair, upcoming.unwrap_or(&[]));
         }
         let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
         let choice = chosen
@@ -848,11 +844,7 @@ fn sweep_choices(
             twins.get(2 * ahead..2 * ahead + 2),
             chosen.get(ahead * stride..(ahead + 1) * stride),
         ) {
-            values.prefetch(u64::from(upcoming_pair[0]));
-            values.prefetch(u64::from(upcoming_pair[1]));
-            for &successor in upcoming.iter().filter(|&&s| s != NONE) {
-                values.prefetch(u64::from(successor & !SAME));
-            }
+            prefetch_pair(values, upcoming_pair, upcoming);
         }
         let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
         let (mine, theirs) = record.split_at(moving_rolls);
@@ -863,6 +855,19 @@ fn sweep_choices(
 
 /// How many records ahead a sweep prefetches the values it will read.
 const PREFETCH_AHEAD: usize = 8;
+
+/// Asks for the values a sweep will read for a twin pair (`[i, j]`) and
+/// the successors it will look at (`NONE` slots skipped): the values are
+/// read at random over the whole array, and asking a few pairs ahead lets
+/// their cache misses overlap.
+#[inline(always)]
+fn prefetch_pair(values: &Values, pair: &[u32], successors: &[u32]) {
+    values.prefetch(u64::from(pair[0]));
+    values.prefetch(u64::from(pair[1]));
+    for &successor in successors.iter().filter(|&&s| s != NONE) {
+        values.prefetch(u64::from(successor & !SAME));
+    }
+}
 
 /// How far a policy is evaluated before it is improved again: until a
 /// sweep changes no value by more than this fraction of the last Bellman
