@@ -463,6 +463,23 @@ fn policy_parts(
     ((moving, passing), gap)
 }
 
+/// `(A, q)` of a position from each roll's chosen candidate (`choices`, one
+/// per moving roll, `NONE` for a roll that passes): what [`policy_parts`]
+/// gives with one candidate per roll, without looking for a best.
+#[inline]
+fn choice_parts(choices: &[u32], rolls: &Rolls, values: &Values) -> (f64, f64) {
+    let mut moving = 0.0;
+    let mut passing = rolls.still;
+    for (&successor, &(_, p)) in choices.iter().zip(&rolls.moving) {
+        if successor == NONE {
+            passing += p;
+        } else {
+            moving += p * successor_value(values, successor);
+        }
+    }
+    (moving, passing)
+}
+
 /// Every move of a twin pair in a Bellman pass, ranked and waiting for
 /// its values: a pass ranks a few twin pairs ahead of the one it evaluates
 /// and prefetches their successors' values, so that the cache misses of
@@ -718,6 +735,16 @@ struct ChoiceMargins<'a> {
     epoch: usize,
 }
 
+impl ChoiceMargins<'_> {
+    /// Whether twin pair `k`'s choices are still its best candidates.
+    #[inline]
+    fn hold(&self, k: usize) -> bool {
+        self.bytes
+            .get(k)
+            .is_some_and(|&byte| self.holding[usize::from(byte)])
+    }
+}
+
 /// An in-place sweep over the twin pairs `twins` (`[i, j]` each) and their
 /// policy records of `width` candidates per roll (`[candidates of i…,
 /// candidates of j…]`). With `chosen` (each roll's choice, one candidate
@@ -727,7 +754,6 @@ struct ChoiceMargins<'a> {
 /// measures the others' margins anew. `update` sets a twin pair's new
 /// values when `write`, and returns the larger change; the sweep returns
 /// the largest, and how many twin pairs it read over every candidate.
-/// Always inlined, so that a constant `width` specialises it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn sweep(
@@ -746,12 +772,7 @@ fn sweep(
     let stride = 2 * slots;
     let choice_stride = 2 * moving_rolls;
     let mut read_in_full = 0u64;
-    let held = |margins: &Option<ChoiceMargins>, k: usize| {
-        margins
-            .as_ref()
-            .and_then(|m| m.bytes.get(k).map(|&byte| m.holding[usize::from(byte)]))
-            .unwrap_or(false)
-    };
+    let held = |margins: &Option<ChoiceMargins>, k| margins.as_ref().is_some_and(|m| m.hold(k));
     let mut chosen = chosen;
     let mut largest = 0.0f64;
     for (k, (pair, record)) in twins
@@ -780,8 +801,8 @@ fn sweep(
             Some(choice) if held(&margins, k) => {
                 let (mine, theirs) = choice.split_at(moving_rolls);
                 (
-                    policy_parts(mine, 1, rolls, values, None).0,
-                    policy_parts(theirs, 1, rolls, values, None).0,
+                    choice_parts(mine, rolls, values),
+                    choice_parts(theirs, rolls, values),
                 )
             }
             choice => {
@@ -820,18 +841,7 @@ fn sweep_choices(
     update: &impl Fn(u64, u64, (f64, f64), (f64, f64), bool) -> f64,
 ) -> f64 {
     let moving_rolls = rolls.moving.len();
-    let parts_of = |choices: &[u32]| {
-        let mut moving = 0.0;
-        let mut passing = rolls.still;
-        for (&successor, &(_, p)) in choices.iter().zip(&rolls.moving) {
-            if successor == NONE {
-                passing += p;
-            } else {
-                moving += p * successor_value(values, successor);
-            }
-        }
-        (moving, passing)
-    };
+    let parts_of = |choices: &[u32]| choice_parts(choices, rolls, values);
     let stride = 2 * moving_rolls;
     let mut largest = 0.0f64;
     for (k, (pair, record)) in twins
