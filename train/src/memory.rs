@@ -88,6 +88,39 @@ pub fn release(values: &[AtomicU64]) {
     zero(values);
 }
 
+/// Gives back to the kernel the whole pages of `data` from element `keep`
+/// on (Linux; elsewhere nothing): they read as zeros afterwards, and stop
+/// counting towards the process's memory until written again. For memory
+/// reused by parts of different sizes (the solver's policy records), so
+/// that a smaller part does not keep the pages of a larger one before it.
+pub fn trim<T: Zeroable>(data: &mut [T], keep: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        let size = std::mem::size_of::<T>();
+        let Some(rest) = data.get_mut(keep..) else {
+            return;
+        };
+        let start = rest.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(rest);
+        let first = start.next_multiple_of(PAGE);
+        let last = end / PAGE * PAGE;
+        if size > 0 && last > first {
+            // SAFETY: the pages lie inside `rest`, borrowed mutably (no one
+            // else reads them), and MADV_DONTNEED makes them read as zero
+            // bytes, a valid `T` (`Zeroable`).
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_DONTNEED,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (data, keep);
+}
+
 /// Asks for huge pages for the `bytes` at address `start` (not yet written).
 fn advise_huge_pages_of(start: usize, bytes: usize) {
     const SMALLEST: usize = 4 << 20;
@@ -125,5 +158,20 @@ mod tests {
         );
         assert_eq!(values[2_000_000].load(Ordering::Relaxed), 7);
         assert!(super::zeroed::<u32>(0).is_empty());
+    }
+
+    #[test]
+    fn trimming_keeps_the_part_in_use_and_leaves_zeros_or_old_values_after_it() {
+        let mut data = super::zeroed::<u32>(3 << 20);
+        data.iter_mut().for_each(|x| *x = 7);
+        super::trim(&mut data, 1_000_001);
+        assert!(data[..1_000_001].iter().all(|&x| x == 7));
+        // Whole pages after the part kept are given back (zeros); the
+        // partial pages at either end keep their values.
+        assert!(data[1_000_001..].iter().all(|&x| x == 0 || x == 7));
+        let end = data.len() - 1024;
+        assert!(data[1_000_001 + 1024..end].iter().all(|&x| x == 0));
+        super::trim(&mut data, 5 << 20);
+        assert_eq!(data[0], 7);
     }
 }

@@ -258,6 +258,24 @@ pub fn solve_with_checkpoints(
             values.set(i, value);
         }
     }
+    // Each pair's record layout, and the memory for the largest pair's
+    // records, reserved once (address space only until written).
+    let layout = |pair| {
+        Layout::that_fits(
+            held(pair),
+            pair_states(&index, pair),
+            moving_rolls,
+            p,
+            options.memory,
+        )
+        .unwrap_or(Layout::NARROWEST)
+    };
+    let mut policy_memory = PolicyMemory::reserve(pairs.iter().map(|&(a, b)| {
+        // At most one twin pair per position of the layer (a != b: exactly).
+        let range = index.layer_range(a, b);
+        let twin_pairs = (range.end - range.start) as usize;
+        PolicySizes::of(twin_pairs, layout((a, b)), moving_rolls, p)
+    }));
     let mut reports = Vec::new();
     let mut worst: f64 = 0.0;
     for total in (0..=2 * (p - 1)).rev() {
@@ -286,14 +304,16 @@ pub fn solve_with_checkpoints(
                     elapsed: Duration::ZERO,
                 }
             } else {
-                for layer in values.of_pair(&index, (a, b)) {
-                    layer
-                        .par_iter()
-                        .for_each(|v| v.store(0.5f64.to_bits(), Ordering::Relaxed));
-                }
-                let held = held((a, b));
-                let report =
-                    solve_pair(rules, &index, &values, (a, b), held, options, &mut progress);
+                let report = solve_pair(
+                    rules,
+                    &index,
+                    &values,
+                    (a, b),
+                    layout((a, b)),
+                    &mut policy_memory,
+                    options,
+                    &mut progress,
+                );
                 if let Some(dir) = checkpoints {
                     crate::checkpoint::save(dir, rules, &index, (a, b), report.residual, |i| {
                         values.get(i)
@@ -683,6 +703,102 @@ impl Layout {
     }
 }
 
+/// How long each part of a layer pair's policy is (see [`Policy`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct PolicySizes {
+    twins: usize,
+    records: usize,
+    chosen: usize,
+    margins: usize,
+    choice_margins: usize,
+}
+
+impl PolicySizes {
+    /// The parts for `twin_pairs` twin pairs recorded with `layout`.
+    fn of(twin_pairs: usize, layout: Layout, moving_rolls: usize, pieces: u8) -> PolicySizes {
+        let complete = layout.width >= usize::from(pieces);
+        let choices = usize::from(layout.choices);
+        PolicySizes {
+            twins: 2 * twin_pairs,
+            records: 2 * moving_rolls * layout.width * twin_pairs,
+            chosen: 2 * moving_rolls * choices * twin_pairs,
+            margins: usize::from(!complete) * twin_pairs,
+            choice_margins: choices * twin_pairs,
+        }
+    }
+}
+
+/// The memory the layer pairs' policies are recorded in: one allocation
+/// per part, reserved once for the largest pair (address space only) and
+/// used by each pair in turn. With an allocation per pair, each pair's
+/// records were new memory, which the kernel zeroes on first write: in a
+/// virtual machine of this project's kind that ran at 0.3–2 GB/s and took
+/// 7% of masters-5's time. A pair gives back the pages beyond its own
+/// parts ([`crate::memory::trim`]), so the process holds no more than
+/// before: the values and the records of the pair being solved.
+struct PolicyMemory {
+    twins: Vec<u32>,
+    records: Vec<u32>,
+    chosen: Vec<u32>,
+    margins: Vec<u8>,
+    choice_margins: Vec<u8>,
+}
+
+/// A layer pair's parts of the policy memory: twins, records, choices,
+/// margins and choice margins.
+type PolicyParts<'a> = (
+    &'a mut [u32],
+    &'a mut [u32],
+    &'a mut [u32],
+    &'a mut [u8],
+    &'a mut [u8],
+);
+
+impl PolicyMemory {
+    /// Room for the largest of `sizes` in each part.
+    fn reserve(sizes: impl Iterator<Item = PolicySizes>) -> PolicyMemory {
+        let most = sizes.fold(PolicySizes::default(), |most, size| PolicySizes {
+            twins: most.twins.max(size.twins),
+            records: most.records.max(size.records),
+            chosen: most.chosen.max(size.chosen),
+            margins: most.margins.max(size.margins),
+            choice_margins: most.choice_margins.max(size.choice_margins),
+        });
+        PolicyMemory {
+            twins: crate::memory::zeroed(most.twins),
+            records: crate::memory::zeroed(most.records),
+            chosen: crate::memory::zeroed(most.chosen),
+            margins: crate::memory::zeroed(most.margins),
+            choice_margins: crate::memory::zeroed(most.choice_margins),
+        }
+    }
+
+    /// The parts for a pair of `sizes` (at most those reserved), giving
+    /// back the pages after them. The margins are zero (none measured);
+    /// the twins, records and choices hold whatever an earlier pair left,
+    /// and a pair writes them before it reads them (the first Bellman pass
+    /// generates every twin pair, its margins being zero, and the first
+    /// sweep over the candidates notes every choice, its choice margins
+    /// being zero).
+    fn parts(&mut self, sizes: PolicySizes) -> PolicyParts<'_> {
+        fn part<T: crate::memory::Zeroable>(data: &mut [T], len: usize) -> &mut [T] {
+            crate::memory::trim(data, len);
+            &mut data[..len]
+        }
+        let margins = part(&mut self.margins, sizes.margins);
+        margins.fill(0);
+        let choice_margins = part(&mut self.choice_margins, sizes.choice_margins);
+        choice_margins.fill(0);
+        (
+            part(&mut self.twins, sizes.twins),
+            part(&mut self.records, sizes.records),
+            part(&mut self.chosen, sizes.chosen),
+            margins,
+            choice_margins,
+        )
+    }
+}
+
 /// The layer pairs `(a, b)`, `a <= b`, of a rule set with `pieces` pieces.
 fn layer_pairs(pieces: u8) -> Vec<(u8, u8)> {
     (0..pieces)
@@ -905,12 +1021,14 @@ const CHOICE_RATIO: f64 = 0.1;
 /// per roll; cheap in-place sweeps then evaluate that policy (reading one
 /// value per roll); another Bellman pass, which only reads values, improves
 /// the policy and measures `max |T(V) − V|`, until that is within tolerance.
+#[allow(clippy::too_many_arguments)]
 fn solve_pair(
     rules: &RuleSet,
     index: &PositionIndex,
     values: &Values,
     (a, b): (u8, u8),
-    held: u64,
+    Layout { width, choices }: Layout,
+    memory: &mut PolicyMemory,
     options: SolveOptions,
     progress: &mut impl FnMut(&LayerReport),
 ) -> LayerReport {
@@ -930,14 +1048,6 @@ fn solve_pair(
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
     let states = pair_states(index, (a, b));
     let rolls = Rolls::new(rules);
-    let Layout { width, choices } = Layout::that_fits(
-        held,
-        states,
-        rolls.moving.len(),
-        rules.pieces(),
-        options.memory,
-    )
-    .unwrap_or(Layout::NARROWEST);
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = width >= usize::from(rules.pieces());
     let slots = rolls.moving.len() * width;
@@ -962,23 +1072,29 @@ fn solve_pair(
         .collect();
     let all_pairs: usize = twin_pairs.iter().sum();
     let stride = 2 * slots;
-    // Written by the first Bellman pass (twins and records) and the first
-    // sweep over the candidates (choices) before they are read.
-    let mut twins = crate::memory::zeroed::<u32>(all_pairs * 2);
-    let mut records = crate::memory::zeroed::<u32>(all_pairs * stride);
     let chosen_stride = if choices { choice_stride } else { 0 };
-    let mut chosen = crate::memory::zeroed::<u32>(all_pairs * chosen_stride);
-    // Zero: no margin, until the first pass measures them.
     let margin_stride = usize::from(!complete);
-    let mut margins = crate::memory::zeroed::<u8>(all_pairs * margin_stride);
-    let mut choice_margins = crate::memory::zeroed::<u8>(all_pairs * usize::from(choices));
-    let mut policies: Vec<Policy> = split_into(&mut twins, &twin_pairs, 2)
+    let sizes = PolicySizes::of(
+        all_pairs,
+        Layout { width, choices },
+        rolls.moving.len(),
+        rules.pieces(),
+    );
+    let (twins, records, chosen, margins, choice_margins) = memory.parts(sizes);
+    // The pair starts from 0.5 everywhere (after the records of the pair
+    // before were trimmed to this one's, so that the two are not held at once).
+    for layer in values.of_pair(index, (a, b)) {
+        layer
+            .par_iter()
+            .for_each(|v| v.store(0.5f64.to_bits(), Ordering::Relaxed));
+    }
+    let mut policies: Vec<Policy> = split_into(twins, &twin_pairs, 2)
         .into_iter()
-        .zip(split_into(&mut records, &twin_pairs, stride))
-        .zip(split_into(&mut chosen, &twin_pairs, chosen_stride))
-        .zip(split_into(&mut margins, &twin_pairs, margin_stride))
+        .zip(split_into(records, &twin_pairs, stride))
+        .zip(split_into(chosen, &twin_pairs, chosen_stride))
+        .zip(split_into(margins, &twin_pairs, margin_stride))
         .zip(split_into(
-            &mut choice_margins,
+            choice_margins,
             &twin_pairs,
             usize::from(choices),
         ))
