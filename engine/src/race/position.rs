@@ -90,6 +90,25 @@ impl Position {
         Position { turn, ..*self }
     }
 
+    /// The same position with `player`'s most advanced piece borne off:
+    /// its piece on the highest square, or a waiting one when it has none
+    /// on the board; `None` when it has borne off every piece. Valid while
+    /// the other player has a piece left (the solver's first estimate of a
+    /// position reads the solved positions this gives).
+    pub fn with_leader_borne_off(&self, player: Player) -> Option<Position> {
+        let mut next = *self;
+        let side = &mut next.sides[player.index()];
+        if side.squares != 0 {
+            side.squares &= !(1 << (31 - side.squares.leading_zeros()));
+        } else if side.waiting > 0 {
+            side.waiting -= 1;
+        } else {
+            return None;
+        }
+        side.scored += 1;
+        Some(next)
+    }
+
     /// The loose description of this position.
     pub fn to_setup(&self) -> Setup {
         Setup {
@@ -267,5 +286,39 @@ impl RuleSet {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(waiting: u8, scored: u8, squares: &[u8]) -> SideSetup {
+        SideSetup {
+            waiting,
+            scored,
+            squares: squares.to_vec(),
+        }
+    }
+
+    #[test]
+    fn the_leader_borne_off_is_the_highest_piece_else_a_waiting_one() {
+        let rules = crate::race::preset("sawah").expect("sawah is a preset");
+        let setup = |light: SideSetup, dark: SideSetup| Setup {
+            turn: Player::Light,
+            sides: ByPlayer::from_fn(|p| if p == Player::Light { &light } else { &dark }.clone()),
+        };
+        let position = |light, dark| rules.position(&setup(light, dark)).expect("valid");
+        let before = position(side(4, 1, &[3, 7]), side(7, 0, &[]));
+        assert_eq!(
+            before.with_leader_borne_off(Player::Light),
+            Some(position(side(4, 2, &[3]), side(7, 0, &[])))
+        );
+        assert_eq!(
+            before.with_leader_borne_off(Player::Dark),
+            Some(position(side(4, 1, &[3, 7]), side(6, 1, &[])))
+        );
+        let done = position(side(0, 7, &[]), side(6, 0, &[5]));
+        assert_eq!(done.with_leader_borne_off(Player::Light), None);
     }
 }
