@@ -386,6 +386,9 @@ pub fn solve_with_checkpoints(
             reports.push(report);
         }
     }
+    // The records go before the released values come back, so that the two
+    // are not held at once.
+    drop(policy_memory);
     if let Some(dir) = checkpoints {
         for &pair in &released {
             if values.restore(dir, rules, &index, pair).is_none() {
