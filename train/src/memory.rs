@@ -57,35 +57,18 @@ pub fn zeroed<T: Zeroable>(len: usize) -> Vec<T> {
 /// kernel (Linux; elsewhere they are only set to 0), so that values no
 /// longer needed stop counting towards the process's memory.
 pub fn release(values: &[AtomicU64]) {
-    let zero = |part: &[AtomicU64]| {
-        part.iter()
-            .for_each(|value| value.store(0, std::sync::atomic::Ordering::Relaxed))
-    };
-    #[cfg(target_os = "linux")]
-    {
-        // Whole pages (in elements from the start); the partial pages at
-        // either end are shared with values still in use: zeroed in place.
-        const SIZE: usize = std::mem::size_of::<AtomicU64>();
-        let start = values.as_ptr() as usize;
-        let first = (start.next_multiple_of(PAGE) - start) / SIZE;
-        let whole = values.len().saturating_sub(first) * SIZE / PAGE * (PAGE / SIZE);
-        if whole > 0 {
-            // SAFETY: the pages lie inside `values`; MADV_DONTNEED makes
-            // them read as zero bytes, a valid `AtomicU64` (0), and no other
-            // thread uses them meanwhile (the solver releases between pairs).
-            unsafe {
-                libc::madvise(
-                    values[first..].as_ptr() as *mut libc::c_void,
-                    whole * SIZE,
-                    libc::MADV_DONTNEED,
-                );
-            }
-            zero(&values[..first]);
-            zero(&values[first + whole..]);
-            return;
-        }
-    }
-    zero(values);
+    const SIZE: usize = std::mem::size_of::<AtomicU64>();
+    // SAFETY: the bytes are `values`' own; an atomic may be changed through
+    // a shared reference, zero bytes are a valid `AtomicU64` (0), and no
+    // other thread uses them meanwhile (the solver releases between pairs).
+    let given = unsafe { give_back(values.as_ptr().cast_mut().cast(), size_of_val(values)) };
+    // The partial pages at either end are shared with values still in use:
+    // zeroed in place.
+    let (first, end) = (given.start / SIZE, given.end / SIZE);
+    values[..first]
+        .iter()
+        .chain(&values[end..])
+        .for_each(|value| value.store(0, std::sync::atomic::Ordering::Relaxed));
 }
 
 /// Gives back to the kernel the whole pages of `data` from element `keep`
@@ -94,31 +77,45 @@ pub fn release(values: &[AtomicU64]) {
 /// reused by parts of different sizes (the solver's policy records), so
 /// that a smaller part does not keep the pages of a larger one before it.
 pub fn trim<T: Zeroable>(data: &mut [T], keep: usize) {
+    if let Some(rest) = data.get_mut(keep..) {
+        // SAFETY: the bytes are `rest`'s, borrowed mutably (no one else
+        // uses them), and zero bytes are a valid `T` (`Zeroable`).
+        unsafe { give_back(rest.as_mut_ptr().cast(), size_of_val(rest)) };
+    }
+}
+
+/// Gives the whole pages among the `bytes` at `start` back to the kernel
+/// (`MADV_DONTNEED`: they read as zero bytes afterwards); returns the byte
+/// offsets from `start` of the part given back (empty when none, and off
+/// Linux).
+///
+/// # Safety
+/// The bytes must be one live allocation that nothing else reads or writes
+/// during the call, holding values for which zero bytes are valid.
+unsafe fn give_back(start: *mut u8, bytes: usize) -> std::ops::Range<usize> {
     #[cfg(target_os = "linux")]
     {
-        let size = std::mem::size_of::<T>();
-        let Some(rest) = data.get_mut(keep..) else {
-            return;
-        };
-        let start = rest.as_ptr() as usize;
-        let end = start + std::mem::size_of_val(rest);
-        let first = start.next_multiple_of(PAGE);
-        let last = end / PAGE * PAGE;
-        if size > 0 && last > first {
-            // SAFETY: the pages lie inside `rest`, borrowed mutably (no one
-            // else reads them), and MADV_DONTNEED makes them read as zero
-            // bytes, a valid `T` (`Zeroable`).
-            unsafe {
+        let address = start as usize;
+        let first = address.next_multiple_of(PAGE) - address;
+        let last = ((address + bytes) / PAGE * PAGE).saturating_sub(address);
+        if last > first {
+            // SAFETY: whole pages inside the caller's bytes (see above).
+            let done = unsafe {
                 libc::madvise(
-                    first as *mut libc::c_void,
+                    start.add(first).cast::<libc::c_void>(),
                     last - first,
                     libc::MADV_DONTNEED,
-                );
+                )
+            };
+            // On failure the pages keep what they held: none given back.
+            if done == 0 {
+                return first..last;
             }
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (data, keep);
+    let _ = (start, bytes);
+    0..0
 }
 
 /// Asks for huge pages for the `bytes` at address `start` (not yet written).

@@ -13,7 +13,7 @@
 //! full residual pass, which only reads, shows `max |T(V) − V| ≤ tolerance`.
 
 use rayon::prelude::*;
-use sawah_engine::race::{Position, PositionIndex, RuleSet};
+use sawah_engine::race::{Block, Position, PositionIndex, RuleSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -177,7 +177,7 @@ struct Bounds {
     toward_better: f64,
 }
 
-/// Positions whose estimates are read together (see [`solve_pair`]).
+/// Positions whose estimates are read together (see [`set_first_estimates`]).
 const ESTIMATE_BATCH: usize = 32;
 
 impl Bounds {
@@ -187,13 +187,8 @@ impl Bounds {
         let off = u32::from(rules.route_len()) + 1;
         // The pips the most advanced piece of a side still has to go.
         let distance = |player| {
-            let squares = position.side(player).square_bits();
-            let leader = if squares == 0 {
-                0
-            } else {
-                31 - squares.leading_zeros()
-            };
-            f64::from(off - leader)
+            let leader = position.side(player).leader().unwrap_or(0);
+            f64::from(off - u32::from(leader))
         };
         // Both sides have a piece left in an unfinished position.
         let rank = |player| {
@@ -220,6 +215,30 @@ impl Bounds {
         let (worse, better) = (values.get(self.worse), values.get(self.better));
         worse + self.toward_better * (better - worse)
     }
+}
+
+/// Sets the values of the positions of `blocks` (a layer pair about to be
+/// solved) to their first estimates ([`Bounds`]).
+fn set_first_estimates(rules: &RuleSet, index: &PositionIndex, values: &Values, blocks: &[Block]) {
+    blocks.par_iter().with_max_len(1).for_each(|block| {
+        // In batches: the values read lie at random, and asking for a
+        // batch's before reading any lets their cache misses overlap.
+        let mut batch = Vec::with_capacity(ESTIMATE_BATCH);
+        let flush = |batch: &mut Vec<(u64, Bounds)>| {
+            for (i, bounds) in batch.drain(..) {
+                values.set(i, bounds.estimate(values));
+            }
+        };
+        index.for_each_in_block(block, |i, position| {
+            let bounds = Bounds::of(rules, index, position);
+            bounds.prefetch(values);
+            batch.push((i, bounds));
+            if batch.len() == ESTIMATE_BATCH {
+                flush(&mut batch);
+            }
+        });
+        flush(&mut batch);
+    });
 }
 
 /// New values for a position `s` and its twin `t` (which reach each other
@@ -335,7 +354,9 @@ pub fn solve_with_checkpoints(
         // At most one twin pair per position of the layer (a != b: exactly).
         let range = index.layer_range(a, b);
         let twin_pairs = (range.end - range.start) as usize;
-        PolicySizes::of(twin_pairs, layout((a, b)), moving_rolls, p)
+        layout((a, b))
+            .per_twin_pair(moving_rolls, p)
+            .times(twin_pairs)
     }));
     let mut reports = Vec::new();
     let mut worst: f64 = 0.0;
@@ -722,14 +743,31 @@ impl Layout {
         choices: false,
     };
 
-    /// Bytes per twin pair (two positions): its two indices, both
-    /// positions' candidate slots and, with the choices, one successor per
-    /// roll each and the choice margin (one byte); with fewer candidates
-    /// than every move of `pieces`, its margin (one byte).
+    /// Whether `width` holds every move of `pieces` (a move moves one
+    /// piece, and pieces waiting to enter make one move): then sweeps
+    /// apply the Bellman operator itself and no margin is needed.
+    fn every_move(self, pieces: u8) -> bool {
+        self.width >= usize::from(pieces)
+    }
+
+    /// One twin pair's (two positions') parts of the policy: its two
+    /// indices, both positions' candidate slots and, with the choices, one
+    /// successor per roll each and the choice margin (one byte); with
+    /// fewer candidates than every move of `pieces`, its margin (one byte).
+    fn per_twin_pair(self, moving_rolls: usize, pieces: u8) -> PolicySizes {
+        let choices = usize::from(self.choices);
+        PolicySizes {
+            twins: 2,
+            records: 2 * moving_rolls * self.width,
+            chosen: 2 * moving_rolls * choices,
+            margins: usize::from(!self.every_move(pieces)),
+            choice_margins: choices,
+        }
+    }
+
+    /// Bytes per twin pair.
     fn pair_bytes(self, moving_rolls: usize, pieces: u8) -> u64 {
-        let choices = if self.choices { moving_rolls } else { 0 };
-        let margins = u64::from(self.width < usize::from(pieces)) + u64::from(self.choices);
-        8 + 8 * (moving_rolls * self.width + choices) as u64 + margins
+        self.per_twin_pair(moving_rolls, pieces).bytes()
     }
 
     /// Bytes for a layer pair of `states` positions (taking a twin pair per
@@ -767,7 +805,8 @@ impl Layout {
     }
 }
 
-/// How long each part of a layer pair's policy is (see [`Policy`]).
+/// How long each part of a policy is (see [`Policy`]), in elements: the
+/// twins, records and choices are `u32`, the margins bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct PolicySizes {
     twins: usize,
@@ -778,17 +817,20 @@ struct PolicySizes {
 }
 
 impl PolicySizes {
-    /// The parts for `twin_pairs` twin pairs recorded with `layout`.
-    fn of(twin_pairs: usize, layout: Layout, moving_rolls: usize, pieces: u8) -> PolicySizes {
-        let complete = layout.width >= usize::from(pieces);
-        let choices = usize::from(layout.choices);
+    /// The parts of `count` of these.
+    fn times(self, count: usize) -> PolicySizes {
         PolicySizes {
-            twins: 2 * twin_pairs,
-            records: 2 * moving_rolls * layout.width * twin_pairs,
-            chosen: 2 * moving_rolls * choices * twin_pairs,
-            margins: usize::from(!complete) * twin_pairs,
-            choice_margins: choices * twin_pairs,
+            twins: self.twins * count,
+            records: self.records * count,
+            chosen: self.chosen * count,
+            margins: self.margins * count,
+            choice_margins: self.choice_margins * count,
         }
+    }
+
+    /// The bytes of all the parts.
+    fn bytes(self) -> u64 {
+        (4 * (self.twins + self.records + self.chosen) + self.margins + self.choice_margins) as u64
     }
 }
 
@@ -1112,10 +1154,13 @@ fn solve_pair(
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
     let states = pair_states(index, (a, b));
     let rolls = Rolls::new(rules);
+    let layout = Layout { width, choices };
     // With every move recorded, sweeps apply the Bellman operator itself.
-    let complete = width >= usize::from(rules.pieces());
+    let complete = layout.every_move(rules.pieces());
     let slots = rolls.moving.len() * width;
-    let choice_stride = 2 * rolls.moving.len();
+    // Each twin pair's parts of the policy.
+    let per_pair = layout.per_twin_pair(rolls.moving.len(), rules.pieces());
+    let stride = per_pair.records;
     // Records are allocated at their exact size: one per twin pair, which
     // is every position of the block when the twins are in the mirror layer.
     let twin_pairs: Vec<usize> = blocks
@@ -1135,56 +1180,24 @@ fn solve_pair(
         })
         .collect();
     let all_pairs: usize = twin_pairs.iter().sum();
-    let stride = 2 * slots;
-    let chosen_stride = if choices { choice_stride } else { 0 };
-    let margin_stride = usize::from(!complete);
-    let sizes = PolicySizes::of(
-        all_pairs,
-        Layout { width, choices },
-        rolls.moving.len(),
-        rules.pieces(),
-    );
-    let (twins, records, chosen, margins, choice_margins) = memory.parts(sizes);
-    // The pair starts from its first estimates (after the records of the
-    // pair before were trimmed to this one's, so that the two are not held
-    // at once).
+    let (twins, records, chosen, margins, choice_margins) = memory.parts(per_pair.times(all_pairs));
+    // After the records of the pair before were trimmed to this one's, so
+    // that the two are not held at once.
     let mirror = if a == b {
         Vec::new()
     } else {
         index.blocks(b, a)
     };
-    blocks
-        .par_iter()
-        .chain(mirror.par_iter())
-        .with_max_len(1)
-        .for_each(|block| {
-            // In batches: the values read lie at random, and asking for a
-            // batch's before reading any lets their cache misses overlap.
-            let mut batch = Vec::with_capacity(ESTIMATE_BATCH);
-            let flush = |batch: &mut Vec<(u64, Bounds)>| {
-                for (i, bounds) in batch.drain(..) {
-                    values.set(i, bounds.estimate(values));
-                }
-            };
-            index.for_each_in_block(block, |i, position| {
-                let bounds = Bounds::of(rules, index, position);
-                bounds.prefetch(values);
-                batch.push((i, bounds));
-                if batch.len() == ESTIMATE_BATCH {
-                    flush(&mut batch);
-                }
-            });
-            flush(&mut batch);
-        });
-    let mut policies: Vec<Policy> = split_into(twins, &twin_pairs, 2)
+    set_first_estimates(rules, index, values, &[&blocks[..], &mirror].concat());
+    let mut policies: Vec<Policy> = split_into(twins, &twin_pairs, per_pair.twins)
         .into_iter()
-        .zip(split_into(records, &twin_pairs, stride))
-        .zip(split_into(chosen, &twin_pairs, chosen_stride))
-        .zip(split_into(margins, &twin_pairs, margin_stride))
+        .zip(split_into(records, &twin_pairs, per_pair.records))
+        .zip(split_into(chosen, &twin_pairs, per_pair.chosen))
+        .zip(split_into(margins, &twin_pairs, per_pair.margins))
         .zip(split_into(
             choice_margins,
             &twin_pairs,
-            usize::from(choices),
+            per_pair.choice_margins,
         ))
         .map(
             |((((twins, records), chosen), margins), choice_margins)| Policy {

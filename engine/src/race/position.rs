@@ -32,6 +32,13 @@ impl Side {
         self.squares
     }
 
+    /// The highest square a piece stands on (the side's most advanced
+    /// piece), if any is on the board.
+    #[inline]
+    pub fn leader(&self) -> Option<u8> {
+        (self.squares != 0).then(|| (31 - self.squares.leading_zeros()) as u8)
+    }
+
     /// Whether a piece stands on `square`.
     #[inline]
     pub fn has(&self, square: u8) -> bool {
@@ -98,8 +105,8 @@ impl Position {
     pub fn with_leader_borne_off(&self, player: Player) -> Option<Position> {
         let mut next = *self;
         let side = &mut next.sides[player.index()];
-        if side.squares != 0 {
-            side.squares &= !(1 << (31 - side.squares.leading_zeros()));
+        if let Some(leader) = side.leader() {
+            side.squares &= !(1 << leader);
         } else if side.waiting > 0 {
             side.waiting -= 1;
         } else {
@@ -310,6 +317,8 @@ mod tests {
         };
         let position = |light, dark| rules.position(&setup(light, dark)).expect("valid");
         let before = position(side(4, 1, &[3, 7]), side(7, 0, &[]));
+        assert_eq!(before.side(Player::Light).leader(), Some(7));
+        assert_eq!(before.side(Player::Dark).leader(), None);
         assert_eq!(
             before.with_leader_borne_off(Player::Light),
             Some(position(side(4, 2, &[3]), side(7, 0, &[])))
