@@ -254,8 +254,12 @@ enum Command {
         /// Peak use is about this plus a few tens of MB (the table is
         /// streamed to disk), so the default keeps the 7-piece solves under
         /// 8 GiB.
-        #[arg(long, value_name = "GIB", default_value_t = 7.7)]
+        #[arg(long, value_name = "GIB", default_value_t = 7.75)]
         memory: f64,
+        /// Do not extrapolate the values along the sweeps' changes when
+        /// they shrink by a steady ratio (for measuring what it gains).
+        #[arg(long)]
+        no_extrapolation: bool,
     },
     /// Write a smaller copy of a solved table: values quantised to u16,
     /// each within 7.6e-6 of the f32 table's (for downloads).
@@ -597,6 +601,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             values,
             memory,
+            no_extrapolation,
         } => solve(
             &mut registry,
             &rules,
@@ -605,6 +610,7 @@ fn run(cli: Cli) -> Result<()> {
                 memory,
                 verbose,
                 values,
+                extrapolate: !no_extrapolation,
             },
             out.as_deref(),
         )?,
@@ -738,6 +744,7 @@ struct SolveSettings {
     memory: f64,
     verbose: bool,
     values: sawah_agents::table::ValueType,
+    extrapolate: bool,
 }
 
 fn solve(
@@ -751,6 +758,7 @@ fn solve(
         memory,
         verbose,
         values,
+        extrapolate,
     } = settings;
     let AnyGame::Race(rules) = registry.resolve(rules)? else {
         bail!("the solver handles the race family; senet is not solved");
@@ -764,6 +772,7 @@ fn solve(
     let options = sawah_train::solver::SolveOptions {
         tolerance,
         memory: (memory * f64::from(1u32 << 30)) as u64,
+        extrapolate,
         ..Default::default()
     };
     // With --out, finished layer pairs are kept in FILE.layers/ until the
@@ -803,10 +812,11 @@ fn solve(
             if verbose {
                 bar.suspend(|| {
                     eprintln!(
-                        "  layers {:?}: sweep {} ({} on chosen moves) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
+                        "  layers {:?}: sweep {} ({} on chosen moves, {} extrapolated) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
                         report.scores,
                         report.sweeps,
                         report.choice_sweeps,
+                        report.extrapolations,
                         report.bellman_passes,
                         report.generated_passes,
                         report.residual,
@@ -823,10 +833,11 @@ fn solve(
             "resumed from checkpoint".to_string()
         } else {
             format!(
-                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full), {:>2} Bellman passes ({:.2} generated), {} candidates",
+                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full; {:>2} extrapolations), {:>2} Bellman passes ({:.2} generated), {} candidates",
                 layer.sweeps,
                 layer.choice_sweeps,
                 layer.read_in_full,
+                layer.extrapolations,
                 layer.bellman_passes,
                 layer.generated_passes,
                 layer.candidates

@@ -2,6 +2,7 @@
 //! training (self-play TD(λ), distillation from solved tables) with burn.
 
 pub mod checkpoint;
+mod extrapolation;
 mod margins;
 mod memory;
 pub mod neural;

@@ -12,6 +12,7 @@
 //! in-place (Gauss–Seidel) sweeps, parallel over the index's blocks, until a
 //! full residual pass, which only reads, shows `max |T(V) − V| ≤ tolerance`.
 
+use crate::extrapolation;
 use rayon::prelude::*;
 use sawah_engine::race::{Block, Position, PositionIndex, RuleSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -32,6 +33,10 @@ pub struct SolveOptions {
     /// with each roll's choice among them when that fits too; see
     /// `Layout::that_fits`); fewer candidates cost more Bellman passes.
     pub memory: u64,
+    /// Extrapolate the values along the sweeps' changes once they shrink
+    /// by a steady ratio (`extrapolation`); off only to measure what it
+    /// gains.
+    pub extrapolate: bool,
 }
 
 /// The candidate widths tried when every move does not fit, widest first:
@@ -46,8 +51,9 @@ impl Default for SolveOptions {
         SolveOptions {
             tolerance: 1e-10,
             max_sweeps: 100_000,
-            // 7.7 GiB, as `sawah solve --memory` (docs/solver.md).
-            memory: (77 << 30) / 10,
+            // 7.75 GiB, as `sawah solve --memory` (docs/solver.md).
+            memory: (775 << 30) / 100,
+            extrapolate: true,
         }
     }
 }
@@ -75,6 +81,8 @@ pub struct LayerReport {
     /// passes (the first pass generates every pair; later passes only those
     /// whose best moves may have left their candidates, see `margins`).
     pub generated_passes: f64,
+    /// Times the values were extrapolated along a sweep's changes.
+    pub extrapolations: u32,
     /// Candidate successors recorded per position and roll.
     pub candidates: usize,
     /// The residual of the last (read-only) pass.
@@ -381,6 +389,7 @@ pub fn solve_with_checkpoints(
                     read_in_full: 0.0,
                     bellman_passes: 0,
                     generated_passes: 0.0,
+                    extrapolations: 0,
                     candidates: 0,
                     residual,
                     elapsed: Duration::ZERO,
@@ -494,6 +503,10 @@ struct Policy<'a> {
     /// With the choices kept, each twin pair's choice margin
     /// (`ChoiceMargins`); empty otherwise.
     choice_margins: &'a mut [u8],
+    /// With the choices kept, each position's change in the last sweep over
+    /// the choices that recorded them (`extrapolation::encode`, `i` then
+    /// `j`); empty otherwise.
+    deltas: &'a mut [u8],
 }
 
 /// `data` cut into consecutive parts of `counts[k] * stride` elements.
@@ -752,8 +765,9 @@ impl Layout {
 
     /// One twin pair's (two positions') parts of the policy: its two
     /// indices, both positions' candidate slots and, with the choices, one
-    /// successor per roll each and the choice margin (one byte); with
-    /// fewer candidates than every move of `pieces`, its margin (one byte).
+    /// successor per roll each, the choice margin (one byte) and both
+    /// positions' recorded changes (a byte each); with fewer candidates
+    /// than every move of `pieces`, its margin (one byte).
     fn per_twin_pair(self, moving_rolls: usize, pieces: u8) -> PolicySizes {
         let choices = usize::from(self.choices);
         PolicySizes {
@@ -762,6 +776,7 @@ impl Layout {
             chosen: 2 * moving_rolls * choices,
             margins: usize::from(!self.every_move(pieces)),
             choice_margins: choices,
+            deltas: 2 * choices,
         }
     }
 
@@ -814,6 +829,7 @@ struct PolicySizes {
     chosen: usize,
     margins: usize,
     choice_margins: usize,
+    deltas: usize,
 }
 
 impl PolicySizes {
@@ -825,12 +841,14 @@ impl PolicySizes {
             chosen: self.chosen * count,
             margins: self.margins * count,
             choice_margins: self.choice_margins * count,
+            deltas: self.deltas * count,
         }
     }
 
     /// The bytes of all the parts.
     fn bytes(self) -> u64 {
-        (4 * (self.twins + self.records + self.chosen) + self.margins + self.choice_margins) as u64
+        let words = self.twins + self.records + self.chosen;
+        (4 * words + self.margins + self.choice_margins + self.deltas) as u64
     }
 }
 
@@ -848,17 +866,8 @@ struct PolicyMemory {
     chosen: Vec<u32>,
     margins: Vec<u8>,
     choice_margins: Vec<u8>,
+    deltas: Vec<u8>,
 }
-
-/// A layer pair's parts of the policy memory: twins, records, choices,
-/// margins and choice margins.
-type PolicyParts<'a> = (
-    &'a mut [u32],
-    &'a mut [u32],
-    &'a mut [u32],
-    &'a mut [u8],
-    &'a mut [u8],
-);
 
 impl PolicyMemory {
     /// Room for the largest of `sizes` in each part.
@@ -869,6 +878,7 @@ impl PolicyMemory {
             chosen: most.chosen.max(size.chosen),
             margins: most.margins.max(size.margins),
             choice_margins: most.choice_margins.max(size.choice_margins),
+            deltas: most.deltas.max(size.deltas),
         });
         PolicyMemory {
             twins: crate::memory::zeroed(most.twins),
@@ -876,17 +886,20 @@ impl PolicyMemory {
             chosen: crate::memory::zeroed(most.chosen),
             margins: crate::memory::zeroed(most.margins),
             choice_margins: crate::memory::zeroed(most.choice_margins),
+            deltas: crate::memory::zeroed(most.deltas),
         }
     }
 
-    /// The parts for a pair of `sizes` (at most those reserved), giving
-    /// back the pages after them. The margins are zero (none measured);
-    /// the twins, records and choices hold whatever an earlier pair left,
-    /// and a pair writes them before it reads them (the first Bellman pass
-    /// generates every twin pair, its margins being zero, and the first
-    /// sweep over the candidates notes every choice, its choice margins
-    /// being zero).
-    fn parts(&mut self, sizes: PolicySizes) -> PolicyParts<'_> {
+    /// The parts for a pair of `sizes` (at most those reserved), cut into
+    /// its blocks' policies (`twin_pairs` in each), giving back the pages
+    /// after them. The margins are zero (none measured); the twins,
+    /// records, choices and changes hold whatever an earlier pair left, and
+    /// a pair writes them before it reads them (the first Bellman pass
+    /// generates every twin pair, its margins being zero; the first sweep
+    /// over the candidates notes every choice, its choice margins being
+    /// zero; a sweep records every change it extrapolates along).
+    fn policies(&mut self, per_pair: PolicySizes, twin_pairs: &[usize]) -> Vec<Policy<'_>> {
+        let sizes = per_pair.times(twin_pairs.iter().sum());
         fn part<T: crate::memory::Zeroable>(data: &mut [T], len: usize) -> &mut [T] {
             crate::memory::trim(data, len);
             &mut data[..len]
@@ -895,13 +908,32 @@ impl PolicyMemory {
         margins.fill(0);
         let choice_margins = part(&mut self.choice_margins, sizes.choice_margins);
         choice_margins.fill(0);
-        (
-            part(&mut self.twins, sizes.twins),
-            part(&mut self.records, sizes.records),
-            part(&mut self.chosen, sizes.chosen),
-            margins,
-            choice_margins,
-        )
+        let twins = part(&mut self.twins, sizes.twins);
+        let records = part(&mut self.records, sizes.records);
+        let chosen = part(&mut self.chosen, sizes.chosen);
+        let deltas = part(&mut self.deltas, sizes.deltas);
+        split_into(twins, twin_pairs, per_pair.twins)
+            .into_iter()
+            .zip(split_into(records, twin_pairs, per_pair.records))
+            .zip(split_into(chosen, twin_pairs, per_pair.chosen))
+            .zip(split_into(margins, twin_pairs, per_pair.margins))
+            .zip(split_into(
+                choice_margins,
+                twin_pairs,
+                per_pair.choice_margins,
+            ))
+            .zip(split_into(deltas, twin_pairs, per_pair.deltas))
+            .map(
+                |(((((twins, records), chosen), margins), choice_margins), deltas)| Policy {
+                    twins,
+                    records,
+                    chosen,
+                    margins,
+                    choice_margins,
+                    deltas,
+                },
+            )
+            .collect()
     }
 }
 
@@ -1054,13 +1086,16 @@ fn sweep(
 /// An in-place sweep over the twin pairs `twins` (`[i, j]` each) that reads
 /// only each roll's chosen candidate (`chosen`: `[choices of i…, choices
 /// of j…]`, one successor per moving roll, `NONE` for a roll that passes);
-/// returns the largest change. The cheap sweep most sweeps are.
+/// returns the largest change. The cheap sweep most sweeps are. With
+/// `recording`, also writes each position's change there
+/// (`extrapolation::encode` with the scale given).
 fn sweep_choices(
     twins: &[u32],
     chosen: &[u32],
     rolls: &Rolls,
     values: &Values,
     update: &impl Fn(u64, u64, (f64, f64), (f64, f64), bool) -> f64,
+    mut recording: Option<(&mut [u8], f64)>,
 ) -> f64 {
     let moving_rolls = rolls.moving.len();
     let parts_of = |choices: &[u32]| choice_parts(choices, rolls, values);
@@ -1080,9 +1115,45 @@ fn sweep_choices(
         }
         let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
         let (mine, theirs) = record.split_at(moving_rolls);
+        let before = recording.is_some().then(|| (values.get(i), values.get(j)));
         largest = largest.max(update(i, j, parts_of(mine), parts_of(theirs), true));
+        if let (Some((deltas, scale)), Some((old, old_twin))) = (recording.as_mut(), before) {
+            deltas[2 * k] = extrapolation::encode(values.get(i) - old, *scale);
+            deltas[2 * k + 1] = extrapolation::encode(values.get(j) - old_twin, *scale);
+        }
     }
     largest
+}
+
+/// Moves every position of `policies` by `factor` times the change its
+/// last recording sweep over the choices made (recorded with `scale`);
+/// returns the largest move.
+fn extrapolate(policies: &[Policy], values: &Values, factor: f64, scale: f64) -> f64 {
+    policies
+        .par_iter()
+        .with_max_len(1)
+        .map(|policy| {
+            let mut largest = 0.0f64;
+            for (pair, deltas) in policy
+                .twins
+                .chunks_exact(2)
+                .zip(policy.deltas.chunks_exact(2))
+            {
+                let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
+                let moves = [
+                    factor * extrapolation::decode(deltas[0], scale),
+                    factor * extrapolation::decode(deltas[1], scale),
+                ];
+                // A position that is its own twin changed once.
+                let positions: &[u64] = if j == i { &[i] } else { &[i, j] };
+                for (&position, change) in positions.iter().zip(moves) {
+                    values.set(position, values.get(position) + change);
+                    largest = largest.max(change.abs());
+                }
+            }
+            largest
+        })
+        .reduce(|| 0.0, f64::max)
 }
 
 /// How many records ahead a sweep prefetches the values it will read.
@@ -1180,7 +1251,7 @@ fn solve_pair(
         })
         .collect();
     let all_pairs: usize = twin_pairs.iter().sum();
-    let (twins, records, chosen, margins, choice_margins) = memory.parts(per_pair.times(all_pairs));
+    let mut policies = memory.policies(per_pair, &twin_pairs);
     // After the records of the pair before were trimmed to this one's, so
     // that the two are not held at once.
     let mirror = if a == b {
@@ -1189,26 +1260,6 @@ fn solve_pair(
         index.blocks(b, a)
     };
     set_first_estimates(rules, index, values, &[&blocks[..], &mirror].concat());
-    let mut policies: Vec<Policy> = split_into(twins, &twin_pairs, per_pair.twins)
-        .into_iter()
-        .zip(split_into(records, &twin_pairs, per_pair.records))
-        .zip(split_into(chosen, &twin_pairs, per_pair.chosen))
-        .zip(split_into(margins, &twin_pairs, per_pair.margins))
-        .zip(split_into(
-            choice_margins,
-            &twin_pairs,
-            per_pair.choice_margins,
-        ))
-        .map(
-            |((((twins, records), chosen), margins), choice_margins)| Policy {
-                twins,
-                records,
-                chosen,
-                margins,
-                choice_margins,
-            },
-        )
-        .collect();
     // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
         let (new, new_twin) = if j == i {
@@ -1240,6 +1291,7 @@ fn solve_pair(
                 let Policy {
                     twins,
                     records,
+                    chosen,
                     margins,
                     ..
                 } = policy;
@@ -1250,6 +1302,7 @@ fn solve_pair(
                 let mut finish = |moves: &PairMoves,
                                   twins: &mut [u32],
                                   records: &mut [u32],
+                                  chosen: &mut [u32],
                                   margins: &mut [u8]| {
                     let (mine, theirs) = best.split_at_mut(slots);
                     let (parts, gap) =
@@ -1269,6 +1322,17 @@ fn solve_pair(
                         records[k * stride..(k + 1) * stride].copy_from_slice(&best);
                         if let Some(margin) = margins.get_mut(k) {
                             *margin = crate::margins::encode(pass, gap.min(twin_gap));
+                        }
+                    }
+                    // Each roll's best candidate (first in `best`) is the
+                    // choice a sweep over the candidates would make now,
+                    // so the sweeps over the choices can start at once.
+                    let choice_stride = 2 * rolls.moving.len();
+                    if let Some(choices) =
+                        chosen.get_mut(k * choice_stride..(k + 1) * choice_stride)
+                    {
+                        for (choice, slots) in choices.iter_mut().zip(best.chunks_exact(width)) {
+                            *choice = slots[0];
                         }
                     }
                 };
@@ -1314,12 +1378,12 @@ fn solve_pair(
                         && let Some(moves) = waiting.pop_front()
                     {
                         in_flight -= moves.successors.len();
-                        finish(&moves, twins, records, margins);
+                        finish(&moves, twins, records, chosen, margins);
                         spare.push(moves);
                     }
                 });
                 for moves in waiting {
-                    finish(&moves, twins, records, margins);
+                    finish(&moves, twins, records, chosen, margins);
                 }
                 (largest, generated)
             })
@@ -1355,11 +1419,22 @@ fn solve_pair(
             .reduce(|| (0.0, 0), |x, y| (x.0.max(y.0), x.1 + y.1))
     };
     // A sweep that reads only the chosen candidates.
-    let evaluate_choices = |policies: &[Policy]| -> f64 {
+    // (With `scale`, recording each position's change with it.)
+    let evaluate_choices = |policies: &mut [Policy], scale: Option<f64>| -> f64 {
         policies
-            .par_iter()
+            .par_iter_mut()
             .with_max_len(1)
-            .map(|policy| sweep_choices(policy.twins, policy.chosen, &rolls, values, &update))
+            .map(|policy| {
+                let recording = scale.map(|scale| (&mut *policy.deltas, scale));
+                sweep_choices(
+                    policy.twins,
+                    policy.chosen,
+                    &rolls,
+                    values,
+                    &update,
+                    recording,
+                )
+            })
             .reduce(|| 0.0, f64::max)
     };
     let mut report = LayerReport {
@@ -1370,6 +1445,7 @@ fn solve_pair(
         read_in_full: 0.0,
         bellman_passes: 0,
         generated_passes: 0.0,
+        extrapolations: 0,
         candidates: width,
         residual: f64::INFINITY,
         elapsed: Duration::ZERO,
@@ -1427,6 +1503,10 @@ fn solve_pair(
         };
     let mut residual = bellman(&mut policies, &mut report, &mut drift, true);
     note(&mut report, residual);
+    // A Bellman pass notes each roll's best candidate as its choice, so
+    // that, with the choices kept, it stands for the first sweep over the
+    // candidates after it (one sweep over every candidate fewer per pass).
+    let mut passed = true;
     while report.sweeps < options.max_sweeps {
         let target = residual * EVALUATION_RATIO;
         let target = if complete || target <= STRAIGHT_TO_TOLERANCE * options.tolerance {
@@ -1435,20 +1515,41 @@ fn solve_pair(
             target
         };
         while report.sweeps < options.max_sweeps {
-            let change = over_candidates(&mut policies, &mut report, true, drift);
-            drift += change;
-            note(&mut report, change);
+            let change = if choices && std::mem::take(&mut passed) {
+                residual
+            } else {
+                let change = over_candidates(&mut policies, &mut report, true, drift);
+                drift += change;
+                note(&mut report, change);
+                change
+            };
             if change <= target {
                 break;
             }
             // Sweeps over the choices just made are cheaper (one read per
             // roll); the next sweep over the candidates revises them.
             let inner = (change * CHOICE_RATIO).max(target);
+            // Once the sweeps' changes shrink by a steady ratio, the next
+            // records its changes, and if the ratio held, the values are
+            // moved along them by the error left (`extrapolation`).
+            let mut steadiness = extrapolation::Steadiness::default();
             while choices && report.sweeps < options.max_sweeps {
-                let change = evaluate_choices(&policies);
+                // Every change of the sweep is within the last one's, or
+                // nearly: twice it leaves room.
+                let scale = (options.extrapolate && steadiness.ratio().is_some())
+                    .then(|| steadiness.last().map(|last| 2.0 * last))
+                    .flatten();
+                let change = evaluate_choices(&mut policies, scale);
                 drift += change;
                 report.sweeps += 1;
                 report.choice_sweeps += 1;
+                steadiness.note(change);
+                if let (Some(scale), Some(ratio)) = (scale, steadiness.ratio()) {
+                    let factor = extrapolation::factor(ratio);
+                    drift += extrapolate(&policies, values, factor, scale);
+                    report.extrapolations += 1;
+                    steadiness.clear();
+                }
                 note(&mut report, change);
                 if change <= inner {
                     break;
@@ -1461,6 +1562,7 @@ fn solve_pair(
         residual = if complete {
             over_candidates(&mut policies, &mut report, false, drift)
         } else {
+            passed = true;
             bellman(&mut policies, &mut report, &mut drift, !verify)
         };
         note(&mut report, residual);
@@ -1487,10 +1589,11 @@ mod tests {
     fn layouts_cost_their_twins_candidates_choices_and_margins() {
         let layout = |width, choices| Layout { width, choices }.pair_bytes(4, 7);
         assert_eq!(layout(1, false), 8 + 32 + 1);
-        // Margins for the candidates and for the choices.
-        assert_eq!(layout(2, true), 8 + 64 + 32 + 2);
+        // Margins for the candidates and for the choices, and a byte per
+        // position for the changes extrapolated along.
+        assert_eq!(layout(2, true), 8 + 64 + 32 + 2 + 2);
         // Every move needs no margin for its candidates.
-        assert_eq!(layout(7, true), 8 + 224 + 32 + 1);
+        assert_eq!(layout(7, true), 8 + 224 + 32 + 1 + 2);
         assert_eq!(Layout::NARROWEST.bytes(100, 4, 7), 50 * 41);
     }
 
@@ -1566,16 +1669,17 @@ mod tests {
     #[test]
     fn every_move_comes_first_then_the_choices_then_width() {
         let layout = |width, choices| Some(Layout { width, choices });
-        assert_eq!(layout_with(265), layout(7, true));
-        assert_eq!(layout_with(264), layout(7, false));
+        assert_eq!(layout_with(267), layout(7, true));
+        assert_eq!(layout_with(266), layout(7, false));
         assert_eq!(layout_with(232), layout(7, false));
         assert_eq!(layout_with(231), layout(4, true));
-        assert_eq!(layout_with(170), layout(4, true));
-        assert_eq!(layout_with(169), layout(3, true));
-        assert_eq!(layout_with(138), layout(3, true));
-        // Two candidates with the choices before three without.
-        assert_eq!(layout_with(137), layout(2, true));
-        assert_eq!(layout_with(106), layout(2, true));
+        assert_eq!(layout_with(172), layout(4, true));
+        assert_eq!(layout_with(171), layout(3, true));
+        assert_eq!(layout_with(140), layout(3, true));
+        // Two candidates with the choices before three or four without.
+        assert_eq!(layout_with(139), layout(2, true));
+        assert_eq!(layout_with(108), layout(2, true));
+        assert_eq!(layout_with(107), layout(3, false));
         assert_eq!(layout_with(105), layout(3, false));
         assert_eq!(layout_with(104), layout(2, false));
         assert_eq!(layout_with(73), layout(2, false));

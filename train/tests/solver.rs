@@ -161,6 +161,40 @@ fn three_pieces_agree_with_the_reference() {
     assert!(largest.read_in_full < over_candidates - 0.5, "{largest:?}");
 }
 
+#[test]
+fn extrapolating_along_steady_changes_changes_no_value() {
+    // One thread, so that the sweeps (and so the extrapolations) are the
+    // same from run to run: with two, the blocks' order varies. sawah-3's
+    // tails are long enough to extrapolate along (the other 3-piece
+    // presets' are not, single-threaded).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let rules = race::preset("sawah-3").unwrap();
+    let solve_with = |extrapolate| {
+        let options = SolveOptions {
+            tolerance: 1e-14,
+            extrapolate,
+            ..SolveOptions::default()
+        };
+        pool.install(|| solve(&rules, options, |_| {}).unwrap())
+    };
+    let (with, without) = (solve_with(true), solve_with(false));
+    let extrapolations = |solution: &sawah_train::solver::Solution| -> u32 {
+        solution.layers.iter().map(|l| l.extrapolations).sum()
+    };
+    assert_eq!(extrapolations(&without), 0);
+    assert!(extrapolations(&with) > 0, "nothing extrapolated");
+    let worst = with
+        .values
+        .iter()
+        .zip(&without.values)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst <= 1e-12, "the two differ by {worst:e}");
+}
+
 /// A memory budget that holds a preset's values and, for its largest layer
 /// pair, one candidate move per roll (4 moving rolls: 4 + 16 bytes per
 /// position and a byte of margin per twin pair) but not two (36 bytes),
