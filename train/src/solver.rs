@@ -1156,6 +1156,38 @@ fn extrapolate(policies: &[Policy], values: &Values, factor: f64, scale: f64) ->
         .reduce(|| 0.0, f64::max)
 }
 
+/// Runs `work` on each of `items` on every thread of the pool, handing the
+/// items out in order from one counter, and folds the results with
+/// `combine` (from `R::default()`). The blocks of an in-place sweep are in
+/// an order where each reads mostly values the blocks before it have just
+/// written: handed out in order, the two threads sweep neighbouring blocks
+/// and read little that is stale. With rayon's splitting (even one item per
+/// task) the second thread takes the later half of the blocks from the
+/// start, and reads the values of the first half before this sweep
+/// reaches them (masters-5: 858 sweeps on two threads, 714 on one).
+fn in_order<T: Send, R: Send + Default>(
+    items: &mut [T],
+    work: impl Fn(&mut T) -> R + Sync,
+    combine: impl Fn(R, R) -> R + Sync,
+) -> R {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let cells: Vec<std::sync::Mutex<&mut T>> =
+        items.iter_mut().map(std::sync::Mutex::new).collect();
+    rayon::broadcast(|_| {
+        let mut result = R::default();
+        while let Some(cell) = cells.get(next.fetch_add(1, Ordering::Relaxed)) {
+            // Each item is taken once, so the lock is never contended.
+            let mut item = cell
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            result = combine(result, work(&mut item));
+        }
+        result
+    })
+    .into_iter()
+    .fold(R::default(), &combine)
+}
+
 /// How many records ahead a sweep prefetches the values it will read.
 const PREFETCH_AHEAD: usize = 8;
 
@@ -1214,10 +1246,10 @@ fn solve_pair(
     // a != b the twins of layer (a, b) are exactly layer (b, a); for a == b
     // both are in the layer, and the one with the smaller index does the work.
     let mut blocks = index.blocks(a, b);
-    // The parallel loops below hand out one block at a time
-    // (`with_max_len(1)`): rayon's default leaves a quarter of the blocks to
-    // one thread, which then cannot share them (one core idle for seconds
-    // at the end of a Bellman pass).
+    // The sweeps and passes below hand out one block at a time, in order
+    // (`in_order`): rayon's default leaves a quarter of the blocks to one
+    // thread, which then cannot share them (one core idle for seconds at
+    // the end of a Bellman pass).
     // Sweep the furthest-along positions first, so that the successors of
     // non-capturing moves are mostly fresh from this very sweep: blocks by
     // stage, and inside a block from the end (a piece that moves on raises
@@ -1283,11 +1315,12 @@ fn solve_pair(
     // hold (`holding`, by margin byte). Returns the largest change (or
     // residual, when it does not write) and how many twin pairs it generated.
     let improve = |policies: &mut [Policy], pass: usize, holding: &[bool; 256], write| {
-        blocks
-            .par_iter()
-            .zip(policies.par_iter_mut())
-            .with_max_len(1)
-            .map(|(block, policy)| {
+        let mut items: Vec<(&Block, &mut Policy)> =
+            blocks.iter().zip(policies.iter_mut()).collect();
+        in_order(
+            &mut items,
+            |item| {
+                let (block, policy) = (item.0, &mut *item.1);
                 let Policy {
                     twins,
                     records,
@@ -1386,18 +1419,18 @@ fn solve_pair(
                     finish(&moves, twins, records, chosen, margins);
                 }
                 (largest, generated)
-            })
-            .reduce(|| (0.0, 0), |x, y| (x.0.max(y.0), x.1 + y.1))
+            },
+            |x, y| (x.0.max(y.0), x.1 + y.1),
+        )
     };
     // A sweep over the recorded candidates (noting the choices, if kept,
     // when it writes).
     // (`holding` and `epoch`: the choice margins that hold, and the number
     // a writing sweep records the ones it measures with.)
     let evaluate = |policies: &mut [Policy], write: bool, holding: &[bool; 256], epoch| {
-        policies
-            .par_iter_mut()
-            .with_max_len(1)
-            .map(|policy| {
+        in_order(
+            policies,
+            |policy| {
                 let chosen = (!policy.chosen.is_empty()).then_some(&mut *policy.chosen);
                 let margins = (!policy.choice_margins.is_empty()).then_some(ChoiceMargins {
                     bytes: &mut *policy.choice_margins,
@@ -1415,16 +1448,16 @@ fn solve_pair(
                     &update,
                     write,
                 )
-            })
-            .reduce(|| (0.0, 0), |x, y| (x.0.max(y.0), x.1 + y.1))
+            },
+            |x, y| (x.0.max(y.0), x.1 + y.1),
+        )
     };
     // A sweep that reads only the chosen candidates.
     // (With `scale`, recording each position's change with it.)
     let evaluate_choices = |policies: &mut [Policy], scale: Option<f64>| -> f64 {
-        policies
-            .par_iter_mut()
-            .with_max_len(1)
-            .map(|policy| {
+        in_order(
+            policies,
+            |policy| {
                 let recording = scale.map(|scale| (&mut *policy.deltas, scale));
                 sweep_choices(
                     policy.twins,
@@ -1434,8 +1467,9 @@ fn solve_pair(
                     &update,
                     recording,
                 )
-            })
-            .reduce(|| 0.0, f64::max)
+            },
+            f64::max,
+        )
     };
     let mut report = LayerReport {
         scores: (a, b),
@@ -1632,6 +1666,33 @@ mod tests {
     /// from its solution's values one score higher, against 0.5: the mean
     /// error falls by more than half, and each estimate lies between its
     /// bounds.
+    #[test]
+    fn in_order_works_each_item_once_and_hands_them_out_in_order() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("a pool");
+        let mut items: Vec<(u64, usize)> = (0..1000).map(|k| (k, 0)).collect();
+        let taken = std::sync::atomic::AtomicUsize::new(0);
+        let sum = pool.install(|| {
+            in_order(
+                &mut items,
+                |item| {
+                    // The order in which the items were taken.
+                    item.1 = taken.fetch_add(1, Ordering::Relaxed);
+                    item.0
+                },
+                |x, y| x + y,
+            )
+        });
+        assert_eq!(sum, 999 * 1000 / 2);
+        assert_eq!(taken.into_inner(), 1000);
+        // Taken in order, give or take the items in flight on other threads.
+        for (k, &(_, at)) in items.iter().enumerate() {
+            assert!(k.abs_diff(at) < 3, "item {k} taken {at}th");
+        }
+    }
+
     #[test]
     fn first_estimates_start_closer_to_the_solution_than_a_half() {
         let rules = sawah_engine::race::preset("masters-3").expect("masters-3 is a preset");
