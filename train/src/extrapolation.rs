@@ -30,16 +30,19 @@ const SPREAD: f64 = 0.02;
 /// bound, and with it any error in the recorded changes.
 const HIGHEST_RATIO: f64 = 0.95;
 
-/// The largest changes of the last sweeps over the same choices, for
-/// telling when their ratio holds steady.
+/// The largest changes of the last [`STEADY_CHANGES`] sweeps over the
+/// same choices, for telling when their ratio holds steady.
 #[derive(Debug, Default)]
 pub struct Steadiness {
     changes: Vec<f64>,
 }
 
 impl Steadiness {
-    /// Notes a sweep's largest change.
+    /// Notes a sweep's largest change (forgetting the oldest kept).
     pub fn note(&mut self, change: f64) {
+        if self.changes.len() == STEADY_CHANGES {
+            self.changes.remove(0);
+        }
         self.changes.push(change);
     }
 
@@ -52,21 +55,23 @@ impl Steadiness {
     /// changes shrank by ratios within [`SPREAD`] of each other and below
     /// [`HIGHEST_RATIO`].
     pub fn ratio(&self) -> Option<f64> {
-        let last = self
-            .changes
-            .get(self.changes.len().checked_sub(STEADY_CHANGES)?..)?;
-        if last.iter().any(|&change| change.is_nan() || change <= 0.0) {
+        let changes = &self.changes;
+        if changes.len() < STEADY_CHANGES || changes.iter().any(|&c| c.is_nan() || c <= 0.0) {
             return None;
         }
-        let ratios: Vec<f64> = last.windows(2).map(|w| w[1] / w[0]).collect();
-        let latest = *ratios.last()?;
-        let steady = ratios.iter().all(|r| (r - latest).abs() <= SPREAD);
+        let latest = changes[STEADY_CHANGES - 1] / changes[STEADY_CHANGES - 2];
+        let steady = changes
+            .windows(2)
+            .all(|w| (w[1] / w[0] - latest).abs() <= SPREAD);
         (steady && latest < HIGHEST_RATIO).then_some(latest)
     }
 
-    /// The last change noted.
-    pub fn last(&self) -> Option<f64> {
-        self.changes.last().copied()
+    /// When the ratio is steady, the scale the next sweep records its
+    /// changes with ([`encode`]): twice the last change, since every change
+    /// of that sweep is within the last one's, or nearly.
+    pub fn recording_scale(&self) -> Option<f64> {
+        self.ratio()?;
+        self.changes.last().map(|last| 2.0 * last)
     }
 }
 
@@ -161,13 +166,14 @@ mod tests {
         steadiness.note(0.64 * 0.79);
         let ratio = steadiness.ratio().expect("steady");
         assert!((ratio - 0.79).abs() < 1e-12);
+        assert_eq!(steadiness.recording_scale(), Some(2.0 * (0.64 * 0.79)));
         // One jump (a revised choice) and it is not steady again until
         // three more ratios agree.
         steadiness.note(0.9);
         assert_eq!(steadiness.ratio(), None);
         steadiness.clear();
         assert_eq!(steadiness.ratio(), None);
-        assert_eq!(steadiness.last(), None);
+        assert_eq!(steadiness.recording_scale(), None);
     }
 
     #[test]

@@ -1139,14 +1139,13 @@ fn extrapolate(policies: &[Policy], values: &Values, factor: f64, scale: f64) ->
                 .chunks_exact(2)
                 .zip(policy.deltas.chunks_exact(2))
             {
-                let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
-                let moves = [
-                    factor * extrapolation::decode(deltas[0], scale),
-                    factor * extrapolation::decode(deltas[1], scale),
-                ];
                 // A position that is its own twin changed once.
-                let positions: &[u64] = if j == i { &[i] } else { &[i, j] };
-                for (&position, change) in positions.iter().zip(moves) {
+                let count = if pair[0] == pair[1] { 1 } else { 2 };
+                for (&position, &delta) in pair.iter().zip(deltas).take(count) {
+                    let (position, change) = (
+                        u64::from(position),
+                        factor * extrapolation::decode(delta, scale),
+                    );
                     values.set(position, values.get(position) + change);
                     largest = largest.max(change.abs());
                 }
@@ -1360,7 +1359,7 @@ fn solve_pair(
                     // Each roll's best candidate (first in `best`) is the
                     // choice a sweep over the candidates would make now,
                     // so the sweeps over the choices can start at once.
-                    let choice_stride = 2 * rolls.moving.len();
+                    let choice_stride = per_pair.chosen;
                     if let Some(choices) =
                         chosen.get_mut(k * choice_stride..(k + 1) * choice_stride)
                     {
@@ -1540,7 +1539,7 @@ fn solve_pair(
     // A Bellman pass notes each roll's best candidate as its choice, so
     // that, with the choices kept, it stands for the first sweep over the
     // candidates after it (one sweep over every candidate fewer per pass).
-    let mut passed = true;
+    let mut passed = choices;
     while report.sweeps < options.max_sweeps {
         let target = residual * EVALUATION_RATIO;
         let target = if complete || target <= STRAIGHT_TO_TOLERANCE * options.tolerance {
@@ -1549,7 +1548,7 @@ fn solve_pair(
             target
         };
         while report.sweeps < options.max_sweeps {
-            let change = if choices && std::mem::take(&mut passed) {
+            let change = if std::mem::take(&mut passed) {
                 residual
             } else {
                 let change = over_candidates(&mut policies, &mut report, true, drift);
@@ -1568,11 +1567,11 @@ fn solve_pair(
             // moved along them by the error left (`extrapolation`).
             let mut steadiness = extrapolation::Steadiness::default();
             while choices && report.sweeps < options.max_sweeps {
-                // Every change of the sweep is within the last one's, or
-                // nearly: twice it leaves room.
-                let scale = (options.extrapolate && steadiness.ratio().is_some())
-                    .then(|| steadiness.last().map(|last| 2.0 * last))
-                    .flatten();
+                let scale = if options.extrapolate {
+                    steadiness.recording_scale()
+                } else {
+                    None
+                };
                 let change = evaluate_choices(&mut policies, scale);
                 drift += change;
                 report.sweeps += 1;
@@ -1596,7 +1595,7 @@ fn solve_pair(
         residual = if complete {
             over_candidates(&mut policies, &mut report, false, drift)
         } else {
-            passed = true;
+            passed = choices;
             bellman(&mut policies, &mut report, &mut drift, !verify)
         };
         note(&mut report, residual);
@@ -1662,10 +1661,6 @@ mod tests {
         }
     }
 
-    /// The first estimates of every unfinished position of `masters-3`,
-    /// from its solution's values one score higher, against 0.5: the mean
-    /// error falls by more than half, and each estimate lies between its
-    /// bounds.
     #[test]
     fn in_order_works_each_item_once_and_hands_them_out_in_order() {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -1693,6 +1688,10 @@ mod tests {
         }
     }
 
+    /// The first estimates of every unfinished position of `masters-3`,
+    /// from its solution's values one score higher, against 0.5: the mean
+    /// error falls by more than half, and each estimate lies between its
+    /// bounds.
     #[test]
     fn first_estimates_start_closer_to_the_solution_than_a_half() {
         let rules = sawah_engine::race::preset("masters-3").expect("masters-3 is a preset");
