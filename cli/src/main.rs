@@ -812,11 +812,12 @@ fn solve(
             if verbose {
                 bar.suspend(|| {
                     eprintln!(
-                        "  layers {:?}: sweep {} ({} on chosen moves, {} extrapolated) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
+                        "  layers {:?}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
                         report.scores,
                         report.sweeps,
                         report.choice_sweeps,
                         report.extrapolations,
+                        report.read_in_full,
                         report.bellman_passes,
                         report.generated_passes,
                         report.residual,

@@ -119,5 +119,55 @@ fn ranking(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, movegen, playouts, senet_playouts, ranking);
+/// Every successor of a position, ranked, for every roll: one move at a
+/// time (generate, apply, rank) against [`race::PositionIndex::successors`],
+/// which packs the position once and changes one piece per move (the
+/// solver's Bellman passes).
+fn successors(c: &mut Criterion) {
+    let mut group = c.benchmark_group("successors");
+    for name in race::NAMED_RULE_SETS {
+        let rules = race::preset(name).unwrap();
+        let index = race::PositionIndex::new(&rules);
+        let positions = sample_positions(&rules, 4096);
+        let rolls: Vec<u8> = rules.dice().outcomes().map(|(roll, _)| roll).collect();
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(format!("{name}/one at a time"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for position in &positions {
+                    let position = black_box(position);
+                    for &roll in &rolls {
+                        for &mv in rules.legal_moves(position, roll).iter() {
+                            let outcome = rules.apply(position, mv);
+                            sum ^= index.index(&outcome.position) + u64::from(outcome.extra_roll);
+                        }
+                    }
+                }
+                sum
+            })
+        });
+        group.bench_function(format!("{name}/packed once"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for position in &positions {
+                    let successors = index.successors(black_box(position));
+                    for &roll in &rolls {
+                        successors.for_roll(roll, |s, extra| sum ^= s + u64::from(extra));
+                    }
+                }
+                sum
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    movegen,
+    playouts,
+    senet_playouts,
+    ranking,
+    successors
+);
 criterion_main!(benches);

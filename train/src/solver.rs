@@ -634,7 +634,6 @@ impl PairMoves {
     /// twin `other` (index `j`), and prefetches their successors' values.
     fn generate(
         &mut self,
-        rules: &RuleSet,
         index: &PositionIndex,
         values: &Values,
         rolls: &Rolls,
@@ -643,14 +642,13 @@ impl PairMoves {
     ) {
         self.start((i, j), true);
         for position in [position, other] {
+            let successors = index.successors(position);
             for &(roll, _) in &rolls.moving {
-                for &mv in rules.legal_moves(position, roll).iter() {
-                    let outcome = rules.apply(position, mv);
-                    let successor = index.index(&outcome.position) as u32
-                        | if outcome.extra_roll { SAME } else { 0 };
-                    values.prefetch(u64::from(successor & !SAME));
-                    self.successors.push(successor);
-                }
+                successors.for_roll(roll, |successor, extra_roll| {
+                    values.prefetch(successor);
+                    self.successors
+                        .push(successor as u32 | if extra_roll { SAME } else { 0 });
+                });
                 self.bounds.push(self.successors.len());
             }
         }
@@ -1398,7 +1396,7 @@ fn solve_pair(
                         moves.take_candidates(values, (i, j), record, width);
                     } else {
                         let other = twin(rules, position);
-                        moves.generate(rules, index, values, &rolls, (i, position), (j, &other));
+                        moves.generate(index, values, &rolls, (i, position), (j, &other));
                     }
                     generated += u64::from(moves.generated);
                     moves.record = next;

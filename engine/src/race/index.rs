@@ -12,6 +12,10 @@
 //! opponent's shared cells among those the mover leaves free. Ranking costs a
 //! few table look-ups per piece: no hash maps, no search.
 
+mod successors;
+
+pub use successors::Successors;
+
 use super::position::{Position, Side};
 use super::rules::RuleSet;
 use crate::player::Player;
@@ -79,6 +83,13 @@ struct FastRank {
     /// `among[free6 << 6 | cells6] = compress(cells6, free6) | popcount(free6) << 8`,
     /// for packing the opponent's cells among the free ones six cells at a time.
     among: Vec<u16>,
+    /// `mover_square[s]`: square `s` alone, packed as the mover's (0 for a
+    /// square no piece stands on: 0 for entering, L+1 for borne off). A
+    /// move changes one piece, so a successor's packing is its position's
+    /// with one square's bit swapped for another's (`successors`).
+    mover_square: [u32; 32],
+    /// The same as the opponent's, in its own numbering.
+    opponent_square: [u32; 32],
 }
 
 /// The cells of a 6-cell chunk (see [`FastRank::among`]).
@@ -119,8 +130,13 @@ impl FastRank {
                 (compress(cells, free) | free.count_ones() << 8) as u16
             })
             .collect();
+        let square = |tables: &[[u32; 256]]| -> [u32; 32] {
+            std::array::from_fn(|s| tables.get(s / 8).map_or(0, |table| table[1 << (s % 8)]))
+        };
         Some(FastRank {
             bytes,
+            mover_square: square(&mover),
+            opponent_square: square(&opponent),
             mover,
             opponent,
             ranks,
@@ -128,15 +144,36 @@ impl FastRank {
         })
     }
 
+    /// A side's squares packed as the mover's: its private squares (low 16
+    /// bits) and its shared cells (high 16 bits).
+    #[inline]
+    fn as_mover(&self, squares: u32) -> u32 {
+        (0..self.bytes).fold(0, |m, k| {
+            m | self.mover[k][(squares >> (8 * k) & 0xff) as usize]
+        })
+    }
+
+    /// A side's squares (in its own numbering) packed as the opponent's: its
+    /// private squares (low 16 bits) and the shared cells it stands on, in
+    /// the mover's numbering (high 16 bits).
+    #[inline]
+    fn as_opponent(&self, squares: u32) -> u32 {
+        (0..self.bytes).fold(0, |o, k| {
+            o | self.opponent[k][(squares >> (8 * k) & 0xff) as usize]
+        })
+    }
+
     /// `(mover's private, mover's shared, opponent's private, opponent's
     /// shared among the free cells)`, each packed.
     #[inline]
     fn packed(&self, mover: u32, opponent: u32, cells: u32) -> [u32; 4] {
-        let (mut m, mut o) = (0, 0);
-        for k in 0..self.bytes {
-            m |= self.mover[k][(mover >> (8 * k) & 0xff) as usize];
-            o |= self.opponent[k][(opponent >> (8 * k) & 0xff) as usize];
-        }
+        self.sets(self.as_mover(mover), self.as_opponent(opponent), cells)
+    }
+
+    /// [`FastRank::packed`] from the two sides' packings ([`FastRank::as_mover`],
+    /// [`FastRank::as_opponent`]).
+    #[inline]
+    fn sets(&self, m: u32, o: u32, cells: u32) -> [u32; 4] {
         let (sh_m, sh_o_cells) = (m >> 16, o >> 16);
         let free = !sh_m & ((1u64 << cells) - 1) as u32;
         let (mut sh_o, mut shift, mut chunk) = (0, 0, 0);
@@ -341,13 +378,10 @@ impl PositionIndex {
     /// masks too wide for them).
     #[inline]
     fn index_with(&self, mover: &Side, opponent: &Side, fast: Option<&FastRank>) -> u64 {
-        let Some(layer) = &self.layers[mover.scored as usize][opponent.scored as usize] else {
-            return u64::MAX; // both borne off: not a valid position
-        };
         let c = self.cells;
         // Each side's private squares and shared cells (the opponent's among
         // those the mover leaves free), ranked, with their sizes.
-        let [(r_pm, k_m), (r_sm, m_m), (r_po, k_o), (r_so, m_o)] = match fast {
+        let ranks = match fast {
             Some(fast) => fast
                 .packed(mover.squares, opponent.squares, c)
                 .map(|set| fast.rank(set)),
@@ -366,6 +400,18 @@ impl PositionIndex {
                 .map(|set| (self.comb_rank(set), set.count_ones() as usize))
             }
         };
+        self.index_of_ranks((mover.scored, opponent.scored), ranks)
+    }
+
+    /// The index of the position in the layer `scored` (mover's, opponent's)
+    /// whose four sets ([`FastRank::packed`]) have these colex ranks and sizes.
+    #[inline]
+    fn index_of_ranks(&self, (s_m, s_o): (u8, u8), ranks: [(u64, usize); 4]) -> u64 {
+        let Some(layer) = &self.layers[s_m as usize][s_o as usize] else {
+            return u64::MAX; // both borne off: not a valid position
+        };
+        let c = self.cells;
+        let [(r_pm, k_m), (r_sm, m_m), (r_po, k_o), (r_so, m_o)] = ranks;
         let width = (self.pieces + 1) as usize;
         let a_o = self.private_opponent_count;
         let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
