@@ -14,6 +14,14 @@
 //! `max |T(V) − V|` within the tolerance, and the margins count the values'
 //! moves (`margins`).
 //!
+//! In some pairs the ratios alternate instead (sawah's largest: 0.76 and
+//! 0.80–0.85 by turns for a dozen sweeps; masters-5's: 0.66 and 0.75–0.84),
+//! a second mode whose error changes sign from sweep to sweep. The ratio
+//! over two sweeps is then steady, and the values move along the change of
+//! two sweeps by `ρ₂/(1 − ρ₂)`: a mode that alternates shrinks over two
+//! sweeps as well, so it is not blown up, as moving along one sweep's
+//! change with the one-sweep ratio would (about fivefold).
+//!
 //! [`Steadiness`] decides when the ratio is steady enough; the changes are
 //! recorded in one byte per position ([`encode`]), a sign and a logarithm
 //! in eighths of an octave below a scale, so within 6.25% of the change:
@@ -21,17 +29,21 @@
 //! recording in f32 removed no more in practice: the modes just below take
 //! over).
 
-/// Changes kept before the ratio counts as steady: the last three ratios
-/// within [`SPREAD`] of each other.
-const STEADY_CHANGES: usize = 4;
+/// Ratios that must agree (within [`SPREAD`]) before the ratio counts as
+/// steady.
+const STEADY_RATIOS: usize = 3;
+/// The most sweeps a ratio is taken over (and recorded over).
+const MOST_STEPS: usize = 2;
+/// Changes kept: enough for [`STEADY_RATIOS`] ratios over [`MOST_STEPS`].
+const KEPT: usize = STEADY_RATIOS + MOST_STEPS;
 /// How far apart the last ratios may be.
 const SPREAD: f64 = 0.02;
 /// Ratios at or above this are not extrapolated: `ρ/(1 − ρ)` grows without
 /// bound, and with it any error in the recorded changes.
 const HIGHEST_RATIO: f64 = 0.95;
 
-/// The largest changes of the last [`STEADY_CHANGES`] sweeps over the
-/// same choices, for telling when their ratio holds steady.
+/// The largest changes of the last [`KEPT`] sweeps over the same choices,
+/// for telling when their ratio holds steady.
 #[derive(Debug, Default)]
 pub struct Steadiness {
     changes: Vec<f64>,
@@ -40,7 +52,7 @@ pub struct Steadiness {
 impl Steadiness {
     /// Notes a sweep's largest change (forgetting the oldest kept).
     pub fn note(&mut self, change: f64) {
-        if self.changes.len() == STEADY_CHANGES {
+        if self.changes.len() == KEPT {
             self.changes.remove(0);
         }
         self.changes.push(change);
@@ -51,33 +63,39 @@ impl Steadiness {
         self.changes.clear();
     }
 
-    /// The ratio of the last two changes when the last [`STEADY_CHANGES`]
-    /// changes shrank by ratios within [`SPREAD`] of each other and below
+    /// The ratio over `steps` sweeps (1 or 2) of the last change to the
+    /// one `steps` before it, when the last [`STEADY_RATIOS`] such ratios
+    /// are within [`SPREAD`] of each other and the ratio per sweep is below
     /// [`HIGHEST_RATIO`].
-    pub fn ratio(&self) -> Option<f64> {
-        let changes = &self.changes;
-        if changes.len() < STEADY_CHANGES || changes.iter().any(|&c| c.is_nan() || c <= 0.0) {
+    pub fn ratio_over(&self, steps: usize) -> Option<f64> {
+        let needed = STEADY_RATIOS + steps;
+        let changes = self
+            .changes
+            .get(self.changes.len().checked_sub(needed)?..)?;
+        if !(1..=MOST_STEPS).contains(&steps) || changes.iter().any(|&c| c.is_nan() || c <= 0.0) {
             return None;
         }
-        let latest = changes[STEADY_CHANGES - 1] / changes[STEADY_CHANGES - 2];
-        let steady = changes
-            .windows(2)
-            .all(|w| (w[1] / w[0] - latest).abs() <= SPREAD);
-        (steady && latest < HIGHEST_RATIO).then_some(latest)
+        let ratios = || changes.windows(steps + 1).map(|w| w[steps] / w[0]);
+        let latest = ratios().next_back()?;
+        let steady = ratios().all(|ratio| (ratio - latest).abs() <= SPREAD);
+        (steady && latest < HIGHEST_RATIO.powi(steps as i32)).then_some(latest)
     }
 
-    /// When the ratio is steady, the scale the next sweep records its
-    /// changes with ([`encode`]): twice the last change, since every change
-    /// of that sweep is within the last one's, or nearly.
-    pub fn recording_scale(&self) -> Option<f64> {
-        self.ratio()?;
-        self.changes.last().map(|last| 2.0 * last)
+    /// When a ratio is steady, how the next sweeps record their changes
+    /// ([`encode`]): over how many sweeps (one when the ratio per sweep is
+    /// steady, else two when the ratio over two is), and the scale: twice
+    /// the last change per sweep recorded, since every change of those
+    /// sweeps is within the last one's, or nearly.
+    pub fn recording(&self) -> Option<(usize, f64)> {
+        let steps = (1..=MOST_STEPS).find(|&steps| self.ratio_over(steps).is_some())?;
+        let last = self.changes.last()?;
+        Some((steps, 2.0 * steps as f64 * last))
     }
 }
 
 /// How far along the recorded changes to move the values when the sweeps
-/// shrink the error by `ratio`: the error left is `ratio/(1 − ratio)` of
-/// the last change.
+/// they were recorded over shrink the error by `ratio`: the error left is
+/// `ratio/(1 − ratio)` of the change.
 pub fn factor(ratio: f64) -> f64 {
     ratio / (1.0 - ratio)
 }
@@ -161,33 +179,57 @@ mod tests {
         let mut steadiness = Steadiness::default();
         for change in [1.0, 0.8, 0.64] {
             steadiness.note(change);
-            assert_eq!(steadiness.ratio(), None);
+            assert_eq!(steadiness.ratio_over(1), None);
+            assert_eq!(steadiness.recording(), None);
         }
         steadiness.note(0.64 * 0.79);
-        let ratio = steadiness.ratio().expect("steady");
+        let ratio = steadiness.ratio_over(1).expect("steady");
         assert!((ratio - 0.79).abs() < 1e-12);
-        assert_eq!(steadiness.recording_scale(), Some(2.0 * (0.64 * 0.79)));
+        assert_eq!(steadiness.recording(), Some((1, 2.0 * (0.64 * 0.79))));
         // One jump (a revised choice) and it is not steady again until
         // three more ratios agree.
         steadiness.note(0.9);
-        assert_eq!(steadiness.ratio(), None);
+        assert_eq!(steadiness.ratio_over(1), None);
+        assert_eq!(steadiness.ratio_over(2), None);
         steadiness.clear();
-        assert_eq!(steadiness.ratio(), None);
-        assert_eq!(steadiness.recording_scale(), None);
+        assert_eq!(steadiness.ratio_over(1), None);
+        assert_eq!(steadiness.recording(), None);
+    }
+
+    #[test]
+    fn alternating_ratios_are_steady_over_two_sweeps() {
+        let mut steadiness = Steadiness::default();
+        let mut change = 1.0;
+        for k in 0..4 {
+            steadiness.note(change);
+            change *= if k % 2 == 0 { 0.84 } else { 0.76 };
+            assert_eq!(steadiness.recording(), None, "after {} changes", k + 1);
+        }
+        steadiness.note(change);
+        assert_eq!(steadiness.ratio_over(1), None);
+        let ratio = steadiness.ratio_over(2).expect("steady over two");
+        assert!((ratio - 0.84 * 0.76).abs() < 1e-12);
+        assert_eq!(steadiness.recording(), Some((2, 4.0 * change)));
+        // Ratios that drift apart are not steady over two sweeps either.
+        let mut drifting = Steadiness::default();
+        for change in [1.0, 0.9, 0.7, 0.5, 0.3] {
+            drifting.note(change);
+        }
+        assert_eq!(drifting.recording(), None);
     }
 
     #[test]
     fn slow_or_stalled_sweeps_are_not_extrapolated() {
         let mut slow = Steadiness::default();
-        for change in [1.0, 0.97, 0.97 * 0.97, 0.97 * 0.97 * 0.97] {
-            slow.note(change);
+        for k in 0..5 {
+            slow.note(0.97f64.powi(k));
         }
-        assert_eq!(slow.ratio(), None);
+        assert_eq!(slow.recording(), None);
         let mut stalled = Steadiness::default();
-        for change in [1.0, 0.0, 0.0, 0.0] {
+        for change in [1.0, 0.0, 0.0, 0.0, 0.0] {
             stalled.note(change);
         }
-        assert_eq!(stalled.ratio(), None);
+        assert_eq!(stalled.recording(), None);
         assert!((factor(0.8) - 4.0).abs() < 1e-12);
     }
 }

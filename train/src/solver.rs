@@ -1085,15 +1085,17 @@ fn sweep(
 /// only each roll's chosen candidate (`chosen`: `[choices of i…, choices
 /// of j…]`, one successor per moving roll, `NONE` for a roll that passes);
 /// returns the largest change. The cheap sweep most sweeps are. With
-/// `recording`, also writes each position's change there
-/// (`extrapolation::encode` with the scale given).
+/// `recording` (the changes, the scale, and whether to add to them),
+/// also writes each position's change there (`extrapolation::encode` with
+/// the scale given), or adds it to the change recorded there by the sweep
+/// before.
 fn sweep_choices(
     twins: &[u32],
     chosen: &[u32],
     rolls: &Rolls,
     values: &Values,
     update: &impl Fn(u64, u64, (f64, f64), (f64, f64), bool) -> f64,
-    mut recording: Option<(&mut [u8], f64)>,
+    mut recording: Option<(&mut [u8], f64, bool)>,
 ) -> f64 {
     let moving_rolls = rolls.moving.len();
     let parts_of = |choices: &[u32]| choice_parts(choices, rolls, values);
@@ -1115,16 +1117,25 @@ fn sweep_choices(
         let (mine, theirs) = record.split_at(moving_rolls);
         let before = recording.is_some().then(|| (values.get(i), values.get(j)));
         largest = largest.max(update(i, j, parts_of(mine), parts_of(theirs), true));
-        if let (Some((deltas, scale)), Some((old, old_twin))) = (recording.as_mut(), before) {
-            deltas[2 * k] = extrapolation::encode(values.get(i) - old, *scale);
-            deltas[2 * k + 1] = extrapolation::encode(values.get(j) - old_twin, *scale);
+        if let (Some((deltas, scale, add)), Some((old, old_twin))) = (recording.as_mut(), before) {
+            for (delta, change) in deltas[2 * k..2 * k + 2]
+                .iter_mut()
+                .zip([values.get(i) - old, values.get(j) - old_twin])
+            {
+                let earlier = if *add {
+                    extrapolation::decode(*delta, *scale)
+                } else {
+                    0.0
+                };
+                *delta = extrapolation::encode(earlier + change, *scale);
+            }
         }
     }
     largest
 }
 
 /// Moves every position of `policies` by `factor` times the change its
-/// last recording sweep over the choices made (recorded with `scale`);
+/// last recording sweeps over the choices made (recorded with `scale`);
 /// returns the largest move.
 fn extrapolate(policies: &[Policy], values: &Values, factor: f64, scale: f64) -> f64 {
     policies
@@ -1450,12 +1461,13 @@ fn solve_pair(
         )
     };
     // A sweep that reads only the chosen candidates.
-    // (With `scale`, recording each position's change with it.)
-    let evaluate_choices = |policies: &mut [Policy], scale: Option<f64>| -> f64 {
+    // (With `recording`, recording each position's change with its scale,
+    // or adding it to the change recorded, `extrapolation`.)
+    let evaluate_choices = |policies: &mut [Policy], recording: Option<(f64, bool)>| -> f64 {
         in_order(
             policies,
             |policy| {
-                let recording = scale.map(|scale| (&mut *policy.deltas, scale));
+                let recording = recording.map(|(scale, add)| (&mut *policy.deltas, scale, add));
                 sweep_choices(
                     policy.twins,
                     policy.chosen,
@@ -1538,7 +1550,13 @@ fn solve_pair(
     // that, with the choices kept, it stands for the first sweep over the
     // candidates after it (one sweep over every candidate fewer per pass).
     let mut passed = choices;
+    // The changes of the sweeps since the last Bellman pass, for
+    // extrapolation: a sweep over the candidates that keeps the choices
+    // shrinks the error like a sweep over them, so it continues the
+    // series; one that revises them raises the change and breaks it.
+    let mut steadiness = extrapolation::Steadiness::default();
     while report.sweeps < options.max_sweeps {
+        steadiness.clear();
         let target = residual * EVALUATION_RATIO;
         let target = if complete || target <= STRAIGHT_TO_TOLERANCE * options.tolerance {
             options.tolerance
@@ -1551,6 +1569,7 @@ fn solve_pair(
             } else {
                 let change = over_candidates(&mut policies, &mut report, true, drift);
                 drift += change;
+                steadiness.note(change);
                 note(&mut report, change);
                 change
             };
@@ -1560,26 +1579,37 @@ fn solve_pair(
             // Sweeps over the choices just made are cheaper (one read per
             // roll); the next sweep over the candidates revises them.
             let inner = (change * CHOICE_RATIO).max(target);
-            // Once the sweeps' changes shrink by a steady ratio, the next
-            // records its changes, and if the ratio held, the values are
-            // moved along them by the error left (`extrapolation`).
-            let mut steadiness = extrapolation::Steadiness::default();
+            // Once the sweeps' changes shrink by a steady ratio (per sweep,
+            // or over two), the next one or two record their changes, and
+            // if the ratio held, the values are moved along them by the
+            // error left (`extrapolation`). (`recording`: over how many
+            // sweeps, the scale, and how many have recorded.)
+            let mut recording: Option<(usize, f64, usize)> = None;
             while choices && report.sweeps < options.max_sweeps {
-                let scale = if options.extrapolate {
-                    steadiness.recording_scale()
-                } else {
-                    None
-                };
-                let change = evaluate_choices(&mut policies, scale);
+                if recording.is_none() && options.extrapolate {
+                    recording = steadiness
+                        .recording()
+                        .map(|(steps, scale)| (steps, scale, 0));
+                }
+                let change = evaluate_choices(
+                    &mut policies,
+                    recording.map(|(_, scale, done)| (scale, done > 0)),
+                );
                 drift += change;
                 report.sweeps += 1;
                 report.choice_sweeps += 1;
                 steadiness.note(change);
-                if let (Some(scale), Some(ratio)) = (scale, steadiness.ratio()) {
-                    let factor = extrapolation::factor(ratio);
-                    drift += extrapolate(&policies, values, factor, scale);
-                    report.extrapolations += 1;
-                    steadiness.clear();
+                if let Some((steps, scale, done)) = recording.as_mut() {
+                    *done += 1;
+                    if *done == *steps {
+                        if let Some(ratio) = steadiness.ratio_over(*steps) {
+                            let factor = extrapolation::factor(ratio);
+                            drift += extrapolate(&policies, values, factor, *scale);
+                            report.extrapolations += 1;
+                            steadiness.clear();
+                        }
+                        recording = None;
+                    }
                 }
                 note(&mut report, change);
                 if change <= inner {
