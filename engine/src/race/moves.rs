@@ -1,7 +1,7 @@
 //! Race move generation and application (RULES.md §1.1).
 
-use super::position::Position;
-use super::rules::RuleSet;
+use super::position::{Position, Side};
+use super::rules::{RuleSet, Tables};
 use crate::movelist::MoveList;
 
 /// A race move: one piece from square `from` (0 = entering) to square `to`
@@ -32,20 +32,16 @@ impl RuleSet {
     #[inline]
     pub fn legal_moves(&self, position: &Position, roll: u8) -> MoveList<Move> {
         let mut list = MoveList::new();
-        if roll == 0 || roll >= 32 || self.winner(position).is_some() {
-            return list;
-        }
         let me = position.turn;
-        let mine = position.sides[me.index()];
-        let theirs = position.sides[(!me).index()];
+        let (mine, theirs) = (position.sides[me.index()], position.sides[(!me).index()]);
         let tables = &self.tables[me];
-        // Bit 0 stands for the waiting pieces: entering is a move from square 0.
-        let sources = mine.squares | u32::from(mine.waiting > 0);
-        let mut targets = (sources << roll) & self.landing_mask & !mine.squares;
-        if self.marks_are_safe() {
-            let opponents = tables.opponent_in_my_numbering(theirs.squares);
-            targets &= !(opponents & tables.marks);
-        }
+        // Only safe marks need the opponent's pieces (captures are `apply`'s).
+        let opponents = if self.marks_are_safe() {
+            tables.opponent_in_my_numbering(theirs.squares)
+        } else {
+            0
+        };
+        let mut targets = self.landing_squares(tables, (&mine, &theirs), opponents, roll);
         while targets != 0 {
             let to = targets.trailing_zeros() as u8;
             targets &= targets - 1;
@@ -55,6 +51,42 @@ impl RuleSet {
             });
         }
         list
+    }
+
+    /// The squares the side `mine` (to move, against `theirs`; `tables`
+    /// its own) can move a piece to with `roll`, as a bitset (bit L+1:
+    /// bearing off); `opponents` is `theirs`' pieces in `mine`'s numbering
+    /// (read only when marks are safe).
+    /// Empty when the roll is 0 or the game is over. The one statement of
+    /// which moves are legal, for [`RuleSet::legal_moves`] and the index's
+    /// successors.
+    #[inline]
+    pub(crate) fn landing_squares(
+        &self,
+        tables: &Tables,
+        (mine, theirs): (&Side, &Side),
+        opponents: u32,
+        roll: u8,
+    ) -> u32 {
+        let pieces = self.pieces();
+        if roll == 0 || roll >= 32 || mine.scored == pieces || theirs.scored == pieces {
+            return 0;
+        }
+        // Bit 0 stands for the waiting pieces: entering is a move from square 0.
+        let sources = mine.squares | u32::from(mine.waiting > 0);
+        let mut targets = (sources << roll) & self.landing_mask & !mine.squares;
+        if self.marks_are_safe() {
+            targets &= !(opponents & tables.marks);
+        }
+        targets
+    }
+
+    /// Whether a piece landing on square `to` (of the side whose `tables`
+    /// these are) gives its side another roll. Bearing off never does; a
+    /// winning move is always a bearing off, so it never does either.
+    #[inline]
+    pub(crate) fn gives_extra_roll(&self, tables: &Tables, to: u8) -> bool {
+        to != self.off() && self.marks_give_extra_roll() && tables.marks >> to & 1 != 0
     }
 
     /// Plays a legal move (from [`RuleSet::legal_moves`]) for the side to move.
@@ -87,9 +119,7 @@ impl RuleSet {
                     theirs.waiting += 1;
                     captured = true;
                 }
-                // Bearing off never gives another roll; a winning move is
-                // always a bearing off, so it never does either.
-                extra_roll = self.marks_give_extra_roll() && tables.marks >> mv.to & 1 != 0;
+                extra_roll = self.gives_extra_roll(tables, mv.to);
             }
         }
         let turn = if extra_roll { me } else { !me };

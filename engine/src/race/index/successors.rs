@@ -76,17 +76,9 @@ impl Successors<'_> {
     pub fn for_roll(&self, roll: u8, mut f: impl FnMut(u64, bool)) {
         let rules = &self.index.rules;
         let [mine, theirs] = self.position.sides;
-        let pieces = rules.pieces();
-        if roll == 0 || roll >= 32 || mine.scored == pieces || theirs.scored == pieces {
-            return;
-        }
         let tables = &rules.tables.light;
         let off = rules.off();
-        let sources = mine.squares | u32::from(mine.waiting > 0);
-        let mut targets = (sources << roll) & rules.landing_mask & !mine.squares;
-        if rules.marks_are_safe() {
-            targets &= !(self.opponents & tables.marks);
-        }
+        let mut targets = rules.landing_squares(tables, (&mine, &theirs), self.opponents, roll);
         while targets != 0 {
             let to = targets.trailing_zeros() as u8;
             targets &= targets - 1;
@@ -103,8 +95,7 @@ impl Successors<'_> {
             } else {
                 0
             };
-            let extra_roll =
-                !borne_off && rules.marks_give_extra_roll() && tables.marks >> to & 1 != 0;
+            let extra_roll = rules.gives_extra_roll(tables, to);
             let fast = packed.fast;
             let (from, to) = (usize::from(from), usize::from(to));
             // Squares 0 (entering) and L+1 (borne off) pack to nothing.
