@@ -93,6 +93,80 @@ impl Steadiness {
     }
 }
 
+/// Extrapolation across a layer pair's sweeps: the series of their
+/// changes ([`Steadiness`]) and the recording under way, if any. The
+/// solver asks it how each sweep over the choices should record its
+/// changes ([`Extrapolation::recording`]) and tells it each sweep's change;
+/// it says when to move the values and by how much.
+#[derive(Debug)]
+pub struct Extrapolation {
+    enabled: bool,
+    steadiness: Steadiness,
+    /// Over how many sweeps the recording under way runs, its scale, and
+    /// how many have recorded.
+    under_way: Option<(usize, f64, usize)>,
+}
+
+impl Extrapolation {
+    /// Extrapolation that moves the values when `enabled` (otherwise it
+    /// never asks a sweep to record).
+    pub fn new(enabled: bool) -> Extrapolation {
+        Extrapolation {
+            enabled,
+            steadiness: Steadiness::default(),
+            under_way: None,
+        }
+    }
+
+    /// Starts the series again (the choices were revised wholesale).
+    pub fn clear(&mut self) {
+        self.steadiness.clear();
+        self.under_way = None;
+    }
+
+    /// Notes the change of a sweep over the candidates: it continues the
+    /// series (when it keeps the choices it shrinks the error like a sweep
+    /// over them, and when it revises them the change jumps and breaks the
+    /// series by itself) but records nothing, so a recording under way is
+    /// dropped.
+    pub fn note(&mut self, change: f64) {
+        self.steadiness.note(change);
+        self.under_way = None;
+    }
+
+    /// How the next sweep over the choices records its changes, if it
+    /// does: the scale ([`encode`]) and whether to add them to the ones
+    /// the sweep before recorded.
+    pub fn recording(&mut self) -> Option<(f64, bool)> {
+        if self.under_way.is_none() && self.enabled {
+            self.under_way = self
+                .steadiness
+                .recording()
+                .map(|(steps, scale)| (steps, scale, 0));
+        }
+        self.under_way.map(|(_, scale, done)| (scale, done > 0))
+    }
+
+    /// Notes the change of a sweep over the choices (which recorded as
+    /// [`Extrapolation::recording`] said). When it completes a recording
+    /// and the ratio held, returns how far to move the values along the
+    /// recorded changes ([`factor`]) and their scale; the series then
+    /// starts again.
+    pub fn after_sweep(&mut self, change: f64) -> Option<(f64, f64)> {
+        self.steadiness.note(change);
+        let (steps, scale, done) = self.under_way.as_mut()?;
+        *done += 1;
+        if done < steps {
+            return None;
+        }
+        let (steps, scale) = (*steps, *scale);
+        self.under_way = None;
+        let ratio = self.steadiness.ratio_over(steps)?;
+        self.steadiness.clear();
+        Some((factor(ratio), scale))
+    }
+}
+
 /// How far along the recorded changes to move the values when the sweeps
 /// they were recorded over shrink the error by `ratio`: the error left is
 /// `ratio/(1 − ratio)` of the change.
@@ -216,6 +290,41 @@ mod tests {
             drifting.note(change);
         }
         assert_eq!(drifting.recording(), None);
+    }
+
+    #[test]
+    fn a_recording_runs_over_its_sweeps_and_a_sweep_over_the_candidates_drops_it() {
+        let mut extrapolation = Extrapolation::new(true);
+        let mut change = 1.0;
+        for _ in 0..4 {
+            assert_eq!(extrapolation.recording(), None);
+            assert_eq!(extrapolation.after_sweep(change), None);
+            change *= 0.8;
+        }
+        // Steady per sweep: one sweep records, then the values move.
+        assert_eq!(extrapolation.recording(), Some((2.0 * change / 0.8, false)));
+        let (factor, _) = extrapolation.after_sweep(change).expect("extrapolates");
+        assert!((factor - 4.0).abs() < 1e-9, "{factor}");
+        // Alternating ratios: two sweeps record, the second adding.
+        let mut change = 1.0;
+        for k in 0..5 {
+            assert_eq!(extrapolation.recording(), None);
+            assert_eq!(extrapolation.after_sweep(change), None);
+            change *= if k % 2 == 0 { 0.84 } else { 0.76 };
+        }
+        assert!(matches!(extrapolation.recording(), Some((_, false))));
+        assert_eq!(extrapolation.after_sweep(change), None);
+        assert!(matches!(extrapolation.recording(), Some((_, true))));
+        change *= 0.76;
+        extrapolation.note(change);
+        // A sweep over the candidates in between dropped the recording.
+        assert!(matches!(extrapolation.recording(), Some((_, false))));
+        // Switched off, nothing records.
+        let mut off = Extrapolation::new(false);
+        for k in 0..6 {
+            assert_eq!(off.recording(), None);
+            assert_eq!(off.after_sweep(0.8f64.powi(k)), None);
+        }
     }
 
     #[test]

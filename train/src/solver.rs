@@ -1550,13 +1550,13 @@ fn solve_pair(
     // that, with the choices kept, it stands for the first sweep over the
     // candidates after it (one sweep over every candidate fewer per pass).
     let mut passed = choices;
-    // The changes of the sweeps since the last Bellman pass, for
-    // extrapolation: a sweep over the candidates that keeps the choices
-    // shrinks the error like a sweep over them, so it continues the
-    // series; one that revises them raises the change and breaks it.
-    let mut steadiness = extrapolation::Steadiness::default();
+    // Once the sweeps' changes since the last Bellman pass shrink by a
+    // steady ratio (per sweep, or over two), the next one or two sweeps
+    // over the choices record their changes, and if the ratio held, the
+    // values are moved along them by the error left (`extrapolation`).
+    let mut extrapolation = extrapolation::Extrapolation::new(options.extrapolate);
     while report.sweeps < options.max_sweeps {
-        steadiness.clear();
+        extrapolation.clear();
         let target = residual * EVALUATION_RATIO;
         let target = if complete || target <= STRAIGHT_TO_TOLERANCE * options.tolerance {
             options.tolerance
@@ -1569,7 +1569,7 @@ fn solve_pair(
             } else {
                 let change = over_candidates(&mut policies, &mut report, true, drift);
                 drift += change;
-                steadiness.note(change);
+                extrapolation.note(change);
                 note(&mut report, change);
                 change
             };
@@ -1579,37 +1579,14 @@ fn solve_pair(
             // Sweeps over the choices just made are cheaper (one read per
             // roll); the next sweep over the candidates revises them.
             let inner = (change * CHOICE_RATIO).max(target);
-            // Once the sweeps' changes shrink by a steady ratio (per sweep,
-            // or over two), the next one or two record their changes, and
-            // if the ratio held, the values are moved along them by the
-            // error left (`extrapolation`). (`recording`: over how many
-            // sweeps, the scale, and how many have recorded.)
-            let mut recording: Option<(usize, f64, usize)> = None;
             while choices && report.sweeps < options.max_sweeps {
-                if recording.is_none() && options.extrapolate {
-                    recording = steadiness
-                        .recording()
-                        .map(|(steps, scale)| (steps, scale, 0));
-                }
-                let change = evaluate_choices(
-                    &mut policies,
-                    recording.map(|(_, scale, done)| (scale, done > 0)),
-                );
+                let change = evaluate_choices(&mut policies, extrapolation.recording());
                 drift += change;
                 report.sweeps += 1;
                 report.choice_sweeps += 1;
-                steadiness.note(change);
-                if let Some((steps, scale, done)) = recording.as_mut() {
-                    *done += 1;
-                    if *done == *steps {
-                        if let Some(ratio) = steadiness.ratio_over(*steps) {
-                            let factor = extrapolation::factor(ratio);
-                            drift += extrapolate(&policies, values, factor, *scale);
-                            report.extrapolations += 1;
-                            steadiness.clear();
-                        }
-                        recording = None;
-                    }
+                if let Some((factor, scale)) = extrapolation.after_sweep(change) {
+                    drift += extrapolate(&policies, values, factor, scale);
+                    report.extrapolations += 1;
                 }
                 note(&mut report, change);
                 if change <= inner {
