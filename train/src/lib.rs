@@ -6,4 +6,5 @@ mod extrapolation;
 mod margins;
 mod memory;
 pub mod neural;
+mod record;
 pub mod solver;

@@ -13,6 +13,7 @@
 //! full residual pass, which only reads, shows `max |T(V) − V| ≤ tolerance`.
 
 use crate::extrapolation;
+use crate::record::{INDEX, LAST, NONE, SAME};
 use rayon::prelude::*;
 use sawah_engine::race::{Block, Position, PositionIndex, RuleSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -262,8 +263,11 @@ fn joint(parts: (f64, f64), twin_parts: (f64, f64)) -> (f64, f64) {
 /// Why a solve could not be done.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
-    /// The rule set has more positions than the solver indexes (2^31).
-    #[error("{name} has {states} positions; the solver handles fewer than 2^31 (2,147,483,648)")]
+    /// The rule set has more positions than the solver's records can name
+    /// (2^30 − 1).
+    #[error(
+        "{name} has {states} positions; the solver handles fewer than 2^30 − 1 (1,073,741,823)"
+    )]
     TooLarge {
         /// The rule set.
         name: String,
@@ -309,8 +313,8 @@ pub fn solve_with_checkpoints(
 ) -> Result<Solution, SolveError> {
     let index = PositionIndex::new(rules);
     let n = index.len();
-    // Successors are recorded as u32 indices with one flag bit.
-    if n >= u64::from(SAME) {
+    // Successors are recorded as u32 indices with two flag bits.
+    if n >= crate::record::MAX_POSITIONS {
         return Err(SolveError::TooLarge {
             name: rules.name().to_string(),
             states: n,
@@ -326,7 +330,7 @@ pub fn solve_with_checkpoints(
     let least_needed = pairs
         .iter()
         .map(|&pair| {
-            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(&index, pair), moving_rolls, p)
+            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(&index, pair), 0, moving_rolls, p)
         })
         .max()
         .unwrap_or(0);
@@ -348,15 +352,18 @@ pub fn solve_with_checkpoints(
     }
     // Each pair's record layout, and the memory for the largest pair's
     // records, reserved once (address space only until written).
+    let rolls = Rolls::new(rules);
+    let shapes: Vec<(u64, u64)> = pairs
+        .iter()
+        .map(|&pair| {
+            let words = packed_words_estimate(rules, &index, &rolls, pair, SAMPLE_STEP);
+            (pair_states(&index, pair), words)
+        })
+        .collect();
     let layout = |pair| {
-        Layout::that_fits(
-            held(pair),
-            pair_states(&index, pair),
-            moving_rolls,
-            p,
-            options.memory,
-        )
-        .unwrap_or(Layout::NARROWEST)
+        let at = pairs.iter().position(|&p| p == pair).unwrap_or(0);
+        Layout::that_fits(held(pair), shapes[at], moving_rolls, p, options.memory)
+            .unwrap_or(Layout::NARROWEST)
     };
     let mut policy_memory = PolicyMemory::reserve(pairs.iter().map(|&(a, b)| {
         // At most one twin pair per position of the layer (a != b: exactly).
@@ -441,12 +448,6 @@ pub fn solve_with_checkpoints(
     })
 }
 
-/// Marks a recorded successor whose value counts as is (an extra roll);
-/// without it the value counts as `1 − v` (the turn passed).
-const SAME: u32 = 1 << 31;
-/// An empty candidate slot; a roll whose first slot is empty passes.
-const NONE: u32 = u32::MAX;
-
 /// The dice as the sweeps see them: the rolls that can move (a roll of 0
 /// never moves) with their probabilities, and the probability of the rest.
 struct Rolls {
@@ -475,12 +476,15 @@ impl Rolls {
 /// The moves a layer pair's sweeps consider, one block of the index each:
 /// per twin pair `(i, j)` (a position and its twin across a pass; equal
 /// when the twin is the position itself) the pair in `twins` and a
-/// fixed-size record `[candidates of i…, candidates of j…]` in `records`,
-/// where a position's candidates are, per moving roll, its `width` best
-/// successors at the last Bellman pass, best first (an index, `| SAME` for
-/// an extra roll; `NONE` where there are fewer moves). Finished positions
-/// (wins and losses) are in the index with fixed values, so a bear-off or
-/// a winning move is a successor like any other.
+/// record `[candidates of i…, candidates of j…]` in `records`, where a
+/// position's candidates are, per moving roll, its `width` best successors
+/// at the last Bellman pass, best first (`crate::record`: an index, `|
+/// SAME` for an extra roll, the roll's last marked; a single `NONE` for a
+/// roll that passes). Records of every move are packed, one after the
+/// other, with each twin pair's length in `lengths`; others sit at a fixed
+/// stride (`2 × rolls × width` words). Finished positions (wins and
+/// losses) are in the index with fixed values, so a bear-off or a winning
+/// move is a successor like any other.
 ///
 /// A block's twins, records and choices are its parts of three
 /// allocations made once per layer pair: with one small allocation per
@@ -492,6 +496,9 @@ impl Rolls {
 struct Policy<'a> {
     twins: &'a mut [u32],
     records: &'a mut [u32],
+    /// With packed records, each twin pair's record length in words;
+    /// empty when the records sit at a fixed stride.
+    lengths: &'a mut [u8],
     /// With more than one candidate per roll (when memory allows), the
     /// candidate each roll took at the last sweep over the candidates:
     /// records of one candidate per roll; empty otherwise.
@@ -524,35 +531,34 @@ fn split_into<'a, T>(mut data: &'a mut [T], counts: &[usize], stride: usize) -> 
 /// The value a recorded successor is worth to the mover.
 #[inline]
 fn successor_value(values: &Values, successor: u32) -> f64 {
-    let v = values.get(u64::from(successor & !SAME));
+    let v = values.get(u64::from(successor & INDEX));
     if successor & SAME != 0 { v } else { 1.0 - v }
 }
 
-/// `(A, q)` of a position from its recorded candidates: `A` the
-/// probability-weighted value of the best candidate of every roll that
-/// moves, `q` the probability of passing; and the smallest gap, over the
-/// rolls, between the best candidate and the next (infinite when no roll
-/// has two).
+/// `(A, q)` of a position from its recorded candidates (the start of
+/// `record`, `crate::record`'s layout): `A` the probability-weighted value
+/// of the best candidate of every roll that moves, `q` the probability of
+/// passing; the smallest gap, over the rolls, between the best candidate
+/// and the next (infinite when no roll has two); and the words its rolls
+/// took.
 ///
 /// With `chosen`, writes each roll's best candidate there (`NONE` for a
 /// roll that passes).
 #[inline]
 fn policy_parts(
-    candidates: &[u32],
-    width: usize,
+    record: &[u32],
     rolls: &Rolls,
     values: &Values,
     mut chosen: Option<&mut [u32]>,
-) -> ((f64, f64), f64) {
+) -> ((f64, f64), f64, usize) {
     let mut moving = 0.0;
     let mut passing = rolls.still;
     let mut gap = f64::INFINITY;
-    for (roll, (slots, &(_, p))) in candidates
-        .chunks_exact(width)
-        .zip(&rolls.moving)
-        .enumerate()
-    {
-        if slots[0] == NONE {
+    let mut at = 0;
+    for (roll, &(_, p)) in rolls.moving.iter().enumerate() {
+        let first = record[at];
+        if first == NONE {
+            at += 1;
             passing += p;
             if let Some(chosen) = chosen.as_deref_mut() {
                 chosen[roll] = NONE;
@@ -561,8 +567,10 @@ fn policy_parts(
         }
         let mut best = f64::NEG_INFINITY;
         let mut next = f64::NEG_INFINITY;
-        let mut choice = slots[0];
-        for &successor in slots.iter().take_while(|&&s| s != NONE) {
+        let mut choice = first;
+        loop {
+            let successor = record[at];
+            at += 1;
             let value = successor_value(values, successor);
             // Branch-free: the values come in no order, and a branch on
             // them is mispredicted about half the time.
@@ -571,6 +579,9 @@ fn policy_parts(
                 best = value;
                 choice = successor;
             }
+            if successor & LAST != 0 {
+                break;
+            }
         }
         if let Some(chosen) = chosen.as_deref_mut() {
             chosen[roll] = choice;
@@ -578,7 +589,7 @@ fn policy_parts(
         gap = gap.min(best - next);
         moving += p * best;
     }
-    ((moving, passing), gap)
+    ((moving, passing), gap, at)
 }
 
 /// `(A, q)` of a position from each roll's chosen candidate (`choices`, one
@@ -608,8 +619,12 @@ fn choice_parts(choices: &[u32], rolls: &Rolls, values: &Values) -> (f64, f64) {
 struct PairMoves {
     i: u64,
     j: u64,
-    /// The twin pair's place in its block's records.
+    /// The twin pair's number in its block.
     record: usize,
+    /// Where its record starts in the block's records, and its length in
+    /// words.
+    offset: usize,
+    len: usize,
     /// Whether every move was generated (and the pair's margin can be
     /// measured), rather than the candidates taken.
     generated: bool,
@@ -654,23 +669,33 @@ impl PairMoves {
         }
     }
 
-    /// Takes the twin pair `(i, j)`'s recorded candidates (`record`, `width`
-    /// per roll) as its moves, and prefetches their values.
+    /// Takes the twin pair `(i, j)`'s recorded candidates (`record`, both
+    /// positions' `moving_rolls` rolls) as its moves, and prefetches their
+    /// values.
     fn take_candidates(
         &mut self,
         values: &Values,
         (i, j): (u64, u64),
         record: &[u32],
-        width: usize,
+        moving_rolls: usize,
     ) {
         self.start((i, j), false);
-        for slots in record.chunks_exact(width) {
-            for &successor in slots.iter().take_while(|&&s| s != NONE) {
-                values.prefetch(u64::from(successor & !SAME));
+        crate::record::read(record, 2 * moving_rolls, |roll| {
+            for &successor in roll {
+                values.prefetch(u64::from(successor & INDEX));
                 self.successors.push(successor);
             }
             self.bounds.push(self.successors.len());
-        }
+        });
+    }
+
+    /// The words the twin pair's record takes: each roll's successors, at
+    /// most `width` of them, or one word for a roll that passes.
+    fn record_len(&self, width: usize) -> usize {
+        self.bounds
+            .windows(2)
+            .map(|bounds| crate::record::roll_words((bounds[1] - bounds[0]).min(width)))
+            .sum()
     }
 
     /// Each moving roll's successors of the position (`0`) or its twin (`1`).
@@ -771,6 +796,7 @@ impl Layout {
         PolicySizes {
             twins: 2,
             records: 2 * moving_rolls * self.width,
+            lengths: usize::from(self.packed(moving_rolls, pieces)),
             chosen: 2 * moving_rolls * choices,
             margins: usize::from(!self.every_move(pieces)),
             choice_margins: choices,
@@ -778,16 +804,33 @@ impl Layout {
         }
     }
 
-    /// Bytes per twin pair.
+    /// Whether the records are packed (`crate::record`): with every move,
+    /// when a twin pair's record length fits in its byte.
+    fn packed(self, moving_rolls: usize, pieces: u8) -> bool {
+        self.every_move(pieces) && 2 * moving_rolls * self.width <= usize::from(u8::MAX)
+    }
+
+    /// Bytes per twin pair (at most: packed records take fewer).
+    #[cfg(test)]
     fn pair_bytes(self, moving_rolls: usize, pieces: u8) -> u64 {
         self.per_twin_pair(moving_rolls, pieces).bytes()
     }
 
     /// Bytes for a layer pair of `states` positions (taking a twin pair per
     /// two positions; a position that is its own twin has a pair to itself,
-    /// and such positions are few).
-    fn bytes(self, states: u64, moving_rolls: usize, pieces: u8) -> u64 {
-        states * self.pair_bytes(moving_rolls, pieces) / 2
+    /// and such positions are few) whose records of every move, packed,
+    /// take `packed_words`.
+    fn bytes(self, states: u64, packed_words: u64, moving_rolls: usize, pieces: u8) -> u64 {
+        let per_pair = self.per_twin_pair(moving_rolls, pieces);
+        if self.packed(moving_rolls, pieces) {
+            let besides = PolicySizes {
+                records: 0,
+                ..per_pair
+            };
+            states * besides.bytes() / 2 + 4 * packed_words
+        } else {
+            states * per_pair.bytes() / 2
+        }
     }
 
     /// The first layout that fits in `memory` bytes besides the values of
@@ -801,7 +844,7 @@ impl Layout {
     /// without: 456 s with them, 610 s with two and none; docs/solver.md).
     fn that_fits(
         positions: u64,
-        states: u64,
+        (states, packed_words): (u64, u64),
         moving_rolls: usize,
         pieces: u8,
         memory: u64,
@@ -814,16 +857,19 @@ impl Layout {
             .chain(partial().filter(|&w| w > 1).map(|w| (w, true)))
             .chain(partial().map(|w| (w, false)))
             .map(|(width, choices)| Layout { width, choices })
-            .find(|layout| 8 * positions + layout.bytes(states, moving_rolls, pieces) <= memory)
+            .find(|layout| {
+                8 * positions + layout.bytes(states, packed_words, moving_rolls, pieces) <= memory
+            })
     }
 }
 
 /// How long each part of a policy is (see [`Policy`]), in elements: the
-/// twins, records and choices are `u32`, the margins bytes.
+/// twins, records and choices are `u32`, the lengths and margins bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct PolicySizes {
     twins: usize,
     records: usize,
+    lengths: usize,
     chosen: usize,
     margins: usize,
     choice_margins: usize,
@@ -836,6 +882,7 @@ impl PolicySizes {
         PolicySizes {
             twins: self.twins * count,
             records: self.records * count,
+            lengths: self.lengths * count,
             chosen: self.chosen * count,
             margins: self.margins * count,
             choice_margins: self.choice_margins * count,
@@ -846,7 +893,7 @@ impl PolicySizes {
     /// The bytes of all the parts.
     fn bytes(self) -> u64 {
         let words = self.twins + self.records + self.chosen;
-        (4 * words + self.margins + self.choice_margins + self.deltas) as u64
+        (4 * words + self.lengths + self.margins + self.choice_margins + self.deltas) as u64
     }
 }
 
@@ -861,6 +908,7 @@ impl PolicySizes {
 struct PolicyMemory {
     twins: Vec<u32>,
     records: Vec<u32>,
+    lengths: Vec<u8>,
     chosen: Vec<u32>,
     margins: Vec<u8>,
     choice_margins: Vec<u8>,
@@ -873,6 +921,7 @@ impl PolicyMemory {
         let most = sizes.fold(PolicySizes::default(), |most, size| PolicySizes {
             twins: most.twins.max(size.twins),
             records: most.records.max(size.records),
+            lengths: most.lengths.max(size.lengths),
             chosen: most.chosen.max(size.chosen),
             margins: most.margins.max(size.margins),
             choice_margins: most.choice_margins.max(size.choice_margins),
@@ -881,6 +930,7 @@ impl PolicyMemory {
         PolicyMemory {
             twins: crate::memory::zeroed(most.twins),
             records: crate::memory::zeroed(most.records),
+            lengths: crate::memory::zeroed(most.lengths),
             chosen: crate::memory::zeroed(most.chosen),
             margins: crate::memory::zeroed(most.margins),
             choice_margins: crate::memory::zeroed(most.choice_margins),
@@ -888,16 +938,25 @@ impl PolicyMemory {
         }
     }
 
-    /// The parts for a pair of `sizes` (at most those reserved), cut into
-    /// its blocks' policies (`twin_pairs` in each), giving back the pages
-    /// after them. The margins are zero (none measured); the twins,
-    /// records, choices and changes hold whatever an earlier pair left, and
+    /// The parts for a pair of `per_pair` per twin pair (at most those
+    /// reserved), cut into its blocks' policies (`twin_pairs` in each, and
+    /// `record_sizes` words of records), giving back the pages after them.
+    /// The margins are zero (none measured); the twins, records, lengths,
+    /// choices and changes hold whatever an earlier pair left, and
     /// a pair writes them before it reads them (the first Bellman pass
     /// generates every twin pair, its margins being zero; the first sweep
     /// over the candidates notes every choice, its choice margins being
     /// zero; a sweep records every change it extrapolates along).
-    fn policies(&mut self, per_pair: PolicySizes, twin_pairs: &[usize]) -> Vec<Policy<'_>> {
-        let sizes = per_pair.times(twin_pairs.iter().sum());
+    fn policies(
+        &mut self,
+        per_pair: PolicySizes,
+        twin_pairs: &[usize],
+        record_sizes: &[usize],
+    ) -> Vec<Policy<'_>> {
+        let sizes = PolicySizes {
+            records: record_sizes.iter().sum(),
+            ..per_pair.times(twin_pairs.iter().sum())
+        };
         fn part<T: crate::memory::Zeroable>(data: &mut [T], len: usize) -> &mut [T] {
             crate::memory::trim(data, len);
             &mut data[..len]
@@ -908,11 +967,13 @@ impl PolicyMemory {
         choice_margins.fill(0);
         let twins = part(&mut self.twins, sizes.twins);
         let records = part(&mut self.records, sizes.records);
+        let lengths = part(&mut self.lengths, sizes.lengths);
         let chosen = part(&mut self.chosen, sizes.chosen);
         let deltas = part(&mut self.deltas, sizes.deltas);
         split_into(twins, twin_pairs, per_pair.twins)
             .into_iter()
-            .zip(split_into(records, twin_pairs, per_pair.records))
+            .zip(split_into(records, record_sizes, 1))
+            .zip(split_into(lengths, twin_pairs, per_pair.lengths))
             .zip(split_into(chosen, twin_pairs, per_pair.chosen))
             .zip(split_into(margins, twin_pairs, per_pair.margins))
             .zip(split_into(
@@ -922,13 +983,16 @@ impl PolicyMemory {
             ))
             .zip(split_into(deltas, twin_pairs, per_pair.deltas))
             .map(
-                |(((((twins, records), chosen), margins), choice_margins), deltas)| Policy {
-                    twins,
-                    records,
-                    chosen,
-                    margins,
-                    choice_margins,
-                    deltas,
+                |((((((twins, records), lengths), chosen), margins), choice_margins), deltas)| {
+                    Policy {
+                        twins,
+                        records,
+                        lengths,
+                        chosen,
+                        margins,
+                        choice_margins,
+                        deltas,
+                    }
                 },
             )
             .collect()
@@ -959,6 +1023,46 @@ fn held_values(index: &PositionIndex, pieces: u8, (a, b): (u8, u8), release: boo
         .map(|&pair| pair_states(index, pair))
         .sum();
     index.len() - unfinished + diagonals
+}
+
+/// The words a position's record takes with at most `width` candidates
+/// per roll (`crate::record`).
+fn record_words(rules: &RuleSet, rolls: &Rolls, width: usize, position: &Position) -> usize {
+    rolls
+        .moving
+        .iter()
+        .map(|&(roll, _)| {
+            let count = rules.move_count(position, roll) as usize;
+            crate::record::roll_words(count.min(width))
+        })
+        .sum()
+}
+
+/// One position in how many a layout's memory estimate counts the moves of.
+const SAMPLE_STEP: u64 = 61;
+
+/// The words a layer pair's records take packed with every move, estimated
+/// from every `step`-th position (each position's moves are in one twin
+/// pair's record), with 1% to spare: what the memory plan counts for a
+/// packed layout. The pair's records are then allocated at their exact
+/// size, counted when it starts.
+fn packed_words_estimate(
+    rules: &RuleSet,
+    index: &PositionIndex,
+    rolls: &Rolls,
+    pair: (u8, u8),
+    step: u64,
+) -> u64 {
+    let width = usize::from(rules.pieces());
+    let sampled: u64 = crate::checkpoint::pair_ranges(index, pair)
+        .into_iter()
+        .flat_map(|range| range.step_by(step as usize))
+        .collect::<Vec<u64>>()
+        .par_iter()
+        .filter_map(|&i| index.position(i))
+        .map(|position| record_words(rules, rolls, width, &position) as u64)
+        .sum();
+    sampled * step * 101 / 100
 }
 
 /// Positions in a layer pair (the layer and its mirror).
@@ -998,8 +1102,9 @@ impl ChoiceMargins<'_> {
 }
 
 /// An in-place sweep over the twin pairs `twins` (`[i, j]` each) and their
-/// policy records of `width` candidates per roll (`[candidates of i…,
-/// candidates of j…]`). With `chosen` (each roll's choice, one candidate
+/// policy records (`[candidates of i…, candidates of j…]`, `Policy`'s
+/// layout: packed, with each pair's length in `lengths`, or at `stride`
+/// when `lengths` is empty). With `chosen` (each roll's choice, one candidate
 /// per roll, for the cheaper sweeps that follow), a writing sweep also
 /// writes each roll's choice there; with `margins` as well, a pair whose
 /// choice margin holds is read from its choices alone, and a writing sweep
@@ -1011,7 +1116,7 @@ impl ChoiceMargins<'_> {
 fn sweep(
     twins: &[u32],
     records: &[u32],
-    width: usize,
+    (lengths, stride): (&[u8], usize),
     chosen: Option<&mut [u32]>,
     mut margins: Option<ChoiceMargins>,
     rolls: &Rolls,
@@ -1020,31 +1125,34 @@ fn sweep(
     write: bool,
 ) -> (f64, u64) {
     let moving_rolls = rolls.moving.len();
-    let slots = moving_rolls * width;
-    let stride = 2 * slots;
     let choice_stride = 2 * moving_rolls;
     let mut read_in_full = 0u64;
     let held = |margins: &Option<ChoiceMargins>, k| margins.as_ref().is_some_and(|m| m.hold(k));
     let mut chosen = chosen;
     let mut largest = 0.0f64;
-    for (k, (pair, record)) in twins
-        .chunks_exact(2)
-        .zip(records.chunks_exact(stride))
-        .enumerate()
-    {
+    // Twin pair `k`'s record length, and where the records of this pair
+    // and of the one `PREFETCH_AHEAD` on start.
+    let len = |k: usize| lengths.get(k).map_or(stride, |&len| usize::from(len));
+    let mut at = 0;
+    let mut ahead_at: usize = (0..PREFETCH_AHEAD.min(twins.len() / 2)).map(len).sum();
+    for (k, pair) in twins.chunks_exact(2).enumerate() {
         // Ask for the values of a pair a few ahead: from its choices alone
         // when its choice margin holds.
         let ahead = k + PREFETCH_AHEAD;
         if let Some(upcoming_pair) = twins.get(2 * ahead..2 * ahead + 2) {
+            let ahead_len = len(ahead);
             let upcoming = if held(&margins, ahead) {
                 chosen
                     .as_deref()
                     .and_then(|c| c.get(ahead * choice_stride..(ahead + 1) * choice_stride))
             } else {
-                records.get(ahead * stride..(ahead + 1) * stride)
+                records.get(ahead_at..ahead_at + ahead_len)
             };
+            ahead_at += ahead_len;
             prefetch_pair(values, upcoming_pair, upcoming.unwrap_or(&[]));
         }
+        let record = &records[at..at + len(k)];
+        at += record.len();
         let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
         let choice = chosen
             .as_deref_mut()
@@ -1059,7 +1167,6 @@ fn sweep(
             }
             choice => {
                 read_in_full += 1;
-                let (mine, theirs) = record.split_at(slots);
                 let (my_choice, their_choice) = match choice.filter(|_| write) {
                     Some(choice) => {
                         let (mine, theirs) = choice.split_at_mut(moving_rolls);
@@ -1067,9 +1174,9 @@ fn sweep(
                     }
                     None => (None, None),
                 };
-                let (parts, gap) = policy_parts(mine, width, rolls, values, my_choice);
-                let (twin_parts, twin_gap) =
-                    policy_parts(theirs, width, rolls, values, their_choice);
+                let (parts, gap, used) = policy_parts(record, rolls, values, my_choice);
+                let (twin_parts, twin_gap, _) =
+                    policy_parts(&record[used..], rolls, values, their_choice);
                 if write && let Some(margins) = margins.as_mut() {
                     margins.bytes[k] = crate::margins::encode(margins.epoch, gap.min(twin_gap));
                 }
@@ -1208,7 +1315,7 @@ fn prefetch_pair(values: &Values, pair: &[u32], successors: &[u32]) {
     values.prefetch(u64::from(pair[0]));
     values.prefetch(u64::from(pair[1]));
     for &successor in successors.iter().filter(|&&s| s != NONE) {
-        values.prefetch(u64::from(successor & !SAME));
+        values.prefetch(u64::from(successor & INDEX));
     }
 }
 
@@ -1273,25 +1380,32 @@ fn solve_pair(
     let per_pair = layout.per_twin_pair(rolls.moving.len(), rules.pieces());
     let stride = per_pair.records;
     // Records are allocated at their exact size: one per twin pair, which
-    // is every position of the block when the twins are in the mirror layer.
-    let twin_pairs: Vec<usize> = blocks
+    // is every position of the block when the twins are in the mirror
+    // layer, and, packed, the words its moves take.
+    let packed = layout.packed(rolls.moving.len(), rules.pieces());
+    let (twin_pairs, record_sizes): (Vec<usize>, Vec<usize>) = blocks
         .par_iter()
         .map(|block| {
-            if a == b {
-                let mut count = 0usize;
-                index.for_each_in_block(block, |i, position| {
-                    if index.index(&twin(rules, position)) >= i {
-                        count += 1;
-                    }
-                });
-                count
-            } else {
-                block.len as usize
+            if a != b && !packed {
+                return (block.len as usize, block.len as usize * stride);
             }
+            let (mut count, mut words) = (0usize, 0usize);
+            index.for_each_in_block(block, |i, position| {
+                let other = twin(rules, position);
+                if a == b && index.index(&other) < i {
+                    return;
+                }
+                count += 1;
+                if packed {
+                    words += record_words(rules, &rolls, width, position)
+                        + record_words(rules, &rolls, width, &other);
+                }
+            });
+            (count, if packed { words } else { count * stride })
         })
-        .collect();
+        .unzip();
     let all_pairs: usize = twin_pairs.iter().sum();
-    let mut policies = memory.policies(per_pair, &twin_pairs);
+    let mut policies = memory.policies(per_pair, &twin_pairs, &record_sizes);
     // After the records of the pair before were trimmed to this one's, so
     // that the two are not held at once.
     let mirror = if a == b {
@@ -1332,6 +1446,7 @@ fn solve_pair(
                 let Policy {
                     twins,
                     records,
+                    lengths,
                     chosen,
                     margins,
                     ..
@@ -1360,7 +1475,8 @@ fn solve_pair(
                         twins[2 * k..2 * k + 2].copy_from_slice(&[i as u32, j as u32]);
                     }
                     if moves.generated {
-                        records[k * stride..(k + 1) * stride].copy_from_slice(&best);
+                        let record = &mut records[moves.offset..moves.offset + moves.len];
+                        crate::record::write(&best, width, record);
                         if let Some(margin) = margins.get_mut(k) {
                             *margin = crate::margins::encode(pass, gap.min(twin_gap));
                         }
@@ -1382,8 +1498,10 @@ fn solve_pair(
                 let mut waiting = std::collections::VecDeque::new();
                 let mut in_flight = 0;
                 let mut spare: Vec<PairMoves> = Vec::new();
-                // The next twin pair, in walking order (the records' order).
+                // The next twin pair, in walking order (the records' order),
+                // and where its record starts.
                 let mut next = 0usize;
+                let mut offset = 0usize;
                 index.for_each_in_block_rev(block, |i, position| {
                     // The twin pair `position` starts, if any: in the first
                     // pass by ranking its twin (the one with the smaller
@@ -1401,17 +1519,34 @@ fn solve_pair(
                         return;
                     }
                     let mut moves = spare.pop().unwrap_or_default();
+                    // The record's length: the stride, or, packed, as the
+                    // first pass found it (the number of moves of a roll
+                    // never changes).
+                    let known_len = match lengths.get(next) {
+                        None => Some(stride),
+                        Some(_) if pass == 0 => None,
+                        Some(&len) => Some(usize::from(len)),
+                    };
                     let holds = margins.get(next).is_some_and(|&m| holding[usize::from(m)]);
-                    if holds {
-                        let record = &records[next * stride..(next + 1) * stride];
-                        moves.take_candidates(values, (i, j), record, width);
-                    } else {
-                        let other = twin(rules, position);
-                        moves.generate(index, values, &rolls, (i, position), (j, &other));
+                    match known_len {
+                        Some(len) if holds => {
+                            let record = &records[offset..offset + len];
+                            moves.take_candidates(values, (i, j), record, rolls.moving.len());
+                        }
+                        _ => {
+                            let other = twin(rules, position);
+                            moves.generate(index, values, &rolls, (i, position), (j, &other));
+                        }
+                    }
+                    let len = known_len.unwrap_or_else(|| moves.record_len(width));
+                    if let Some(length) = lengths.get_mut(next) {
+                        // At most 255: records are packed only then.
+                        *length = len as u8;
                     }
                     generated += u64::from(moves.generated);
-                    moves.record = next;
+                    (moves.record, moves.offset, moves.len) = (next, offset, len);
                     next += 1;
+                    offset += len;
                     in_flight += moves.successors.len();
                     waiting.push_back(moves);
                     while let Some(oldest) = waiting.front()
@@ -1448,7 +1583,7 @@ fn solve_pair(
                 sweep(
                     policy.twins,
                     policy.records,
-                    width,
+                    (policy.lengths, stride),
                     chosen,
                     margins,
                     &rolls,
@@ -1618,9 +1753,9 @@ mod tests {
 
     /// The layouts for a pair of 100 positions (50 twin pairs) beside 1,000
     /// values held, 4 moving rolls and 7 pieces, with `bytes` per twin pair
-    /// to spare.
+    /// to spare, whose packed records of every move fill every slot.
     fn layout_with(bytes: u64) -> Option<Layout> {
-        Layout::that_fits(1_000, 100, 4, 7, 8 * 1_000 + 50 * bytes)
+        Layout::that_fits(1_000, (100, 50 * 56), 4, 7, 8 * 1_000 + 50 * bytes)
     }
 
     #[test]
@@ -1631,31 +1766,57 @@ mod tests {
         // position for the changes extrapolated along.
         assert_eq!(layout(2, true), 8 + 64 + 32 + 2 + 2);
         // Every move needs no margin for its candidates.
-        assert_eq!(layout(7, true), 8 + 224 + 32 + 1 + 2);
-        assert_eq!(Layout::NARROWEST.bytes(100, 4, 7), 50 * 41);
+        // (At most: packed, with a byte for the record's length.)
+        assert_eq!(layout(7, true), 8 + 224 + 1 + 32 + 1 + 2);
+        assert_eq!(Layout::NARROWEST.bytes(100, 0, 4, 7), 50 * 41);
+        // Packed records of every move take the words counted, and a byte
+        // per twin pair for their length.
+        let every = Layout {
+            width: 7,
+            choices: true,
+        };
+        assert_eq!(
+            every.bytes(100, 1_000, 4, 7),
+            50 * (8 + 1 + 32 + 1 + 2) + 4_000
+        );
+    }
+
+    /// Packed, every move fits where its records take no more than the
+    /// partial widths' would.
+    #[test]
+    fn packed_records_of_every_move_fit_in_less() {
+        // 50 twin pairs, each with 2 moves per roll (16 words).
+        let fits =
+            |bytes: u64| Layout::that_fits(1_000, (100, 50 * 16), 4, 7, 8 * 1_000 + 50 * bytes);
+        let every = Layout {
+            width: 7,
+            choices: true,
+        };
+        assert_eq!(fits(8 + 1 + 64 + 32 + 1 + 2), Some(every));
+        assert_ne!(fits(8 + 1 + 64 + 32 + 1 + 2 - 1), Some(every));
     }
 
     /// The memory plan of the 7-piece 16-square sets at the default budget
-    /// (docs/solver.md): the largest pairs get partial widths with the
-    /// choices, every other pair every move with the choices.
+    /// (docs/solver.md): the largest pair gets two candidates with the
+    /// choices, every other pair every move (packed) with the choices.
     #[test]
     fn sawah_layouts_at_the_default_budget() {
         let rules = sawah_engine::race::preset("sawah").expect("sawah is a preset");
         let index = PositionIndex::new(&rules);
-        let moving_rolls = Rolls::new(&rules).moving.len();
+        let rolls = Rolls::new(&rules);
         let budget = SolveOptions::default().memory;
         for pair in layer_pairs(rules.pieces()) {
+            // A coarser sample than the solver's, for speed.
+            let words = packed_words_estimate(&rules, &index, &rolls, pair, 4_099);
             let layout = Layout::that_fits(
                 held_values(&index, rules.pieces(), pair, true),
-                pair_states(&index, pair),
-                moving_rolls,
+                (pair_states(&index, pair), words),
+                rolls.moving.len(),
                 rules.pieces(),
                 budget,
             );
             let width = match pair {
                 (0, 1) => 2,
-                (0, 0) => 3,
-                (0, 2) => 4,
                 _ => 7,
             };
             let expected = Layout {
@@ -1666,30 +1827,54 @@ mod tests {
         }
     }
 
-    #[test]
-    fn in_order_works_each_item_once_and_hands_them_out_in_order() {
+    /// `in_order` on `threads` threads over 1,000 items: each item's value
+    /// summed, and, per item, the thread that worked it and the order in
+    /// which it was taken.
+    fn run_in_order(threads: usize) -> (u64, Vec<(usize, usize)>) {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
+            .num_threads(threads)
             .build()
             .expect("a pool");
-        let mut items: Vec<(u64, usize)> = (0..1000).map(|k| (k, 0)).collect();
+        let mut items: Vec<(u64, (usize, usize))> = (0..1000).map(|k| (k, (0, 0))).collect();
         let taken = std::sync::atomic::AtomicUsize::new(0);
         let sum = pool.install(|| {
             in_order(
                 &mut items,
                 |item| {
-                    // The order in which the items were taken.
-                    item.1 = taken.fetch_add(1, Ordering::Relaxed);
+                    let thread = rayon::current_thread_index().unwrap_or(usize::MAX);
+                    item.1 = (thread, taken.fetch_add(1, Ordering::Relaxed));
                     item.0
                 },
                 |x, y| x + y,
             )
         });
+        (sum, items.into_iter().map(|(_, taken)| taken).collect())
+    }
+
+    #[test]
+    fn in_order_works_each_item_once_and_hands_them_out_in_order() {
+        // One thread takes them exactly in order.
+        let (sum, taken) = run_in_order(1);
         assert_eq!(sum, 999 * 1000 / 2);
-        assert_eq!(taken.into_inner(), 1000);
-        // Taken in order, give or take the items in flight on other threads.
-        for (k, &(_, at)) in items.iter().enumerate() {
-            assert!(k.abs_diff(at) < 3, "item {k} taken {at}th");
+        for (k, &(_, at)) in taken.iter().enumerate() {
+            assert_eq!(at, k, "item {k}");
+        }
+        // On three, each item is worked once, and each thread takes its
+        // items in order. (How far apart two threads run depends on the
+        // scheduler: a thread can be held up between taking an item and
+        // noting it.)
+        let (sum, taken) = run_in_order(3);
+        assert_eq!(sum, 999 * 1000 / 2);
+        let mut at: Vec<usize> = taken.iter().map(|&(_, at)| at).collect();
+        at.sort_unstable();
+        assert_eq!(at, (0..1000).collect::<Vec<_>>());
+        for thread in 0..3 {
+            let mine: Vec<usize> = taken
+                .iter()
+                .filter(|&&(t, _)| t == thread)
+                .map(|&(_, at)| at)
+                .collect();
+            assert!(mine.is_sorted(), "thread {thread}: {mine:?}");
         }
     }
 
@@ -1734,9 +1919,11 @@ mod tests {
     #[test]
     fn every_move_comes_first_then_the_choices_then_width() {
         let layout = |width, choices| Some(Layout { width, choices });
-        assert_eq!(layout_with(267), layout(7, true));
-        assert_eq!(layout_with(266), layout(7, false));
-        assert_eq!(layout_with(232), layout(7, false));
+        // Packed records need a byte more per twin pair, for its length.
+        assert_eq!(layout_with(268), layout(7, true));
+        assert_eq!(layout_with(267), layout(7, false));
+        assert_eq!(layout_with(233), layout(7, false));
+        assert_eq!(layout_with(232), layout(4, true));
         assert_eq!(layout_with(231), layout(4, true));
         assert_eq!(layout_with(172), layout(4, true));
         assert_eq!(layout_with(171), layout(3, true));

@@ -323,7 +323,7 @@ fn start_values_of_the_small_presets_favour_the_first_player_a_little() {
 
 #[test]
 fn rule_sets_too_large_to_index_are_refused_with_a_reason() {
-    // 15 pieces on a 30-square route: far more than 2^31 positions.
+    // 15 pieces on a 30-square route: far more than 2^30 positions.
     let mut spec = race::preset_spec("sawah").unwrap();
     spec.name = "huge".into();
     spec.pieces = 15;
@@ -337,7 +337,7 @@ fn rule_sets_too_large_to_index_are_refused_with_a_reason() {
         .err()
         .unwrap()
         .to_string();
-    assert!(err.contains("huge") && err.contains("2^31"), "{err}");
+    assert!(err.contains("huge") && err.contains("2^30"), "{err}");
 }
 
 /// With checkpoints, a pair holds only the values it reads (its own score

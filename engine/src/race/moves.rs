@@ -53,6 +53,22 @@ impl RuleSet {
         list
     }
 
+    /// How many legal moves the side to move has with `roll`: the length of
+    /// [`RuleSet::legal_moves`], without listing them.
+    #[inline]
+    pub fn move_count(&self, position: &Position, roll: u8) -> u32 {
+        let me = position.turn;
+        let (mine, theirs) = (position.sides[me.index()], position.sides[(!me).index()]);
+        let tables = &self.tables[me];
+        let opponents = if self.marks_are_safe() {
+            tables.opponent_in_my_numbering(theirs.squares)
+        } else {
+            0
+        };
+        self.landing_squares(tables, (&mine, &theirs), opponents, roll)
+            .count_ones()
+    }
+
     /// The squares the side `mine` (to move, against `theirs`; `tables`
     /// its own) can move a piece to with `roll`, as a bitset (bit L+1:
     /// bearing off); `opponents` is `theirs`' pieces in `mine`'s numbering

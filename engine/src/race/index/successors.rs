@@ -129,7 +129,8 @@ mod tests {
 
     /// [`PositionIndex::successors`] against legal moves, applied and
     /// ranked one by one, for every roll of `index`'s position `i`, both
-    /// as ranked and with dark to move.
+    /// as ranked and with dark to move; and [`RuleSet::move_count`]
+    /// against the moves listed.
     fn check(rules: &RuleSet, index: &PositionIndex, i: u64) {
         let position = index.position(i).unwrap();
         for position in [position, position.flipped()] {
@@ -146,6 +147,12 @@ mod tests {
                 let mut found = Vec::new();
                 successors.for_roll(roll, |s, extra| found.push((s, extra)));
                 assert_eq!(found, expected, "{} position {i} roll {roll}", rules.name());
+                assert_eq!(
+                    rules.move_count(&position, roll) as usize,
+                    expected.len(),
+                    "{} position {i} roll {roll}: move count",
+                    rules.name()
+                );
             }
         }
     }
