@@ -32,16 +32,7 @@ impl RuleSet {
     #[inline]
     pub fn legal_moves(&self, position: &Position, roll: u8) -> MoveList<Move> {
         let mut list = MoveList::new();
-        let me = position.turn;
-        let (mine, theirs) = (position.sides[me.index()], position.sides[(!me).index()]);
-        let tables = &self.tables[me];
-        // Only safe marks need the opponent's pieces (captures are `apply`'s).
-        let opponents = if self.marks_are_safe() {
-            tables.opponent_in_my_numbering(theirs.squares)
-        } else {
-            0
-        };
-        let mut targets = self.landing_squares(tables, (&mine, &theirs), opponents, roll);
+        let mut targets = self.landing_squares_of(position, roll);
         while targets != 0 {
             let to = targets.trailing_zeros() as u8;
             targets &= targets - 1;
@@ -57,16 +48,22 @@ impl RuleSet {
     /// [`RuleSet::legal_moves`], without listing them.
     #[inline]
     pub fn move_count(&self, position: &Position, roll: u8) -> u32 {
+        self.landing_squares_of(position, roll).count_ones()
+    }
+
+    /// [`RuleSet::landing_squares`] of the side to move in `position`.
+    #[inline]
+    fn landing_squares_of(&self, position: &Position, roll: u8) -> u32 {
         let me = position.turn;
         let (mine, theirs) = (position.sides[me.index()], position.sides[(!me).index()]);
         let tables = &self.tables[me];
+        // Only safe marks need the opponent's pieces (captures are `apply`'s).
         let opponents = if self.marks_are_safe() {
             tables.opponent_in_my_numbering(theirs.squares)
         } else {
             0
         };
         self.landing_squares(tables, (&mine, &theirs), opponents, roll)
-            .count_ones()
     }
 
     /// The squares the side `mine` (to move, against `theirs`; `tables`
