@@ -1698,7 +1698,7 @@ fn solve_pair(
         } else {
             target
         };
-        while report.sweeps < options.max_sweeps {
+        'evaluation: while report.sweeps < options.max_sweeps {
             let change = if std::mem::take(&mut passed) {
                 residual
             } else {
@@ -1724,6 +1724,12 @@ fn solve_pair(
                     report.extrapolations += 1;
                 }
                 note(&mut report, change);
+                // Evaluated far enough: the pass below reads every
+                // candidate (or move) and revises the choices, so a sweep
+                // over the candidates first would only repeat it.
+                if change <= target {
+                    break 'evaluation;
+                }
                 if change <= inner {
                     break;
                 }
