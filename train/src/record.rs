@@ -58,27 +58,22 @@ pub fn write(candidates: &[u32], width: usize, out: &mut [u32]) {
 }
 
 /// Calls `each` with the successors of each of the first `rolls` rolls of
-/// `record` (an empty slice for a roll that passes; the words with
-/// [`LAST`] cleared); returns the words they took.
-pub fn read(record: &[u32], rolls: usize, mut each: impl FnMut(&[u32])) -> usize {
+/// `record`, as recorded (the last word of a roll with [`LAST`]; an empty
+/// slice for a roll that passes); returns the words they took.
+pub fn read<'r>(record: &'r [u32], rolls: usize, mut each: impl FnMut(&'r [u32])) -> usize {
     let mut at = 0;
-    let mut roll = Vec::with_capacity(16);
     for _ in 0..rolls {
-        roll.clear();
         if record[at] == NONE {
             at += 1;
-            each(&roll);
+            each(&[]);
             continue;
         }
-        loop {
-            let word = record[at];
+        let start = at;
+        while record[at] & LAST == 0 {
             at += 1;
-            roll.push(word & !LAST);
-            if word & LAST != 0 {
-                break;
-            }
         }
-        each(&roll);
+        at += 1;
+        each(&record[start..at]);
     }
     at
 }
@@ -87,6 +82,11 @@ pub fn read(record: &[u32], rolls: usize, mut each: impl FnMut(&[u32])) -> usize
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A roll's words as they were written, without the mark of the last.
+    fn without_last(roll: &[u32]) -> Vec<u32> {
+        roll.iter().map(|&word| word & !LAST).collect()
+    }
 
     #[test]
     fn a_roll_takes_its_candidates_or_one_word_when_it_passes() {
@@ -98,7 +98,7 @@ mod tests {
             [5, 7 | SAME | LAST, NONE, NONE, 9 | LAST, NONE, NONE, NONE]
         );
         let mut rolls = Vec::new();
-        let used = read(&out, 4, |roll| rolls.push(roll.to_vec()));
+        let used = read(&out, 4, |roll| rolls.push(without_last(roll)));
         assert_eq!(used, 5);
         assert_eq!(rolls, [vec![5, 7 | SAME], vec![], vec![], vec![9]]);
         assert_eq!([0, 1, 2].map(roll_words), [1, 1, 2]);
@@ -132,7 +132,7 @@ mod tests {
             write(&candidates, width, &mut out);
             prop_assert!(out[len..].iter().all(|&w| w == NONE));
             let mut got = Vec::new();
-            let used = read(&out, rolls.len(), |roll| got.push(roll.to_vec()));
+            let used = read(&out, rolls.len(), |roll| got.push(without_last(roll)));
             prop_assert_eq!(used, len);
             prop_assert_eq!(got, expected);
         }

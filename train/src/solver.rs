@@ -320,7 +320,8 @@ pub fn solve_with_checkpoints(
             states: n,
         });
     }
-    let moving_rolls = Rolls::new(rules).moving.len();
+    let rolls = Rolls::new(rules);
+    let moving_rolls = rolls.moving.len();
     let p = rules.pieces();
     let pairs = layer_pairs(p);
     // With checkpoints, the values no pair still to come reads are given
@@ -350,29 +351,25 @@ pub fn solve_with_checkpoints(
             values.set(i, value);
         }
     }
-    // Each pair's record layout, and the memory for the largest pair's
-    // records, reserved once (address space only until written).
-    let rolls = Rolls::new(rules);
-    let shapes: Vec<(u64, u64)> = pairs
+    // Each pair's record layout (in the order of `pairs`), and the memory
+    // for the largest pair's records, reserved once (address space only
+    // until written).
+    let layouts: Vec<Layout> = pairs
         .iter()
         .map(|&pair| {
             let words = packed_words_estimate(rules, &index, &rolls, pair, SAMPLE_STEP);
-            (pair_states(&index, pair), words)
+            let shape = (pair_states(&index, pair), words);
+            Layout::that_fits(held(pair), shape, moving_rolls, p, options.memory)
+                .unwrap_or(Layout::NARROWEST)
         })
         .collect();
-    let layout = |pair| {
-        let at = pairs.iter().position(|&p| p == pair).unwrap_or(0);
-        Layout::that_fits(held(pair), shapes[at], moving_rolls, p, options.memory)
-            .unwrap_or(Layout::NARROWEST)
-    };
-    let mut policy_memory = PolicyMemory::reserve(pairs.iter().map(|&(a, b)| {
-        // At most one twin pair per position of the layer (a != b: exactly).
-        let range = index.layer_range(a, b);
-        let twin_pairs = (range.end - range.start) as usize;
-        layout((a, b))
-            .per_twin_pair(moving_rolls, p)
-            .times(twin_pairs)
-    }));
+    let mut policy_memory =
+        PolicyMemory::reserve(pairs.iter().zip(&layouts).map(|(&(a, b), layout)| {
+            // At most one twin pair per position of the layer (a != b: exactly).
+            let range = index.layer_range(a, b);
+            let twin_pairs = (range.end - range.start) as usize;
+            layout.per_twin_pair(moving_rolls, p).times(twin_pairs)
+        }));
     let mut reports = Vec::new();
     let mut worst: f64 = 0.0;
     for total in (0..=2 * (p - 1)).rev() {
@@ -385,7 +382,11 @@ pub fn solve_with_checkpoints(
                 released.push(pair);
             }
         }
-        for &(a, b) in pairs.iter().filter(|&&(a, b)| a + b == total) {
+        for (&(a, b), &layout) in pairs
+            .iter()
+            .zip(&layouts)
+            .filter(|(pair, _)| pair.0 + pair.1 == total)
+        {
             let saved = checkpoints.and_then(|dir| values.restore(dir, rules, &index, (a, b)));
             let report = if let Some(residual) = saved {
                 LayerReport {
@@ -407,7 +408,7 @@ pub fn solve_with_checkpoints(
                     &index,
                     &values,
                     (a, b),
-                    layout((a, b)),
+                    layout,
                     &mut policy_memory,
                     options,
                     &mut progress,
@@ -683,7 +684,8 @@ impl PairMoves {
         crate::record::read(record, 2 * moving_rolls, |roll| {
             for &successor in roll {
                 values.prefetch(u64::from(successor & INDEX));
-                self.successors.push(successor);
+                // Ranked again by the pass, which marks the last anew.
+                self.successors.push(successor & !LAST);
             }
             self.bounds.push(self.successors.len());
         });
@@ -808,12 +810,6 @@ impl Layout {
     /// when a twin pair's record length fits in its byte.
     fn packed(self, moving_rolls: usize, pieces: u8) -> bool {
         self.every_move(pieces) && 2 * moving_rolls * self.width <= usize::from(u8::MAX)
-    }
-
-    /// Bytes per twin pair (at most: packed records take fewer).
-    #[cfg(test)]
-    fn pair_bytes(self, moving_rolls: usize, pieces: u8) -> u64 {
-        self.per_twin_pair(moving_rolls, pieces).bytes()
     }
 
     /// Bytes for a layer pair of `states` positions (taking a twin pair per
@@ -1055,11 +1051,14 @@ fn packed_words_estimate(
 ) -> u64 {
     let width = usize::from(rules.pieces());
     let sampled: u64 = crate::checkpoint::pair_ranges(index, pair)
-        .into_iter()
-        .flat_map(|range| range.step_by(step as usize))
-        .collect::<Vec<u64>>()
-        .par_iter()
-        .filter_map(|&i| index.position(i))
+        .into_par_iter()
+        .flat_map(|range| {
+            let samples = (range.end - range.start).div_ceil(step);
+            (0..samples)
+                .into_par_iter()
+                .map(move |k| range.start + k * step)
+        })
+        .filter_map(|i| index.position(i))
         .map(|position| record_words(rules, rolls, width, &position) as u64)
         .sum();
     sampled * step * 101 / 100
@@ -1766,7 +1765,8 @@ mod tests {
 
     #[test]
     fn layouts_cost_their_twins_candidates_choices_and_margins() {
-        let layout = |width, choices| Layout { width, choices }.pair_bytes(4, 7);
+        // Bytes per twin pair (at most: packed records take fewer).
+        let layout = |width, choices| Layout { width, choices }.per_twin_pair(4, 7).bytes();
         assert_eq!(layout(1, false), 8 + 32 + 1);
         // Margins for the candidates and for the choices, and a byte per
         // position for the changes extrapolated along.
