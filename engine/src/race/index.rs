@@ -23,12 +23,9 @@ use crate::player::Player;
 /// The largest number of squares the index handles (bits of a `u32`, 1..=30).
 const MAX_BITS: usize = 32;
 
-/// How the blocks of one layer sit in the index.
+/// Where one layer sits in the index.
 #[derive(Clone, Debug)]
 struct Layer {
-    /// `offsets[block]`: the index of the block's first position; a block id
-    /// is `((k_m * (P+1) + m_m) * (P+1) + k_o) * (P+1) + m_o`.
-    offsets: Vec<u64>,
     /// First index of the layer.
     start: u64,
     /// Positions in the layer.
@@ -55,6 +52,13 @@ pub struct PositionIndex {
     binomial: Vec<[u64; MAX_BITS + 1]>,
     /// layers[s_m][s_o] (None for both borne off: not a valid position).
     layers: Vec<Vec<Option<Layer>>>,
+    /// The index of each block's first position, for every layer in one
+    /// table (one look-up from a position's ranks: the Bellman passes rank
+    /// every successor): layer `(s_m, s_o)`'s block
+    /// `((k_m * (P+1) + m_m) * (P+1) + k_o) * (P+1) + m_o` at
+    /// `(s_m * (P+1) + s_o) * (P+1)^4` plus that; `u64::MAX` for the layer
+    /// where both have borne off, which holds no position.
+    block_offsets: Vec<u64>,
     total: u64,
     rules: RuleSet,
     /// Look-up tables that rank a position without bit loops, when the
@@ -255,6 +259,8 @@ impl PositionIndex {
         let c = shared.count_ones() as usize;
         let mut total = 0u64;
         let mut layers = Vec::new();
+        let width = (p + 1) as usize;
+        let mut block_offsets = vec![u64::MAX; width.pow(6)];
         for s_m in 0..=p {
             let mut row = Vec::new();
             for s_o in 0..=p {
@@ -263,8 +269,8 @@ impl PositionIndex {
                     continue;
                 }
                 let start = total;
-                let width = (p + 1) as usize;
-                let mut offsets = vec![0u64; width.pow(4)];
+                let offsets =
+                    &mut block_offsets[(s_m as usize * width + s_o as usize) * width.pow(4)..];
                 let (free_m, free_o) = ((p - s_m) as usize, (p - s_o) as usize);
                 for k_m in 0..=free_m.min(a_m) {
                     for m_m in 0..=(free_m - k_m).min(c) {
@@ -281,7 +287,6 @@ impl PositionIndex {
                     }
                 }
                 row.push(Some(Layer {
-                    offsets,
                     start,
                     len: total - start,
                 }));
@@ -298,6 +303,7 @@ impl PositionIndex {
             private_opponent_count: (all & !shared_opponent).count_ones() as usize,
             binomial,
             layers,
+            block_offsets,
             total,
             rules: rules.clone(),
             fast: None,
@@ -405,21 +411,22 @@ impl PositionIndex {
 
     /// The index of the position in the layer `scored` (mover's, opponent's)
     /// whose four sets ([`FastRank::packed`]) have these colex ranks and sizes.
-    #[inline]
+    /// Inlined into the successors' loop: as a call, its ranks went
+    /// through the stack.
+    #[inline(always)]
     fn index_of_ranks(&self, (s_m, s_o): (u8, u8), ranks: [(u64, usize); 4]) -> u64 {
-        let Some(layer) = &self.layers[s_m as usize][s_o as usize] else {
-            return u64::MAX; // both borne off: not a valid position
-        };
         let c = self.cells;
         let [(r_pm, k_m), (r_sm, m_m), (r_po, k_o), (r_so, m_o)] = ranks;
         let width = (self.pieces + 1) as usize;
         let a_o = self.private_opponent_count;
-        let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
+        let layer = usize::from(s_m) * width + usize::from(s_o);
+        let block = (((layer * width + k_m) * width + m_m) * width + k_o) * width + m_o;
         let within = ((r_pm * self.binomial[a_o][k_o] + r_po) * self.binomial[c as usize][m_m]
             + r_sm)
             * self.binomial[c as usize - m_m][m_o]
             + r_so;
-        layer.offsets[block] + within
+        // Both borne off (not a valid position) stays u64::MAX.
+        self.block_offsets[block].saturating_add(within)
     }
 
     /// The position (light to move) at `index`; `None` past the end.
@@ -427,73 +434,66 @@ impl PositionIndex {
         if index >= self.total {
             return None;
         }
-        let p = self.pieces as usize;
-        let width = p + 1;
+        let (s_m, s_o) = self.layers.iter().enumerate().find_map(|(s_m, row)| {
+            row.iter().enumerate().find_map(|(s_o, layer)| {
+                let layer = layer.as_ref()?;
+                (layer.start..layer.start + layer.len)
+                    .contains(&index)
+                    .then_some((s_m as u8, s_o as u8))
+            })
+        })?;
+        let block = self
+            .blocks(s_m, s_o)
+            .into_iter()
+            .find(|block| (block.start..block.start + block.len).contains(&index))?;
+        self.position_in_block(&block, index - block.start)
+    }
+
+    /// The position (light to move) `offset` places into `block`; `None`
+    /// past its end. Unranks the block's four combinations, without the
+    /// search for the block that [`PositionIndex::position`] makes.
+    pub fn position_in_block(&self, block: &Block, offset: u64) -> Option<Position> {
+        if offset >= block.len {
+            return None;
+        }
+        let p = self.pieces as u8;
         let a_m = self.private_mover.count_ones() as usize;
         let a_o = self.private_opponent.count_ones() as usize;
         let c = self.shared.count_ones() as usize;
-        for (s_m, row) in self.layers.iter().enumerate() {
-            for (s_o, layer) in row.iter().enumerate() {
-                let Some(layer) = layer else { continue };
-                if !(layer.start..layer.start + layer.len).contains(&index) {
-                    continue;
-                }
-                // The block: the last one whose offset is <= index.
-                let (free_m, free_o) = (p - s_m, p - s_o);
-                let mut found = None;
-                for k_m in 0..=free_m.min(a_m) {
-                    for m_m in 0..=(free_m - k_m).min(c) {
-                        for k_o in 0..=free_o.min(a_o) {
-                            for m_o in 0..=(free_o - k_o).min(c - m_m) {
-                                let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
-                                let size = self.binomial[a_m][k_m]
-                                    * self.binomial[a_o][k_o]
-                                    * self.binomial[c][m_m]
-                                    * self.binomial[c - m_m][m_o];
-                                let start = layer.offsets[block];
-                                if (start..start + size).contains(&index) {
-                                    found = Some((k_m, m_m, k_o, m_o, index - start));
-                                }
-                            }
-                        }
-                    }
-                }
-                let (k_m, m_m, k_o, m_o, mut within) = found?;
-                let r_sh_o = within % self.binomial[c - m_m][m_o];
-                within /= self.binomial[c - m_m][m_o];
-                let r_sh_m = within % self.binomial[c][m_m];
-                within /= self.binomial[c][m_m];
-                let r_priv_o = within % self.binomial[a_o][k_o];
-                let r_priv_m = within / self.binomial[a_o][k_o];
-                let priv_m = expand(self.comb_unrank(r_priv_m, a_m, k_m), self.private_mover);
-                let priv_o = expand(self.comb_unrank(r_priv_o, a_o, k_o), self.private_opponent);
-                let sh_m = self.comb_unrank(r_sh_m, c, m_m);
-                let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
-                let sh_o_cells = expand(self.comb_unrank(r_sh_o, c - m_m, m_o), free_cells);
-                let mover_squares = priv_m | expand(sh_m, self.shared);
-                let opp_in_mine = expand(sh_o_cells, self.shared);
-                // Back to dark's numbering: light's square s is dark's opp_square[s].
-                let tables = &self.rules.tables.light;
-                let opp_shared = crate::bits::squares_of(opp_in_mine)
-                    .fold(0u32, |m, s| m | 1 << tables.opp_square[s as usize]);
-                let mover = Side {
-                    squares: mover_squares,
-                    waiting: (p - s_m) as u8 - mover_squares.count_ones() as u8,
-                    scored: s_m as u8,
-                };
-                let opponent_squares = priv_o | opp_shared;
-                let opponent = Side {
-                    squares: opponent_squares,
-                    waiting: (p - s_o) as u8 - opponent_squares.count_ones() as u8,
-                    scored: s_o as u8,
-                };
-                return Some(Position {
-                    sides: [mover, opponent],
-                    turn: Player::Light,
-                });
-            }
-        }
-        None
+        let [k_m, m_m, k_o, m_o] = [block.k_m, block.m_m, block.k_o, block.m_o].map(usize::from);
+        let mut within = offset;
+        let r_sh_o = within % self.binomial[c - m_m][m_o];
+        within /= self.binomial[c - m_m][m_o];
+        let r_sh_m = within % self.binomial[c][m_m];
+        within /= self.binomial[c][m_m];
+        let r_priv_o = within % self.binomial[a_o][k_o];
+        let r_priv_m = within / self.binomial[a_o][k_o];
+        let priv_m = expand(self.comb_unrank(r_priv_m, a_m, k_m), self.private_mover);
+        let priv_o = expand(self.comb_unrank(r_priv_o, a_o, k_o), self.private_opponent);
+        let sh_m = self.comb_unrank(r_sh_m, c, m_m);
+        let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+        let sh_o_cells = expand(self.comb_unrank(r_sh_o, c - m_m, m_o), free_cells);
+        let mover_squares = priv_m | expand(sh_m, self.shared);
+        let opp_in_mine = expand(sh_o_cells, self.shared);
+        // Back to dark's numbering: light's square s is dark's opp_square[s].
+        let tables = &self.rules.tables.light;
+        let opp_shared = crate::bits::squares_of(opp_in_mine)
+            .fold(0u32, |m, s| m | 1 << tables.opp_square[s as usize]);
+        let mover = Side {
+            squares: mover_squares,
+            waiting: p - block.s_m - mover_squares.count_ones() as u8,
+            scored: block.s_m,
+        };
+        let opponent_squares = priv_o | opp_shared;
+        let opponent = Side {
+            squares: opponent_squares,
+            waiting: p - block.s_o - opponent_squares.count_ones() as u8,
+            scored: block.s_o,
+        };
+        Some(Position {
+            sides: [mover, opponent],
+            turn: Player::Light,
+        })
     }
 }
 
@@ -591,11 +591,13 @@ impl Block {
 impl PositionIndex {
     /// The blocks of the layer (mover borne off `s_m`, opponent `s_o`), in index order.
     pub fn blocks(&self, s_m: u8, s_o: u8) -> Vec<Block> {
-        let Some(layer) = &self.layers[s_m as usize][s_o as usize] else {
+        if self.layers[s_m as usize][s_o as usize].is_none() {
             return Vec::new();
-        };
+        }
         let p = self.pieces as usize;
         let width = p + 1;
+        let layer = usize::from(s_m) * width + usize::from(s_o);
+        let layer_offsets = &self.block_offsets[layer * width.pow(4)..];
         let a_m = self.private_mover.count_ones() as usize;
         let a_o = self.private_opponent.count_ones() as usize;
         let c = self.shared.count_ones() as usize;
@@ -607,7 +609,7 @@ impl PositionIndex {
                     for m_o in 0..=(free_o - k_o).min(c - m_m) {
                         let id = ((k_m * width + m_m) * width + k_o) * width + m_o;
                         blocks.push(Block {
-                            start: layer.offsets[id],
+                            start: layer_offsets[id],
                             len: self.binomial[a_m][k_m]
                                 * self.binomial[a_o][k_o]
                                 * self.binomial[c][m_m]
