@@ -1091,15 +1091,10 @@ fn packed_words_estimate(
     step: u64,
 ) -> u64 {
     let width = usize::from(rules.pieces());
-    let (a, b) = pair;
-    let mut blocks = index.blocks(a, b);
-    if a != b {
-        blocks.extend(index.blocks(b, a));
-    }
     // Every position whose index is a multiple of `step`, unranked inside
     // its block (unranking from the index alone searches for the block:
     // sawah's plan took 10 s that way).
-    let sampled: u64 = blocks
+    let sampled: u64 = pair_blocks(index, pair)
         .par_iter()
         .flat_map_iter(|block| {
             let first = block.start.div_ceil(step) * step - block.start;
@@ -1110,6 +1105,16 @@ fn packed_words_estimate(
         .map(|position| record_words(rules, rolls, width, &position) as u64)
         .sum();
     sampled * step * 101 / 100
+}
+
+/// The blocks of a layer pair: the layer's, then its mirror's when that is
+/// another layer.
+fn pair_blocks(index: &PositionIndex, (a, b): (u8, u8)) -> Vec<Block> {
+    let mut blocks = index.blocks(a, b);
+    if a != b {
+        blocks.extend(index.blocks(b, a));
+    }
+    blocks
 }
 
 /// Positions in a layer pair (the layer and its mirror).
@@ -1455,12 +1460,7 @@ fn solve_pair(
     let mut policies = memory.policies(per_pair, &twin_pairs, &record_sizes);
     // After the records of the pair before were trimmed to this one's, so
     // that the two are not held at once.
-    let mirror = if a == b {
-        Vec::new()
-    } else {
-        index.blocks(b, a)
-    };
-    set_first_estimates(rules, index, values, &[&blocks[..], &mirror].concat());
+    set_first_estimates(rules, index, values, &pair_blocks(index, (a, b)));
     // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
         let (new, new_twin) = if j == i {
@@ -1995,7 +1995,7 @@ mod tests {
         );
         let (mut estimated, mut half, mut count) = (0.0, 0.0, 0u64);
         for (a, b) in layer_pairs(rules.pieces()) {
-            for block in index.blocks(a, b).iter().chain(&index.blocks(b, a)) {
+            for block in &pair_blocks(index, (a, b)) {
                 index.for_each_in_block(block, |i, position| {
                     let bounds = Bounds::of(&rules, index, position);
                     let estimate = bounds.estimate(&values);
