@@ -449,9 +449,10 @@ impl PositionIndex {
         self.position_in_block(&block, index - block.start)
     }
 
-    /// The position (light to move) `offset` places into `block`; `None`
-    /// past its end. Unranks the block's four combinations, without the
-    /// search for the block that [`PositionIndex::position`] makes.
+    /// The position (light to move) `offset` places into `block` (one of
+    /// this index's [`PositionIndex::blocks`]); `None` past its end.
+    /// Unranks the block's four combinations, without the search for the
+    /// block that [`PositionIndex::position`] makes.
     pub fn position_in_block(&self, block: &Block, offset: u64) -> Option<Position> {
         if offset >= block.len {
             return None;
