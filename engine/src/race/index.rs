@@ -178,8 +178,20 @@ impl FastRank {
     /// [`FastRank::as_opponent`]).
     #[inline]
     fn sets(&self, m: u32, o: u32, cells: u32) -> [u32; 4] {
-        let (sh_m, sh_o_cells) = (m >> 16, o >> 16);
-        let free = !sh_m & ((1u64 << cells) - 1) as u32;
+        let sh_m = m >> 16;
+        let free = free_cells(sh_m, cells);
+        [
+            m & 0xffff,
+            sh_m,
+            o & 0xffff,
+            self.among_free(free, o >> 16, cells),
+        ]
+    }
+
+    /// The opponent's shared cells (`sh_o_cells`) packed among the `free`
+    /// ones (those the mover leaves free), six cells at a time.
+    #[inline]
+    fn among_free(&self, free: u32, sh_o_cells: u32, cells: u32) -> u32 {
         let (mut sh_o, mut shift, mut chunk) = (0, 0, 0);
         while chunk < cells {
             let f = free >> chunk & ((1 << CHUNK) - 1);
@@ -189,7 +201,7 @@ impl FastRank {
             shift += entry >> 8;
             chunk += CHUNK;
         }
-        [m & 0xffff, sh_m, o & 0xffff, sh_o]
+        sh_o
     }
 
     /// A packed set's colex rank and size.
@@ -198,6 +210,12 @@ impl FastRank {
         let entry = self.ranks[set as usize];
         (u64::from(entry >> 8), (entry & 0xff) as usize)
     }
+}
+
+/// The shared cells the mover's (`sh_m`, packed) leave free, of `cells`.
+#[inline]
+fn free_cells(sh_m: u32, cells: u32) -> u32 {
+    !sh_m & ((1u64 << cells) - 1) as u32
 }
 
 fn binomials() -> Vec<[u64; MAX_BITS + 1]> {
