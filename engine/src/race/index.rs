@@ -178,20 +178,8 @@ impl FastRank {
     /// [`FastRank::as_opponent`]).
     #[inline]
     fn sets(&self, m: u32, o: u32, cells: u32) -> [u32; 4] {
-        let sh_m = m >> 16;
+        let (sh_m, sh_o_cells) = (m >> 16, o >> 16);
         let free = free_cells(sh_m, cells);
-        [
-            m & 0xffff,
-            sh_m,
-            o & 0xffff,
-            self.among_free(free, o >> 16, cells),
-        ]
-    }
-
-    /// The opponent's shared cells (`sh_o_cells`) packed among the `free`
-    /// ones (those the mover leaves free), six cells at a time.
-    #[inline]
-    fn among_free(&self, free: u32, sh_o_cells: u32, cells: u32) -> u32 {
         let (mut sh_o, mut shift, mut chunk) = (0, 0, 0);
         while chunk < cells {
             let f = free >> chunk & ((1 << CHUNK) - 1);
@@ -201,7 +189,7 @@ impl FastRank {
             shift += entry >> 8;
             chunk += CHUNK;
         }
-        sh_o
+        [m & 0xffff, sh_m, o & 0xffff, sh_o]
     }
 
     /// A packed set's colex rank and size.
@@ -212,7 +200,8 @@ impl FastRank {
     }
 }
 
-/// The shared cells the mover's (`sh_m`, packed) leave free, of `cells`.
+/// The shared cells (of `cells`, packed) that the mover's (`sh_m`) leave
+/// free: where the opponent's are ranked among.
 #[inline]
 fn free_cells(sh_m: u32, cells: u32) -> u32 {
     !sh_m & ((1u64 << cells) - 1) as u32
@@ -414,12 +403,12 @@ impl PositionIndex {
                 let sh_m = compress(mover.squares, self.shared);
                 let opp_shared_in_mine =
                     tables.opponent_in_my_numbering(opponent.squares & self.shared_opponent);
-                let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+                let free = free_cells(sh_m, c);
                 [
                     compress(mover.squares, self.private_mover),
                     sh_m,
                     compress(opponent.squares, self.private_opponent),
-                    compress(compress(opp_shared_in_mine, self.shared), free_cells),
+                    compress(compress(opp_shared_in_mine, self.shared), free),
                 ]
                 .map(|set| (self.comb_rank(set), set.count_ones() as usize))
             }
@@ -490,8 +479,8 @@ impl PositionIndex {
         let priv_m = expand(self.comb_unrank(r_priv_m, a_m, k_m), self.private_mover);
         let priv_o = expand(self.comb_unrank(r_priv_o, a_o, k_o), self.private_opponent);
         let sh_m = self.comb_unrank(r_sh_m, c, m_m);
-        let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
-        let sh_o_cells = expand(self.comb_unrank(r_sh_o, c - m_m, m_o), free_cells);
+        let free = free_cells(sh_m, c as u32);
+        let sh_o_cells = expand(self.comb_unrank(r_sh_o, c - m_m, m_o), free);
         let mover_squares = priv_m | expand(sh_m, self.shared);
         let opp_in_mine = expand(sh_o_cells, self.shared);
         // Back to dark's numbering: light's square s is dark's opp_square[s].
@@ -688,9 +677,9 @@ impl PositionIndex {
                         waiting: p - block.s_m - block.k_m - block.m_m,
                         scored: block.s_m,
                     };
-                    let free_cells = !sh_m & ((1u64 << c) - 1) as u32;
+                    let free = free_cells(sh_m, c);
                     for &sh_o in &sh_o_sets {
-                        let in_mine = expand(expand(sh_o, free_cells), self.shared);
+                        let in_mine = expand(expand(sh_o, free), self.shared);
                         let theirs = crate::bits::squares_of(in_mine)
                             .fold(0u32, |m, s| m | 1 << tables.opp_square[s as usize]);
                         let opponent = Side {

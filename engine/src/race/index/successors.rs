@@ -34,13 +34,6 @@ struct Packed<'a> {
     mover_as_opponent: u32,
     opponent_as_mover: u32,
     opponent_as_opponent: u32,
-    /// Where the turn passes and nothing is captured (most moves), the
-    /// successor's mover is this position's opponent as it stands: the
-    /// ranks of its private squares and shared cells, and the cells it
-    /// leaves free, are the same for every such move, so they are found
-    /// once per position.
-    passing_mover_ranks: [(u64, usize); 2],
-    passing_free: u32,
 }
 
 impl PositionIndex {
@@ -56,18 +49,12 @@ impl PositionIndex {
         };
         let [mover, opponent] = position.sides;
         let tables = &self.rules.tables.light;
-        let packed = self.fast.as_deref().map(|fast| {
-            let opponent_as_mover = fast.as_mover(opponent.squares);
-            let sh_m = opponent_as_mover >> 16;
-            Packed {
-                fast,
-                mover_as_mover: fast.as_mover(mover.squares),
-                mover_as_opponent: fast.as_opponent(mover.squares),
-                opponent_as_mover,
-                opponent_as_opponent: fast.as_opponent(opponent.squares),
-                passing_mover_ranks: [fast.rank(opponent_as_mover & 0xffff), fast.rank(sh_m)],
-                passing_free: super::free_cells(sh_m, self.cells),
-            }
+        let packed = self.fast.as_deref().map(|fast| Packed {
+            fast,
+            mover_as_mover: fast.as_mover(mover.squares),
+            mover_as_opponent: fast.as_opponent(mover.squares),
+            opponent_as_mover: fast.as_mover(opponent.squares),
+            opponent_as_opponent: fast.as_opponent(opponent.squares),
         });
         Successors {
             index: self,
@@ -102,10 +89,8 @@ impl Successors<'_> {
                 continue;
             };
             let borne_off = to == off;
-            // The opponent's square under the piece, if it holds a piece
-            // (0, which packs to nothing, if not).
-            let captures = !borne_off && self.opponents >> to & 1 != 0;
-            let captured = if captures {
+            // The opponent's square under the piece, if it holds a piece.
+            let captured = if !borne_off && self.opponents >> to & 1 != 0 {
                 usize::from(tables.opp_square[usize::from(to)])
             } else {
                 0
@@ -117,25 +102,6 @@ impl Successors<'_> {
             let moved = |packing: u32, square: &[u32; 32]| packing & !square[from] | square[to];
             let hit = |packing: u32, square: &[u32; 32]| packing & !square[captured];
             let scored = mine.scored + u8::from(borne_off);
-            if !extra_roll && !captures {
-                // The successor's mover is this position's opponent as it
-                // stands (`Packed::passing_mover_ranks`): only the moved
-                // side's two sets are ranked.
-                let opponent = moved(packed.mover_as_opponent, &fast.opponent_square);
-                let cells = self.index.cells;
-                let [private, shared] = packed.passing_mover_ranks;
-                let ranks = [
-                    private,
-                    shared,
-                    fast.rank(opponent & 0xffff),
-                    fast.rank(fast.among_free(packed.passing_free, opponent >> 16, cells)),
-                ];
-                f(
-                    self.index.index_of_ranks((theirs.scored, scored), ranks),
-                    false,
-                );
-                continue;
-            }
             let (scores, mover, opponent) = if extra_roll {
                 (
                     (scored, theirs.scored),
