@@ -607,6 +607,62 @@ fn policy_parts(
     ((moving, passing), gap, at)
 }
 
+/// [`policy_parts`] for a split record (`Layout::split`): each roll's
+/// choice in `chosen` (`NONE` for a roll that passes), its other
+/// candidates in `record`. With `write`, a better candidate found in the
+/// record is swapped with the choice (the mark of the roll's last
+/// candidate stays where it is).
+#[inline]
+fn split_parts(
+    chosen: &mut [u32],
+    record: &mut [u32],
+    rolls: &Rolls,
+    values: &Values,
+    write: bool,
+) -> ((f64, f64), f64, usize) {
+    let mut moving = 0.0;
+    let mut passing = rolls.still;
+    let mut gap = f64::INFINITY;
+    let mut at = 0;
+    for (choice, &(_, p)) in chosen.iter_mut().zip(&rolls.moving) {
+        if *choice == NONE {
+            // The roll passes: its record is one `NONE`.
+            at += 1;
+            passing += p;
+            continue;
+        }
+        let mut best = successor_value(values, *choice);
+        let mut next = f64::NEG_INFINITY;
+        // Where in the record a better candidate is, if any.
+        let mut better = usize::MAX;
+        if record[at] == NONE {
+            at += 1;
+        } else {
+            loop {
+                let successor = record[at];
+                let value = successor_value(values, successor);
+                next = larger(next, smaller(value, best));
+                if value > best {
+                    best = value;
+                    better = at;
+                }
+                at += 1;
+                if successor & LAST != 0 {
+                    break;
+                }
+            }
+        }
+        if write && better != usize::MAX {
+            let found = record[better];
+            record[better] = *choice | found & LAST;
+            *choice = found & !LAST;
+        }
+        gap = smaller(gap, best - next);
+        moving += p * best;
+    }
+    ((moving, passing), gap, at)
+}
+
 /// `(A, q)` of a position from each roll's chosen candidate (`choices`, one
 /// per moving roll, `NONE` for a roll that passes): what [`policy_parts`]
 /// gives with one candidate per roll, without looking for a best.
@@ -685,17 +741,24 @@ impl PairMoves {
     }
 
     /// Takes the twin pair `(i, j)`'s recorded candidates (`record`, both
-    /// positions' `moving_rolls` rolls) as its moves, and prefetches their
-    /// values.
+    /// positions' `moving_rolls` rolls, and, split, each roll's choice in
+    /// `first`) as its moves, and prefetches their values.
     fn take_candidates(
         &mut self,
         values: &Values,
         (i, j): (u64, u64),
-        record: &[u32],
+        (record, first): (&[u32], Option<&[u32]>),
         moving_rolls: usize,
     ) {
         self.start((i, j), false);
+        let mut firsts = first.unwrap_or(&[]).iter();
         crate::record::read(record, 2 * moving_rolls, |roll| {
+            if let Some(&chosen) = firsts.next()
+                && chosen != NONE
+            {
+                values.prefetch(u64::from(chosen & INDEX));
+                self.successors.push(chosen);
+            }
             for &successor in roll {
                 values.prefetch(u64::from(successor & INDEX));
                 // Ranked again by the pass, which marks the last anew.
@@ -847,18 +910,34 @@ impl Layout {
     /// indices, both positions' candidate slots and, with the choices, one
     /// successor per roll each, the choice margin (one byte) and both
     /// positions' recorded changes (a byte each); with fewer candidates
-    /// than every move of `pieces`, its margin (one byte).
+    /// than every move of `pieces`, its margin (one byte). Split (a few
+    /// candidates with the choices), a roll's choice is one of its
+    /// candidates, so its record has a slot fewer.
     fn per_twin_pair(self, moving_rolls: usize, pieces: u8) -> PolicySizes {
         let choices = usize::from(self.choices);
+        let slots = self.width - usize::from(self.split(pieces));
         PolicySizes {
             twins: 2,
-            records: 2 * moving_rolls * self.width,
+            records: 2 * moving_rolls * slots,
             lengths: usize::from(self.packed(moving_rolls, pieces)),
             chosen: 2 * moving_rolls * choices,
             margins: usize::from(!self.every_move(pieces)),
             choice_margins: choices,
             deltas: 2 * choices,
         }
+    }
+
+    /// Whether each roll's choice is one of its candidates, the record
+    /// holding the others (with the choices, for fewer candidates than
+    /// every move): the sweeps over the choices read the choices alone
+    /// either way, and the choices then cost no memory of their own. With
+    /// the choices in the records instead (the first of each roll's slots),
+    /// the sweeps over the choices streamed the whole records, and sawah's
+    /// largest pair at three candidates took 1.9 s per sweep over the
+    /// choices against 1.35 s with them apart (docs/solver.md). Records of
+    /// every move keep them apart: a packed roll has no fixed place.
+    fn split(self, pieces: u8) -> bool {
+        self.choices && !self.every_move(pieces)
     }
 
     /// Whether the records are packed (`crate::record`): with every move,
@@ -1181,9 +1260,9 @@ impl ChoiceMargins<'_> {
 #[allow(clippy::too_many_arguments)]
 fn sweep(
     twins: &[u32],
-    records: &[u32],
+    records: &mut [u32],
     (lengths, stride): (&[u8], usize),
-    chosen: Option<&mut [u32]>,
+    (chosen, split): (Option<&mut [u32]>, bool),
     mut margins: Option<ChoiceMargins>,
     rolls: &Rolls,
     values: &Values,
@@ -1207,17 +1286,22 @@ fn sweep(
         let ahead = k + PREFETCH_AHEAD;
         if let Some(upcoming_pair) = twins.get(2 * ahead..2 * ahead + 2) {
             let ahead_len = len(ahead);
-            let upcoming = if held(&margins, ahead) {
-                chosen
-                    .as_deref()
-                    .and_then(|c| c.get(ahead * choice_stride..(ahead + 1) * choice_stride))
-            } else {
-                records.get(ahead_at..ahead_at + ahead_len)
-            };
+            let upcoming_choices = chosen
+                .as_deref()
+                .and_then(|c| c.get(ahead * choice_stride..(ahead + 1) * choice_stride));
+            let upcoming_record = records.get(ahead_at..ahead_at + ahead_len);
+            let held_ahead = held(&margins, ahead);
+            // The choices, when the pair will be read from them alone or
+            // they are its first candidates; its record, unless held.
+            let (first, rest) = (
+                upcoming_choices.filter(|_| held_ahead || split),
+                upcoming_record.filter(|_| !held_ahead),
+            );
             ahead_at += ahead_len;
-            prefetch_pair(values, upcoming_pair, upcoming.unwrap_or(&[]));
+            prefetch_pair(values, upcoming_pair, first.unwrap_or(&[]));
+            prefetch_successors(values, rest.unwrap_or(&[]));
         }
-        let record = &records[at..at + len(k)];
+        let record = &mut records[at..at + len(k)];
         at += record.len();
         let (i, j) = (u64::from(pair[0]), u64::from(pair[1]));
         let choice = chosen
@@ -1233,16 +1317,28 @@ fn sweep(
             }
             choice => {
                 read_in_full += 1;
-                let (my_choice, their_choice) = match choice.filter(|_| write) {
-                    Some(choice) => {
+                let ((parts, gap), (twin_parts, twin_gap)) = match choice {
+                    Some(choice) if split => {
                         let (mine, theirs) = choice.split_at_mut(moving_rolls);
-                        (Some(mine), Some(theirs))
+                        let (parts, gap, used) = split_parts(mine, record, rolls, values, write);
+                        let (twin_parts, twin_gap, _) =
+                            split_parts(theirs, &mut record[used..], rolls, values, write);
+                        ((parts, gap), (twin_parts, twin_gap))
                     }
-                    None => (None, None),
+                    choice => {
+                        let (my_choice, their_choice) = match choice.filter(|_| write) {
+                            Some(choice) => {
+                                let (mine, theirs) = choice.split_at_mut(moving_rolls);
+                                (Some(mine), Some(theirs))
+                            }
+                            None => (None, None),
+                        };
+                        let (parts, gap, used) = policy_parts(record, rolls, values, my_choice);
+                        let (twin_parts, twin_gap, _) =
+                            policy_parts(&record[used..], rolls, values, their_choice);
+                        ((parts, gap), (twin_parts, twin_gap))
+                    }
                 };
-                let (parts, gap, used) = policy_parts(record, rolls, values, my_choice);
-                let (twin_parts, twin_gap, _) =
-                    policy_parts(&record[used..], rolls, values, their_choice);
                 if write && let Some(margins) = margins.as_mut() {
                     margins.bytes[k] = crate::margins::encode(margins.epoch, gap.min(twin_gap));
                 }
@@ -1383,6 +1479,12 @@ const PREFETCH_AHEAD: usize = 8;
 fn prefetch_pair(values: &Values, pair: &[u32], successors: &[u32]) {
     values.prefetch(u64::from(pair[0]));
     values.prefetch(u64::from(pair[1]));
+    prefetch_successors(values, successors);
+}
+
+/// Asks for the values of `successors` (`NONE` slots skipped).
+#[inline(always)]
+fn prefetch_successors(values: &Values, successors: &[u32]) {
     for &successor in successors.iter().filter(|&&s| s != NONE) {
         values.prefetch(u64::from(successor & INDEX));
     }
@@ -1457,6 +1559,10 @@ fn solve_pair(
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = layout.every_move(rules.pieces());
     let slots = rolls.moving.len() * width;
+    let moving = rolls.moving.len();
+    // Each roll's choice is one of its candidates, the record holding the
+    // others (`Layout::split`).
+    let split = layout.split(rules.pieces());
     // Each twin pair's parts of the policy.
     let per_pair = layout.per_twin_pair(rolls.moving.len(), rules.pieces());
     let stride = per_pair.records;
@@ -1528,6 +1634,8 @@ fn solve_pair(
                     ..
                 } = policy;
                 let mut best = vec![NONE; 2 * slots];
+                // Split, each roll's candidates but the first (its choice).
+                let mut rest = vec![NONE; 2 * slots];
                 let mut largest = 0.0f64;
                 let mut generated = 0u64;
                 let mut finish = |moves: &PairMoves,
@@ -1542,26 +1650,44 @@ fn solve_pair(
                     let (i, j) = (moves.i, moves.j);
                     largest = larger(largest, update(i, j, parts, twin_parts, write));
                     // Candidates taken stay as they are (only their order
-                    // could change, and a sweep takes the best of them);
-                    // the twin pairs never change after the first pass.
+                    // could change, and a sweep takes the best of them),
+                    // unless split and a roll's best is no longer its
+                    // choice; the twin pairs never change after the first
+                    // pass.
                     let k = moves.record;
                     if pass == 0 {
                         twins[2 * k..2 * k + 2].copy_from_slice(&[i as u32, j as u32]);
                     }
-                    if moves.generated {
-                        let record = &mut records[moves.offset..moves.offset + moves.len];
-                        crate::record::write(&best, width, record);
-                        if let Some(margin) = margins.get_mut(k) {
-                            *margin = crate::margins::encode(pass, gap.min(twin_gap));
+                    let record = &mut records[moves.offset..moves.offset + moves.len];
+                    let choice_stride = per_pair.chosen;
+                    let choices = chosen.get_mut(k * choice_stride..(k + 1) * choice_stride);
+                    // Split candidates taken whose choices stay the best are
+                    // as they were: nothing to write.
+                    let unchanged = !moves.generated
+                        && choices.as_deref().is_some_and(|choices| {
+                            choices
+                                .iter()
+                                .zip(best.chunks_exact(width))
+                                .all(|(&choice, slots)| choice == slots[0])
+                        });
+                    if split && !unchanged {
+                        let others = best.chunks_exact(width).flat_map(|roll| &roll[1..]);
+                        for (slot, &other) in rest.iter_mut().zip(others) {
+                            *slot = other;
                         }
+                        crate::record::write(&rest[..2 * slots - 2 * moving], width - 1, record);
+                    } else if moves.generated {
+                        crate::record::write(&best, width, record);
+                    }
+                    if moves.generated
+                        && let Some(margin) = margins.get_mut(k)
+                    {
+                        *margin = crate::margins::encode(pass, gap.min(twin_gap));
                     }
                     // Each roll's best candidate (first in `best`) is the
                     // choice a sweep over the candidates would make now,
                     // so the sweeps over the choices can start at once.
-                    let choice_stride = per_pair.chosen;
-                    if let Some(choices) =
-                        chosen.get_mut(k * choice_stride..(k + 1) * choice_stride)
-                    {
+                    if let Some(choices) = choices.filter(|_| !unchanged) {
                         for (choice, slots) in choices.iter_mut().zip(best.chunks_exact(width)) {
                             *choice = slots[0];
                         }
@@ -1605,7 +1731,15 @@ fn solve_pair(
                     match known_len {
                         Some(len) if holds => {
                             let record = &records[offset..offset + len];
-                            moves.take_candidates(values, (i, j), record, rolls.moving.len());
+                            let first = split.then(|| {
+                                &chosen[next * per_pair.chosen..(next + 1) * per_pair.chosen]
+                            });
+                            moves.take_candidates(
+                                values,
+                                (i, j),
+                                (record, first),
+                                rolls.moving.len(),
+                            );
                         }
                         _ => {
                             let other = twin(rules, position);
@@ -1658,7 +1792,7 @@ fn solve_pair(
                     policy.twins,
                     policy.records,
                     (policy.lengths, stride),
-                    chosen,
+                    (chosen, split),
                     margins,
                     &rolls,
                     values,
@@ -1896,10 +2030,12 @@ mod tests {
         let layout = |width, choices| Layout { width, choices }.per_twin_pair(4, 7).bytes();
         assert_eq!(layout(1, false), 8 + 32 + 1);
         // Margins for the candidates and for the choices, and a byte per
-        // position for the changes extrapolated along.
-        assert_eq!(layout(2, true), 8 + 64 + 32 + 2 + 2);
+        // position for the changes extrapolated along; each roll's choice is
+        // one of its candidates (split: the record holds the others).
+        assert_eq!(layout(2, true), 8 + 32 + 32 + 2 + 2);
         // Every move needs no margin for its candidates.
-        // (At most: packed, with a byte for the record's length.)
+        // (At most: packed, with a byte for the record's length, and the
+        // choices apart, a word per roll.)
         assert_eq!(layout(7, true), 8 + 224 + 1 + 32 + 1 + 2);
         assert_eq!(Layout::NARROWEST.bytes(100, 0, 4, 7), 50 * 41);
         // Packed records of every move take the words counted, and a byte
@@ -1930,7 +2066,7 @@ mod tests {
     }
 
     /// The memory plan of the 7-piece 16-square sets at the default budget
-    /// (docs/solver.md): the largest pair gets two candidates with the
+    /// (docs/solver.md): the largest pair gets three candidates with the
     /// choices, every other pair every move (packed) with the choices.
     #[test]
     fn sawah_layouts_at_the_default_budget() {
@@ -1949,7 +2085,7 @@ mod tests {
                 budget,
             );
             let width = match pair {
-                (0, 1) => 2,
+                (0, 1) => 3,
                 _ => 7,
             };
             let expected = Layout {
@@ -2056,21 +2192,83 @@ mod tests {
         assert_eq!(layout_with(268), layout(7, true));
         assert_eq!(layout_with(267), layout(7, false));
         assert_eq!(layout_with(233), layout(7, false));
+        // Split, the choices cost only their margin and the changes.
         assert_eq!(layout_with(232), layout(4, true));
-        assert_eq!(layout_with(231), layout(4, true));
-        assert_eq!(layout_with(172), layout(4, true));
-        assert_eq!(layout_with(171), layout(3, true));
-        assert_eq!(layout_with(140), layout(3, true));
+        assert_eq!(layout_with(140), layout(4, true));
+        assert_eq!(layout_with(139), layout(3, true));
+        assert_eq!(layout_with(108), layout(3, true));
         // Two candidates with the choices before three or four without.
-        assert_eq!(layout_with(139), layout(2, true));
-        assert_eq!(layout_with(108), layout(2, true));
-        assert_eq!(layout_with(107), layout(3, false));
-        assert_eq!(layout_with(105), layout(3, false));
-        assert_eq!(layout_with(104), layout(2, false));
+        assert_eq!(layout_with(107), layout(2, true));
+        assert_eq!(layout_with(76), layout(2, true));
+        assert_eq!(layout_with(75), layout(2, false));
         assert_eq!(layout_with(73), layout(2, false));
         // One candidate is its own choice.
         assert_eq!(layout_with(72), layout(1, false));
         assert_eq!(layout_with(41), layout(1, false));
         assert_eq!(layout_with(40), None);
+    }
+
+    /// Each layout solves a layer pair to the same values: every move
+    /// (packed, the choices apart), fewer candidates with the choices
+    /// split from the records, and without the choices; from the pair's first
+    /// estimates, the pairs above it solved.
+    #[test]
+    fn every_layout_solves_the_largest_pair_to_the_same_values() {
+        let rules = sawah_engine::race::preset("masters-3").expect("masters-3 is a preset");
+        let options = SolveOptions {
+            tolerance: 1e-14,
+            ..SolveOptions::default()
+        };
+        let solution = solve(&rules, options, |_| {}).expect("solves");
+        let index = &solution.index;
+        let pair = layer_pairs(rules.pieces())
+            .into_iter()
+            .max_by_key(|&pair| pair_states(index, pair))
+            .expect("a pair");
+        let ranges = crate::checkpoint::pair_ranges(index, pair);
+        let rolls = Rolls::new(&rules);
+        for (width, choices) in [(3, true), (2, true), (2, false), (1, false)] {
+            let layout = Layout { width, choices };
+            let values = Values(
+                solution
+                    .values
+                    .iter()
+                    .map(|v| AtomicU64::new(v.to_bits()))
+                    .collect(),
+            );
+            // The pair's own values start over (from its first estimates).
+            for i in ranges.iter().flat_map(|r| r.clone()) {
+                values.set(i, 0.0);
+            }
+            let twin_pairs = (ranges[0].end - ranges[0].start) as usize;
+            let mut memory = PolicyMemory::reserve(std::iter::once(
+                layout
+                    .per_twin_pair(rolls.moving.len(), rules.pieces())
+                    .times(twin_pairs),
+            ));
+            let report = solve_pair(
+                &rules,
+                index,
+                &values,
+                pair,
+                layout,
+                &mut memory,
+                options,
+                &mut |_| {},
+            );
+            assert!(report.residual <= 1e-14, "{layout:?}: {report:?}");
+            if width == 2 && choices {
+                assert!(
+                    report.choice_sweeps > 0 && report.bellman_passes > 1,
+                    "{report:?}"
+                );
+            }
+            let worst = ranges
+                .iter()
+                .flat_map(|r| r.clone())
+                .map(|i| (values.get(i) - solution.values[i as usize]).abs())
+                .fold(0.0, f64::max);
+            assert!(worst <= 1e-12, "{layout:?}: differs by {worst:e}");
+        }
     }
 }
