@@ -483,7 +483,9 @@ impl Rolls {
 /// SAME` for an extra roll, the roll's last marked; a single `NONE` for a
 /// roll that passes). Records of every move are packed, one after the
 /// other, with each twin pair's length in `lengths`; others sit at a fixed
-/// stride (`2 × rolls × width` words). Finished positions (wins and
+/// stride (`2 × rolls × width` words), or, split (`Layout::split`), hold
+/// each roll's candidates but its choice, which is in `chosen` (`2 ×
+/// rolls × (width − 1)` words). Finished positions (wins and
 /// losses) are in the index with fixed values, so a bear-off or a winning
 /// move is a successor like any other.
 ///
@@ -502,7 +504,8 @@ struct Policy<'a> {
     lengths: &'a mut [u8],
     /// With more than one candidate per roll (when memory allows), the
     /// candidate each roll took at the last sweep over the candidates:
-    /// records of one candidate per roll; empty otherwise.
+    /// records of one candidate per roll (split, one of the roll's
+    /// candidates, not repeated in `records`); empty otherwise.
     chosen: &'a mut [u32],
     /// With fewer candidates than every move, each twin pair's margin
     /// (`margins`): whether the next Bellman pass can take its candidates
