@@ -2150,6 +2150,11 @@ mod tests {
         }
     }
 
+    /// `values` as the solver holds them.
+    fn values_of(values: &[f64]) -> Values {
+        Values(values.iter().map(|v| AtomicU64::new(v.to_bits())).collect())
+    }
+
     /// The first estimates of every unfinished position of `masters-3`,
     /// from its solution's values one score higher, against 0.5: the mean
     /// error falls by more than half, and each estimate lies between its
@@ -2159,13 +2164,7 @@ mod tests {
         let rules = sawah_engine::race::preset("masters-3").expect("masters-3 is a preset");
         let solution = solve(&rules, SolveOptions::default(), |_| {}).expect("solves");
         let index = &solution.index;
-        let values = Values(
-            solution
-                .values
-                .iter()
-                .map(|v| AtomicU64::new(v.to_bits()))
-                .collect(),
-        );
+        let values = values_of(&solution.values);
         let (mut estimated, mut half, mut count) = (0.0, 0.0, 0u64);
         for (a, b) in layer_pairs(rules.pieces()) {
             for block in &pair_blocks(index, (a, b)) {
@@ -2232,13 +2231,7 @@ mod tests {
         let rolls = Rolls::new(&rules);
         for (width, choices) in [(3, true), (2, true), (2, false), (1, false)] {
             let layout = Layout { width, choices };
-            let values = Values(
-                solution
-                    .values
-                    .iter()
-                    .map(|v| AtomicU64::new(v.to_bits()))
-                    .collect(),
-            );
+            let values = values_of(&solution.values);
             // The pair's own values start over (from its first estimates).
             for i in ranges.iter().flat_map(|r| r.clone()) {
                 values.set(i, 0.0);
