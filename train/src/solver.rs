@@ -1310,44 +1310,44 @@ fn sweep(
         let choice = chosen
             .as_deref_mut()
             .map(|c| &mut c[k * choice_stride..(k + 1) * choice_stride]);
-        let (parts, twin_parts) = match choice {
+        // Both positions' parts, and, when read over every candidate, the
+        // smaller of their gaps (the twin pair's choice margin).
+        let (parts, twin_parts, gap) = match choice {
             Some(choice) if held(&margins, k) => {
                 let (mine, theirs) = choice.split_at(moving_rolls);
                 (
                     choice_parts(mine, rolls, values),
                     choice_parts(theirs, rolls, values),
+                    None,
                 )
             }
+            Some(choice) if split => {
+                let (mine, theirs) = choice.split_at_mut(moving_rolls);
+                let (parts, gap, used) = split_parts(mine, record, rolls, values, write);
+                let (twin_parts, twin_gap, _) =
+                    split_parts(theirs, &mut record[used..], rolls, values, write);
+                (parts, twin_parts, Some(gap.min(twin_gap)))
+            }
             choice => {
-                read_in_full += 1;
-                let ((parts, gap), (twin_parts, twin_gap)) = match choice {
-                    Some(choice) if split => {
+                let (mine, theirs) = match choice.filter(|_| write) {
+                    Some(choice) => {
                         let (mine, theirs) = choice.split_at_mut(moving_rolls);
-                        let (parts, gap, used) = split_parts(mine, record, rolls, values, write);
-                        let (twin_parts, twin_gap, _) =
-                            split_parts(theirs, &mut record[used..], rolls, values, write);
-                        ((parts, gap), (twin_parts, twin_gap))
+                        (Some(mine), Some(theirs))
                     }
-                    choice => {
-                        let (my_choice, their_choice) = match choice.filter(|_| write) {
-                            Some(choice) => {
-                                let (mine, theirs) = choice.split_at_mut(moving_rolls);
-                                (Some(mine), Some(theirs))
-                            }
-                            None => (None, None),
-                        };
-                        let (parts, gap, used) = policy_parts(record, rolls, values, my_choice);
-                        let (twin_parts, twin_gap, _) =
-                            policy_parts(&record[used..], rolls, values, their_choice);
-                        ((parts, gap), (twin_parts, twin_gap))
-                    }
+                    None => (None, None),
                 };
-                if write && let Some(margins) = margins.as_mut() {
-                    margins.bytes[k] = crate::margins::encode(margins.epoch, gap.min(twin_gap));
-                }
-                (parts, twin_parts)
+                let (parts, gap, used) = policy_parts(record, rolls, values, mine);
+                let (twin_parts, twin_gap, _) =
+                    policy_parts(&record[used..], rolls, values, theirs);
+                (parts, twin_parts, Some(gap.min(twin_gap)))
             }
         };
+        if let Some(gap) = gap {
+            read_in_full += 1;
+            if write && let Some(margins) = margins.as_mut() {
+                margins.bytes[k] = crate::margins::encode(margins.epoch, gap);
+            }
+        }
         largest = larger(largest, update(i, j, parts, twin_parts, write));
     }
     (largest, read_in_full)
@@ -1562,7 +1562,6 @@ fn solve_pair(
     // With every move recorded, sweeps apply the Bellman operator itself.
     let complete = layout.every_move(rules.pieces());
     let slots = rolls.moving.len() * width;
-    let moving = rolls.moving.len();
     // Each roll's choice is one of its candidates, the record holding the
     // others (`Layout::split`).
     let split = layout.split(rules.pieces());
@@ -1637,8 +1636,9 @@ fn solve_pair(
                     ..
                 } = policy;
                 let mut best = vec![NONE; 2 * slots];
-                // Split, each roll's candidates but the first (its choice).
-                let mut rest = vec![NONE; 2 * slots];
+                // Split, each roll's candidates but the first (its choice):
+                // a record's worth.
+                let mut rest = vec![NONE; stride];
                 let mut largest = 0.0f64;
                 let mut generated = 0u64;
                 let mut finish = |moves: &PairMoves,
@@ -1661,39 +1661,36 @@ fn solve_pair(
                     if pass == 0 {
                         twins[2 * k..2 * k + 2].copy_from_slice(&[i as u32, j as u32]);
                     }
-                    let record = &mut records[moves.offset..moves.offset + moves.len];
-                    let choice_stride = per_pair.chosen;
-                    let choices = chosen.get_mut(k * choice_stride..(k + 1) * choice_stride);
-                    // Split candidates taken whose choices stay the best are
-                    // as they were: nothing to write.
-                    let unchanged = !moves.generated
-                        && choices.as_deref().is_some_and(|choices| {
-                            choices
-                                .iter()
-                                .zip(best.chunks_exact(width))
-                                .all(|(&choice, slots)| choice == slots[0])
-                        });
-                    if split && !unchanged {
-                        let others = best.chunks_exact(width).flat_map(|roll| &roll[1..]);
-                        for (slot, &other) in rest.iter_mut().zip(others) {
-                            *slot = other;
-                        }
-                        crate::record::write(&rest[..2 * slots - 2 * moving], width - 1, record);
-                    } else if moves.generated {
-                        crate::record::write(&best, width, record);
-                    }
                     if moves.generated
                         && let Some(margin) = margins.get_mut(k)
                     {
                         *margin = crate::margins::encode(pass, gap.min(twin_gap));
                     }
+                    let choice_stride = per_pair.chosen;
+                    let choices = &mut chosen[k * choice_stride..(k + 1) * choice_stride];
                     // Each roll's best candidate (first in `best`) is the
                     // choice a sweep over the candidates would make now,
                     // so the sweeps over the choices can start at once.
-                    if let Some(choices) = choices.filter(|_| !unchanged) {
-                        for (choice, slots) in choices.iter_mut().zip(best.chunks_exact(width)) {
-                            *choice = slots[0];
+                    let best_first = best.chunks_exact(width).map(|slots| slots[0]);
+                    // Candidates taken are rewritten only where split and a
+                    // roll's best is no longer its choice.
+                    let rewrite =
+                        moves.generated || split && !choices.iter().copied().eq(best_first.clone());
+                    if !rewrite {
+                        return;
+                    }
+                    let record = &mut records[moves.offset..moves.offset + moves.len];
+                    if split {
+                        let others = best.chunks_exact(width).flat_map(|roll| &roll[1..]);
+                        for (slot, &other) in rest.iter_mut().zip(others) {
+                            *slot = other;
                         }
+                        crate::record::write(&rest, width - 1, record);
+                    } else {
+                        crate::record::write(&best, width, record);
+                    }
+                    for (choice, best) in choices.iter_mut().zip(best_first) {
+                        *choice = best;
                     }
                 };
                 // Twin pairs ranked and prefetched, oldest first, with the
