@@ -852,8 +852,18 @@ fn solve(
             layer.elapsed.as_secs_f64()
         );
     }
+    // The process's peak so far: the solve's (the table is streamed out
+    // afterwards and adds nothing to it).
+    let peak = sawah_train::solver::peak_resident_bytes()
+        .map(|bytes| {
+            format!(
+                ", peak memory {:.2} GiB",
+                bytes as f64 / f64::from(1u32 << 30)
+            )
+        })
+        .unwrap_or_default();
     println!(
-        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s; first player's win probability at the start: {:.10}",
+        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10}",
         rules.name(),
         solution.values.len(),
         solution.layers.len(),

@@ -118,6 +118,26 @@ unsafe fn give_back(start: *mut u8, bytes: usize) -> std::ops::Range<usize> {
     0..0
 }
 
+/// The most memory the process has held at once (its peak resident set
+/// size), in bytes, as the kernel counts it: what `/usr/bin/time -v`
+/// reports as "Maximum resident set size", so that `sawah solve` states
+/// its own peak beside its time. `None` where it is not known (off Linux,
+/// or when `getrusage` fails).
+pub fn peak_resident_bytes() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `getrusage` only writes the struct it is given, which is
+        // plain data for which zero bytes are valid.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid pointer to a live `rusage`.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            // Linux counts it in KiB.
+            return u64::try_from(usage.ru_maxrss).ok().map(|kib| kib * 1024);
+        }
+    }
+    None
+}
+
 /// Asks for huge pages for the `bytes` at address `start` (not yet written).
 fn advise_huge_pages_of(start: usize, bytes: usize) {
     const SMALLEST: usize = 4 << 20;
@@ -155,6 +175,23 @@ mod tests {
         );
         assert_eq!(values[2_000_000].load(Ordering::Relaxed), 7);
         assert!(super::zeroed::<u32>(0).is_empty());
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_peak_counts_memory_written_in_bytes() {
+        // 64 MiB written (not only reserved) raise the peak past them; a
+        // peak read in the wrong unit (KiB as bytes) would not reach it.
+        let mut data = super::zeroed::<u8>(64 << 20);
+        data.iter_mut().step_by(4096).for_each(|x| *x = 1);
+        let peak = super::peak_resident_bytes().expect("Linux reports the peak");
+        assert!(peak >= 64 << 20, "peak {peak} bytes");
+        // And not in bytes as KiB: no test process holds a terabyte.
+        assert!(peak < 1 << 40, "peak {peak} bytes");
+        assert_eq!(
+            data.iter().step_by(4096).filter(|&&x| x == 1).count(),
+            16384
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! in-place (Gauss–Seidel) sweeps, parallel over the index's blocks, until a
 //! full residual pass, which only reads, shows `max |T(V) − V| ≤ tolerance`.
 
+pub use crate::memory::peak_resident_bytes;
+
 use crate::extrapolation;
 use crate::record::{INDEX, LAST, NONE, SAME};
 use rayon::prelude::*;
