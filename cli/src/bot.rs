@@ -107,13 +107,27 @@ fn roll_of<G: Codec>(game: &G, request: &Map<String, Value>) -> Result<u8, Proto
 
 /// The agent a request names in `"bot"` (a spec, string or object, or a
 /// preset), built for the game; `perfect` without a table uses the server's.
+/// A server started with a table plays and evaluates perfectly from it when
+/// a request names no bot (`{"cmd":"evaluate","position":P}`); without a
+/// table, `"bot"` is required.
 fn agent_of<G: Codec + HasHeuristic + 'static>(
     game: &G,
     request: &Map<String, Value>,
     serving: &Serving<'_>,
 ) -> Result<(AgentSpec, Box<dyn sawah_agents::Agent<G> + Send>), ProtocolError> {
     let invalid = |e: sawah_agents::SpecError| ProtocolError::new("invalid_bot", e.to_string());
-    let bot = field(request, "bot")?;
+    let perfect = Value::String("perfect".to_string());
+    let bot = match (request.get("bot"), serving.table) {
+        (Some(bot), _) => bot,
+        (None, Some(_)) => &perfect,
+        (None, None) => {
+            return Err(ProtocolError::new(
+                "missing_field",
+                "the request has no \"bot\" field (a server started with --table \
+                 plays perfectly from it without one)",
+            ));
+        }
+    };
     // A level name ("hard", "easy:seed=2") resolves through the shipped models.
     let bot = match (bot, serving.models) {
         (Value::String(text), Some(models)) => Value::String(models.expand(text, game.name())),

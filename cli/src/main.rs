@@ -331,7 +331,8 @@ enum Command {
     },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot {
-        /// A solved table for `"bot":"perfect"` (and `evaluate` with it).
+        /// A solved table for `"bot":"perfect"`, and for `choose` and
+        /// `evaluate` requests that name no bot (then played from it).
         #[arg(long, value_name = "PATH")]
         table: Option<String>,
         /// The models folder whose manifest serves "easy", "medium" and

@@ -5,6 +5,9 @@ use proptest::prelude::*;
 use sawah_cli::bot::{Bot, serve};
 use serde_json::{Value, json};
 
+mod common;
+use common::{fresh_dir, sawah};
+
 fn bot() -> &'static Bot {
     static BOT: std::sync::OnceLock<Bot> = std::sync::OnceLock::new();
     BOT.get_or_init(Bot::default)
@@ -503,6 +506,63 @@ fn evaluate_gives_the_side_to_moves_chances() {
         ask(r#"{"cmd":"evaluate","position":"senet dark -/5 1,2/3","bot":"easy"}"#),
         json!({"value": 0.0})
     );
+}
+
+#[test]
+fn a_server_with_a_table_plays_and_evaluates_perfectly_without_a_bot_field() {
+    let dir = fresh_dir("bot-table");
+    let table = dir.join("ur-2.sawah");
+    let table = table.to_str().unwrap();
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table]);
+    assert_eq!(code, 0, "{stderr}");
+    let served = Bot::default().with_table(Some(table.to_string()));
+    let ask_served =
+        |request: &str| -> Value { serde_json::from_str(&served.handle_line(request)).unwrap() };
+    // The start's value is the table's (f32), ur-2's start value in
+    // docs/solver.md: 0.5185729075.
+    let start = ask_served(r#"{"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}"#);
+    let value = start["value"].as_f64().unwrap_or_else(|| panic!("{start}"));
+    assert!((value - 0.5185729075).abs() < 1e-7, "{start}");
+    // Without a bot field, the same answers as "bot":"perfect".
+    for (plain, perfect) in [
+        (
+            r#"{"cmd":"evaluate","position":"ur-2 light 1/3/0 1/5/0"}"#,
+            r#"{"cmd":"evaluate","position":"ur-2 light 1/3/0 1/5/0","bot":"perfect"}"#,
+        ),
+        (
+            r#"{"cmd":"choose","position":"ur-2 light 1/3/0 1/5/0","roll":2}"#,
+            r#"{"cmd":"choose","position":"ur-2 light 1/3/0 1/5/0","roll":2,"bot":"perfect"}"#,
+        ),
+    ] {
+        assert_eq!(ask_served(plain), ask_served(perfect), "{plain}");
+    }
+    // The move chosen is the one of highest value, and there was a choice.
+    let choice = ask_served(r#"{"cmd":"choose","position":"ur-2 light 1/3/0 1/5/0","roll":2}"#);
+    let values = choice["values"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{choice}"));
+    assert!(values.len() >= 2, "{choice}");
+    let best = values
+        .iter()
+        .max_by(|x, y| {
+            x["value"]
+                .as_f64()
+                .partial_cmp(&y["value"].as_f64())
+                .unwrap()
+        })
+        .unwrap();
+    assert_eq!(
+        (&best["from"], &best["to"]),
+        (&choice["move"]["from"], &choice["move"]["to"])
+    );
+    // A server without a table still needs the field, and says so.
+    let r = ask(r#"{"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}"#);
+    assert_eq!(error_kind(&r), "missing_field");
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("--table"),
+        "{r}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
