@@ -117,16 +117,18 @@ fn agent_of<G: Codec + HasHeuristic + 'static>(
 ) -> Result<(AgentSpec, Box<dyn sawah_agents::Agent<G> + Send>), ProtocolError> {
     let invalid = |e: sawah_agents::SpecError| ProtocolError::new("invalid_bot", e.to_string());
     let perfect = Value::String("perfect".to_string());
-    let bot = match (request.get("bot"), serving.table) {
-        (Some(bot), _) => bot,
-        (None, Some(_)) => &perfect,
-        (None, None) => {
-            return Err(ProtocolError::new(
-                "missing_field",
-                "the request has no \"bot\" field (a server started with --table \
-                 plays perfectly from it without one)",
-            ));
+    let bot = match field(request, "bot") {
+        Err(_) if serving.table.is_some() => &perfect,
+        Err(missing) => {
+            return Err(ProtocolError {
+                message: format!(
+                    "{} (a server started with --table plays perfectly from it without one)",
+                    missing.message
+                ),
+                ..missing
+            });
         }
+        Ok(bot) => bot,
     };
     // A level name ("hard", "easy:seed=2") resolves through the shipped models.
     let bot = match (bot, serving.models) {

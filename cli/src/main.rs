@@ -754,6 +754,7 @@ fn solve(
     settings: SolveSettings,
     out: Option<&std::path::Path>,
 ) -> Result<()> {
+    const GIB: f64 = (1u64 << 30) as f64;
     let SolveSettings {
         tolerance,
         memory,
@@ -772,7 +773,7 @@ fn solve(
     }
     let options = sawah_train::solver::SolveOptions {
         tolerance,
-        memory: (memory * f64::from(1u32 << 30)) as u64,
+        memory: (memory * GIB) as u64,
         extrapolate,
         ..Default::default()
     };
@@ -853,15 +854,10 @@ fn solve(
             layer.elapsed.as_secs_f64()
         );
     }
-    // The process's peak so far: the solve's (the table is streamed out
-    // afterwards and adds nothing to it).
+    // The process's peak so far, the solve's (the table written below is
+    // streamed from the values already held).
     let peak = sawah_train::solver::peak_resident_bytes()
-        .map(|bytes| {
-            format!(
-                ", peak memory {:.2} GiB",
-                bytes as f64 / f64::from(1u32 << 30)
-            )
-        })
+        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
         .unwrap_or_default();
     println!(
         "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10}",
