@@ -4,22 +4,21 @@
 //! No threads and no training here, so the crate builds for WebAssembly.
 
 pub mod agent;
+pub mod assets;
 pub mod evaluator;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;
 pub mod heuristic;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod manifest;
 pub mod neural;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod perfect;
 pub mod sample;
 pub mod search;
 pub mod spec;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod table;
 
 pub use agent::{Agent, Choice, RandomAgent, SearchAgent};
+pub use assets::{Assets, MemoryAssets};
 pub use evaluator::{Evaluator, NoisyEvaluator};
 pub use heuristic::HasHeuristic;
 pub use spec::{AgentSpec, SpecError};

@@ -15,12 +15,28 @@
 //! Specs name model files relative to the manifest's folder; resolving a
 //! level gives the spec with the full path.
 
+use crate::assets::MemoryAssets;
 use crate::heuristic::HasHeuristic;
 use crate::neural::NeuralNet;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+#[cfg(not(target_arch = "wasm32"))]
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
 use thiserror::Error;
+
+/// The largest manifest read (the shipped one is about 16 KB).
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
+/// Whether a model name in a manifest is a plain file name inside the
+/// models folder: no folders, no way up, nothing absolute.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
+}
 
 /// What the manifest's `format` says.
 pub const MANIFEST_FORMAT: &str = "sawah-models";
@@ -90,11 +106,16 @@ pub enum ManifestError {
     },
 }
 
-/// A checked models folder.
+/// A checked set of shipped models: the manifest and every model it names,
+/// loaded once.
 #[derive(Clone, Debug)]
 pub struct Models {
-    dir: PathBuf,
+    /// The folder the manifest was read from (none when handed over as bytes).
+    dir: Option<PathBuf>,
+    /// How errors name the manifest.
+    shown: String,
     manifest: Manifest,
+    nets: BTreeMap<String, Arc<NeuralNet>>,
 }
 
 /// The levels a manifest may name.
@@ -102,18 +123,41 @@ pub const LEVELS: [&str; 3] = ["easy", "medium", "hard"];
 
 impl Models {
     /// Reads `DIR/manifest.json` and checks its format and that every model
-    /// file it names exists with the stated SHA-256. (Rule set and encoder
-    /// are checked per game by [`Models::check`] and on loading.)
+    /// file it names exists with the stated SHA-256 (see [`Models::from_bytes`]).
+    /// Files are read only if they are regular files of at most
+    /// [`MAX_MODEL_BYTES`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn load(dir: &Path) -> Result<Models, ManifestError> {
         let path = dir.join(MANIFEST_FILE);
         let shown = path.display().to_string();
-        let file_error = |message: String| ManifestError::File {
+        let text = read_bounded(&path, MAX_MANIFEST_BYTES).map_err(|e| ManifestError::File {
             path: shown.clone(),
+            message: e.to_string(),
+        })?;
+        let mut models = Models::from_bytes(&text, &shown, |model| {
+            read_bounded(&dir.join(model), MAX_MODEL_BYTES).map_err(|e| e.to_string())
+        })?;
+        models.dir = Some(dir.to_path_buf());
+        Ok(models)
+    }
+
+    /// Checks a manifest (`manifest`, the bytes of `manifest.json`, named
+    /// `shown` in errors) and every model file it names, which `file` reads
+    /// by the name the manifest gives: each must exist with the stated
+    /// SHA-256 and be a model. (Rule set and encoder are checked per game
+    /// by [`Models::check`] and when an agent is built.) No file system:
+    /// this is how a browser, handed the files as bytes, loads them.
+    pub fn from_bytes(
+        manifest: &[u8],
+        shown: &str,
+        mut file: impl FnMut(&str) -> Result<Vec<u8>, String>,
+    ) -> Result<Models, ManifestError> {
+        let file_error = |message: String| ManifestError::File {
+            path: shown.to_string(),
             message,
         };
-        let text = std::fs::read_to_string(&path).map_err(|e| file_error(e.to_string()))?;
         let manifest: Manifest =
-            serde_json::from_str(&text).map_err(|e| file_error(e.to_string()))?;
+            serde_json::from_slice(manifest).map_err(|e| file_error(e.to_string()))?;
         if manifest.format != MANIFEST_FORMAT || manifest.format_version != MANIFEST_VERSION {
             return Err(file_error(format!(
                 "format {:?} version {}; this build reads {MANIFEST_FORMAT:?} version {MANIFEST_VERSION}",
@@ -121,9 +165,10 @@ impl Models {
             )));
         }
         let mut seen = std::collections::HashSet::new();
+        let mut nets = BTreeMap::new();
         for level in &manifest.levels {
             let fail = |message: String| ManifestError::Level {
-                manifest: shown.clone(),
+                manifest: shown.to_string(),
                 rules: level.rules.clone(),
                 level: level.level.clone(),
                 message,
@@ -135,13 +180,12 @@ impl Models {
                 return Err(fail("listed twice".into()));
             }
             if let Some(model) = &level.model {
-                if model.contains("..") || Path::new(model).is_absolute() {
+                if !is_plain_file_name(model) {
                     return Err(fail(format!(
                         "model {model:?} must be a file inside the models folder"
                     )));
                 }
-                let bytes = std::fs::read(dir.join(model))
-                    .map_err(|e| fail(format!("model {model}: {e}")))?;
+                let bytes = file(model).map_err(|e| fail(format!("model {model}: {e}")))?;
                 let digest = format!("{:x}", Sha256::digest(&bytes));
                 if level.sha256.as_deref() != Some(digest.as_str()) {
                     return Err(fail(format!(
@@ -152,12 +196,27 @@ impl Models {
                 if !level.spec.contains(&format!("model={model}")) {
                     return Err(fail(format!("the spec does not use its model {model}")));
                 }
+                if !nets.contains_key(model) {
+                    let net = NeuralNet::from_bytes(&bytes)
+                        .map_err(|e| fail(format!("model {model}: {e}")))?;
+                    nets.insert(model.clone(), Arc::new(net));
+                }
             }
         }
         Ok(Models {
-            dir: dir.to_path_buf(),
+            dir: None,
+            shown: shown.to_string(),
             manifest,
+            nets,
         })
+    }
+
+    /// Puts every model into `assets` under the name the manifest gives it,
+    /// so that specs from [`Models::expand_by_name`] build from memory.
+    pub fn add_to(&self, assets: &mut MemoryAssets) {
+        for (name, net) in &self.nets {
+            assets.add_model(name, Arc::clone(net));
+        }
     }
 
     /// The manifest.
@@ -174,28 +233,48 @@ impl Models {
     }
 
     /// The spec text of a level with model paths made full (`model=FILE` →
-    /// `model=DIR/FILE`), or `None` when the manifest has no such level.
+    /// `model=DIR/FILE`) for a manifest read from a folder, or `None` when
+    /// the manifest has no such level.
     pub fn spec_text(&self, rules: &str, level: &str) -> Option<String> {
         let entry = self.level(rules, level)?;
-        Some(match &entry.model {
-            Some(model) => entry.spec.replace(
+        Some(match (&entry.model, &self.dir) {
+            (Some(model), Some(dir)) => entry.spec.replace(
                 &format!("model={model}"),
-                &format!("model={}", self.dir.join(model).display()),
+                &format!("model={}", dir.join(model).display()),
             ),
-            None => entry.spec.clone(),
+            _ => entry.spec.clone(),
         })
     }
 
     /// Expands a bot name that starts with a level (`hard`, `easy:seed=3`)
-    /// into the manifest's spec for `rules`, keeping extra options; any
-    /// other text is returned as it is.
+    /// into the manifest's spec for `rules` with full model paths, keeping
+    /// extra options; any other text is returned as it is.
     pub fn expand(&self, text: &str, rules: &str) -> String {
+        self.expand_with(text, rules, |level| self.spec_text(rules, level))
+    }
+
+    /// [`Models::expand`] with model files named as in the manifest
+    /// (`model=ur.safetensors`), for agents built from [`Models::add_to`]'s
+    /// store: the same text wherever the models were loaded from.
+    pub fn expand_by_name(&self, text: &str, rules: &str) -> String {
+        self.expand_with(text, rules, |level| {
+            self.level(rules, level).map(|entry| entry.spec.clone())
+        })
+    }
+
+    fn expand_with(
+        &self,
+        text: &str,
+        rules: &str,
+        spec_of: impl Fn(&str) -> Option<String>,
+    ) -> String {
+        let _ = rules;
         let trimmed = text.trim();
         let (head, rest) = match trimmed.split_once(':') {
             Some((h, r)) => (h, Some(r)),
             None => (trimmed, None),
         };
-        match self.spec_text(rules, head) {
+        match spec_of(head) {
             Some(spec) => match rest {
                 Some(rest) => format!("{spec}:{rest}"),
                 None => spec,
@@ -214,14 +293,17 @@ impl Models {
             .filter(|l| l.rules == game.name())
         {
             let fail = |message: String| ManifestError::Level {
-                manifest: self.dir.join(MANIFEST_FILE).display().to_string(),
+                manifest: self.shown.clone(),
                 rules: entry.rules.clone(),
                 level: entry.level.clone(),
                 message,
             };
             if let Some(model) = &entry.model {
-                let net = NeuralNet::load(&self.dir.join(model), game)
-                    .map_err(|e| fail(e.to_string()))?;
+                let net = self
+                    .nets
+                    .get(model)
+                    .ok_or_else(|| fail(format!("model {model} was not loaded")))?;
+                net.check_for(game).map_err(|e| fail(e.to_string()))?;
                 if entry.encoder.as_deref() != Some(net.info.encoder.as_str()) {
                     return Err(fail(format!(
                         "the manifest says encoder {:?}, the model has {}",
@@ -229,11 +311,10 @@ impl Models {
                     )));
                 }
             }
-            let spec = self
-                .spec_text(&entry.rules, &entry.level)
-                .unwrap_or_default();
-            crate::AgentSpec::parse(&spec, game.name())
-                .and_then(|s| s.build(game).map(|_| ()))
+            let mut assets = MemoryAssets::new();
+            self.add_to(&mut assets);
+            crate::AgentSpec::parse(&entry.spec, game.name())
+                .and_then(|s| s.build_with(game, &assets).map(|_| ()))
                 .map_err(|e| fail(e.to_string()))?;
         }
         Ok(())

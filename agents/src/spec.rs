@@ -8,9 +8,10 @@
 //! `medium` and `hard` resolve to a spec per rule set.
 
 use crate::agent::{Agent, RandomAgent, SearchAgent};
+use crate::assets::Assets;
 use crate::evaluator::NoisyEvaluator;
 use crate::heuristic::HasHeuristic;
-use crate::neural::{NeuralEvaluator, NeuralNet};
+use crate::neural::NeuralEvaluator;
 use crate::search::SearchOptions;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -354,10 +355,21 @@ impl AgentSpec {
         Ok(spec)
     }
 
-    /// Builds the agent for a game.
+    /// Builds the agent for a game, reading the files it names from the
+    /// file system natively (see [`crate::assets::default_assets`]).
     pub fn build<G: HasHeuristic + 'static>(
         &self,
         game: &G,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
+        self.build_with(game, crate::assets::default_assets())
+    }
+
+    /// Builds the agent for a game, taking the files it names (model,
+    /// table, weights) from `assets`.
+    pub fn build_with<G: HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        assets: &dyn Assets,
     ) -> Result<Box<dyn Agent<G> + Send>, SpecError> {
         Ok(match self.agent {
             AgentKind::Perfect => {
@@ -365,21 +377,22 @@ impl AgentSpec {
                     .table
                     .as_deref()
                     .ok_or_else(|| SpecError::NeedsTable(game.name().to_string()))?;
-                return game.perfect_agent(std::path::Path::new(table));
+                return game.perfect_agent(table, assets);
             }
             AgentKind::Random => Box::new(RandomAgent::new(self.seed)),
             AgentKind::Neural => {
-                let path = self
+                let name = self
                     .model
                     .as_deref()
                     .ok_or_else(|| SpecError::NeedsModel(game.name().to_string()))?;
-                let net = NeuralNet::load(std::path::Path::new(path), game)
+                let net = assets.model(name)?;
+                net.check_for(game)
                     .map_err(|e| SpecError::Model(e.to_string()))?;
-                self.search_agent(NeuralEvaluator::new(std::sync::Arc::new(net)))
+                self.search_agent(NeuralEvaluator::new(net))
             }
             AgentKind::Heuristic | AgentKind::Expectiminimax => {
                 let heuristic = match &self.weights {
-                    Some(path) => game.heuristic_from_file(std::path::Path::new(path))?,
+                    Some(name) => game.heuristic_from_assets(name, assets)?,
                     None => game.heuristic(),
                 };
                 self.search_agent(heuristic)

@@ -22,9 +22,14 @@
 //! the rule set in use.
 
 use sawah_engine::race::{Position, PositionIndex, RuleSet, RuleSpec};
+#[cfg(not(target_arch = "wasm32"))]
 use serde_json::json;
+#[cfg(not(target_arch = "wasm32"))]
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
+#[cfg(not(target_arch = "wasm32"))]
+use std::io::Write;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 use thiserror::Error;
 
@@ -111,6 +116,7 @@ impl ValueType {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn encode(self, value: f64, out: &mut impl io::Write) -> io::Result<()> {
         match self {
             ValueType::F32 => out.write_all(&(value as f32).to_le_bytes()),
@@ -165,6 +171,7 @@ pub struct TableInfo {
     pub value_type: ValueType,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn header_json(rules: &RuleSet, info: &TableInfo) -> Vec<u8> {
     json!({
         "rules": rules.name(),
@@ -185,6 +192,7 @@ fn data_offset(header_len: usize) -> usize {
     (16 + header_len).div_ceil(8) * 8
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Writes a table atomically: `values` (f64, in index order) are stored
 /// as `info.value_type`.
 pub fn write_table(
@@ -196,6 +204,7 @@ pub fn write_table(
     write_table_from(path, rules, values.iter().copied(), info)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// [`write_table`] from any stream of values in index order (for example
 /// another table's, to convert it); `info.states` of them are written.
 pub fn write_table_from(
@@ -234,9 +243,29 @@ pub fn write_table_from(
     .map_err(io_err)
 }
 
-/// A solved table, memory-mapped, checked against its rule set.
+/// The bytes of a table: memory-mapped from a file natively, or held in
+/// memory (handed over by a page, where there is no file system).
+enum TableBytes {
+    #[cfg(not(target_arch = "wasm32"))]
+    Mapped(memmap2::Mmap),
+    Shared(std::sync::Arc<[u8]>),
+}
+
+impl std::ops::Deref for TableBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            TableBytes::Mapped(map) => map,
+            TableBytes::Shared(bytes) => bytes,
+        }
+    }
+}
+
+/// A solved table, checked against its rule set.
 pub struct Table {
-    map: memmap2::Mmap,
+    bytes: TableBytes,
     offset: usize,
     index: PositionIndex,
     info: TableInfo,
@@ -249,25 +278,48 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// Opens a table and checks it belongs to `rules` (same rule set id and
-    /// full description, same index layout and size).
+    /// Opens a table file, memory-mapped, and checks it belongs to `rules`
+    /// (same rule set id and full description, same index layout and size).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path, rules: &RuleSet) -> Result<Table, TableError> {
         let shown = path.display().to_string();
-        let format = |message: String| TableError::Format {
-            path: shown.clone(),
-            message,
-        };
-        let file = File::open(path).map_err(|source| TableError::Io {
+        let io_error = |source| TableError::Io {
             path: shown.clone(),
             source,
-        })?;
+        };
+        let file = File::open(path).map_err(io_error)?;
+        if !file.metadata().map_err(io_error)?.is_file() {
+            return Err(TableError::Format {
+                path: shown,
+                message: "not a regular file".into(),
+            });
+        }
         // Safety: the map is read-only; a file changed underneath by another
         // process would show changed values, never unsafety in this process
         // beyond that (the same caveat as every memory-mapped reader).
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io {
-            path: shown.clone(),
-            source,
-        })?;
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
+        Table::from_table_bytes(TableBytes::Mapped(map), &shown, rules)
+    }
+
+    /// A table from bytes in memory (the contents of a table file), checked
+    /// as [`Table::open`] checks a file; errors call it `name`.
+    pub fn from_bytes(
+        bytes: std::sync::Arc<[u8]>,
+        name: &str,
+        rules: &RuleSet,
+    ) -> Result<Table, TableError> {
+        Table::from_table_bytes(TableBytes::Shared(bytes), name, rules)
+    }
+
+    fn from_table_bytes(
+        map: TableBytes,
+        shown: &str,
+        rules: &RuleSet,
+    ) -> Result<Table, TableError> {
+        let format = |message: String| TableError::Format {
+            path: shown.to_string(),
+            message,
+        };
         if map.len() < 16 || &map[..8] != MAGIC {
             return Err(format("not a sawah table (bad magic)".into()));
         }
@@ -287,7 +339,7 @@ impl Table {
         let spec: Option<RuleSpec> = serde_json::from_value(header["spec"].clone()).ok();
         if found != rules.name() || spec.as_ref() != Some(rules.spec()) {
             return Err(TableError::WrongRules {
-                path: shown,
+                path: shown.to_string(),
                 expected: rules.name().to_string(),
                 found,
             });
@@ -323,7 +375,7 @@ impl Table {
             value_type,
         };
         Ok(Table {
-            map,
+            bytes: map,
             offset,
             index,
             info,
@@ -347,7 +399,7 @@ impl Table {
     fn value_at(&self, i: u64) -> f64 {
         let value_type = self.info.value_type;
         let at = self.offset + value_type.bytes() * i as usize;
-        value_type.decode(&self.map[at..])
+        value_type.decode(&self.bytes[at..])
     }
 
     /// Every stored value, in index order.

@@ -166,7 +166,9 @@ fn learned_heuristic_weights_load_and_are_checked() {
         weights: vec![5.0, -0.5, 1.0, 0.5, 0.2],
     };
     std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
-    let h = rules.heuristic_from_file(&path).unwrap();
+    let name = path.to_str().unwrap();
+    let files = sawah_agents::assets::FileAssets;
+    let h = rules.heuristic_from_assets(name, &files).unwrap();
     assert_eq!(RuleSet::heuristic_weights(&h).weights, file.weights);
     let spec =
         AgentSpec::parse(&format!("expectiminimax:weights={}", path.display()), "ur").unwrap();
@@ -174,7 +176,7 @@ fn learned_heuristic_weights_load_and_are_checked() {
     // Other rule set, other features, a weight that is not finite: refused by name.
     let err = race::preset("masters")
         .unwrap()
-        .heuristic_from_file(&path)
+        .heuristic_from_assets(name, &files)
         .err()
         .unwrap()
         .to_string();
@@ -182,9 +184,13 @@ fn learned_heuristic_weights_load_and_are_checked() {
     file.features.pop();
     file.weights.pop();
     std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
-    let err = rules.heuristic_from_file(&path).err().unwrap().to_string();
+    let err = rules
+        .heuristic_from_assets(name, &files)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("features"), "{err}");
     std::fs::write(&path, "{\"format\":1}").unwrap();
-    assert!(rules.heuristic_from_file(&path).is_err());
+    assert!(rules.heuristic_from_assets(name, &files).is_err());
     std::fs::remove_dir_all(dir).unwrap();
 }

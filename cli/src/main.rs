@@ -425,9 +425,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bot { table, models } => {
             let models = sawah_cli::models::find(models.as_deref())?;
-            let server = bot::Bot::new(registry)
-                .with_table(table)
-                .with_models(models);
+            let server = bot::native_bot(registry, table, models);
             let stdin = io::stdin();
             bot::serve(&server, stdin.lock(), BufWriter::new(io::stdout()))?;
         }

@@ -2,7 +2,8 @@
 //! gets exactly one JSON response, whatever it holds.
 
 use proptest::prelude::*;
-use sawah_cli::bot::{Bot, serve};
+use sawah_cli::bot::{Bot, native_bot, serve};
+use sawah_engine::registry::Registry;
 use serde_json::{Value, json};
 
 mod common;
@@ -10,7 +11,7 @@ use common::{fresh_dir, sawah};
 
 fn bot() -> &'static Bot {
     static BOT: std::sync::OnceLock<Bot> = std::sync::OnceLock::new();
-    BOT.get_or_init(Bot::default)
+    BOT.get_or_init(|| native_bot(Registry::new(), None, None))
 }
 
 fn ask(request: &str) -> Value {
@@ -167,7 +168,12 @@ fn the_server_answers_every_line_in_order_and_survives_bad_bytes() {
     input.extend_from_slice(b"{\"id\":3,\"cmd\":\"start\",\"rules\":\"ur\"}\r\n");
     input.extend_from_slice(b"{\"id\":4,\"cmd\":\"rules\",\"rules\":\"masters\"}");
     let mut output = Vec::new();
-    serve(&Bot::default(), &input[..], &mut output).unwrap();
+    serve(
+        &native_bot(Registry::new(), None, None),
+        &input[..],
+        &mut output,
+    )
+    .unwrap();
     let lines: Vec<Value> = String::from_utf8(output)
         .unwrap()
         .lines()
@@ -515,7 +521,7 @@ fn a_server_with_a_table_plays_and_evaluates_perfectly_without_a_bot_field() {
     let table = table.to_str().unwrap();
     let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table]);
     assert_eq!(code, 0, "{stderr}");
-    let served = Bot::default().with_table(Some(table.to_string()));
+    let served = native_bot(Registry::new(), Some(table.to_string()), None);
     let ask_served =
         |request: &str| -> Value { serde_json::from_str(&served.handle_line(request)).unwrap() };
     // The start's value is the table's (f32), ur-2's start value in
@@ -588,7 +594,7 @@ fn levels_resolve_through_the_shipped_manifest() {
     models
         .check(&sawah_engine::senet::Senet::new())
         .expect("the senet levels fit senet");
-    let server = Bot::default().with_models(Some(models));
+    let server = native_bot(Registry::new(), None, Some(models));
     for level in ["easy", "medium", "hard", "hard:seed=3"] {
         let request = format!(
             r#"{{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"{level}"}}"#

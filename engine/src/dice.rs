@@ -1,7 +1,7 @@
 //! Dice as data: exact outcome probabilities, and one seeded source of rolls.
 
-use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
 use thiserror::Error;
 
 /// Largest number of outcomes (rolls 0..=15) a die may have.

@@ -9,10 +9,10 @@ pub use race::RaceHeuristic;
 pub use senet::SenetHeuristic;
 
 use crate::agent::Agent;
+use crate::assets::Assets;
 use crate::evaluator::Evaluator;
 use crate::spec::SpecError;
 use sawah_engine::Game;
-use std::path::Path;
 
 /// Feature weights: `value = sigmoid(bias + Σ weight_i · feature_i)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,13 +78,11 @@ pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Siz
     fn heuristic_features(&self, position: &Self::Position) -> Vec<f64>;
 
     /// The evaluation with the weights of a weights file (see
-    /// [`WeightsFile`]), checked against this rule set's features.
-    fn heuristic_from_file(&self, path: &Path) -> Result<Self::Heuristic, SpecError> {
-        let shown = path.display();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| SpecError::Model(format!("{shown}: {e}")))?;
+    /// [`WeightsFile`]), checked against this rule set's features; `shown`
+    /// names the file in errors.
+    fn heuristic_from_json(&self, text: &str, shown: &str) -> Result<Self::Heuristic, SpecError> {
         let file: WeightsFile =
-            serde_json::from_str(&text).map_err(|e| SpecError::Model(format!("{shown}: {e}")))?;
+            serde_json::from_str(text).map_err(|e| SpecError::Model(format!("{shown}: {e}")))?;
         let default = self.heuristic();
         let names = Self::heuristic_weights(&default).names;
         if file.format != WEIGHTS_FORMAT {
@@ -115,10 +113,23 @@ pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Siz
         }))
     }
 
-    /// A perfect agent playing from the solved table at `table`, where the
-    /// family has exact solutions.
-    fn perfect_agent(&self, table: &Path) -> Result<Box<dyn Agent<Self> + Send>, SpecError> {
-        let _ = table;
+    /// The evaluation with the weights of the weights file `name` in `assets`.
+    fn heuristic_from_assets(
+        &self,
+        name: &str,
+        assets: &dyn Assets,
+    ) -> Result<Self::Heuristic, SpecError> {
+        self.heuristic_from_json(&assets.weights(name)?, name)
+    }
+
+    /// A perfect agent playing from the solved table `table` in `assets`,
+    /// where the family has exact solutions.
+    fn perfect_agent(
+        &self,
+        table: &str,
+        assets: &dyn Assets,
+    ) -> Result<Box<dyn Agent<Self> + Send>, SpecError> {
+        let _ = (table, assets);
         Err(SpecError::NoPerfectPlay(self.name().to_string()))
     }
 }
@@ -141,13 +152,13 @@ impl HasHeuristic for sawah_engine::race::RuleSet {
         RaceHeuristic::features(self, position).to_vec()
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
-    fn perfect_agent(&self, table: &Path) -> Result<Box<dyn Agent<Self> + Send>, SpecError> {
-        let table =
-            crate::table::Table::open(table, self).map_err(|e| SpecError::Table(e.to_string()))?;
-        Ok(Box::new(crate::perfect::PerfectAgent::new(
-            std::sync::Arc::new(table),
-        )))
+    fn perfect_agent(
+        &self,
+        table: &str,
+        assets: &dyn Assets,
+    ) -> Result<Box<dyn Agent<Self> + Send>, SpecError> {
+        let table = assets.table(table, self)?;
+        Ok(Box::new(crate::perfect::PerfectAgent::new(table)))
     }
 }
 

@@ -492,17 +492,55 @@ impl NeuralNet {
 
     /// Reads a model file and checks it belongs to `game`.
     pub fn load<G: Encode + Codec>(path: &Path, game: &G) -> Result<NeuralNet, ModelError> {
-        let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        let net = NeuralNet::from_bytes(&bytes).map_err(|e| match e {
-            ModelError::Format(m) => ModelError::Format(format!("{}: {m}", path.display())),
-            other => other,
-        })?;
+        let net = NeuralNet::load_file(path)?;
         net.check_for(game)?;
         Ok(net)
     }
+
+    /// Reads a model file (at most [`MAX_MODEL_BYTES`]); format errors name
+    /// the file. The caller checks it against its game.
+    pub fn load_file(path: &Path) -> Result<NeuralNet, ModelError> {
+        let io_error = |source| ModelError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let bytes = read_bounded(path, MAX_MODEL_BYTES).map_err(io_error)?;
+        NeuralNet::from_bytes(&bytes).map_err(|e| match e {
+            ModelError::Format(m) => ModelError::Format(format!("{}: {m}", path.display())),
+            other => other,
+        })
+    }
+}
+
+/// The largest model file read: shipped models are about 70 KB, and a
+/// model file is at most 1 MB by design; 64 MiB leaves room for research
+/// models without letting a path such as `/dev/zero` exhaust memory.
+pub const MAX_MODEL_BYTES: u64 = 64 << 20;
+
+/// Reads a regular file of at most `limit` bytes: anything else (a device,
+/// a folder, a larger file) is refused before reading, and the read itself
+/// is bounded in case the file grows meanwhile.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if metadata.len() > limit {
+        return Err(std::io::Error::other(format!(
+            "{} bytes; at most {limit} are read",
+            metadata.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "more than {limit} bytes; at most {limit} are read"
+        )));
+    }
+    Ok(bytes)
 }
 
 fn le_bytes(values: &[f32]) -> Vec<u8> {

@@ -1,0 +1,190 @@
+//! Where the files an agent spec names come from: `neural:model=NAME`,
+//! `perfect:table=NAME` and `heuristic:weights=NAME`.
+//!
+//! A spec names files; an [`Assets`] turns a name into what the agent needs.
+//! Natively, [`FileAssets`] reads names as paths (what the command line
+//! does). A browser has no file system: there, [`MemoryAssets`] holds the
+//! bytes a page handed over, and names are keys into it. A memory store can
+//! fall back to another store for the names it does not hold, which is how
+//! a server serves its shipped models from memory and any other model from
+//! disk with one mechanism.
+
+use crate::neural::NeuralNet;
+use crate::spec::SpecError;
+use crate::table::Table;
+use sawah_engine::race::RuleSet;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A source of the files agent specs name.
+pub trait Assets: Send + Sync {
+    /// The neural network called `name` (not yet checked against a game:
+    /// building the agent does that).
+    fn model(&self, name: &str) -> Result<Arc<NeuralNet>, SpecError>;
+
+    /// The solved table called `name`, checked against `rules`.
+    fn table(&self, name: &str, rules: &RuleSet) -> Result<Arc<Table>, SpecError>;
+
+    /// The text of the heuristic weights file called `name` (JSON, see
+    /// [`crate::heuristic::WeightsFile`]).
+    fn weights(&self, name: &str) -> Result<String, SpecError>;
+}
+
+/// Files read from the file system, names being paths. Not on WebAssembly.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileAssets;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Assets for FileAssets {
+    fn model(&self, name: &str) -> Result<Arc<NeuralNet>, SpecError> {
+        NeuralNet::load_file(std::path::Path::new(name))
+            .map(Arc::new)
+            .map_err(|e| SpecError::Model(e.to_string()))
+    }
+
+    fn table(&self, name: &str, rules: &RuleSet) -> Result<Arc<Table>, SpecError> {
+        Table::open(std::path::Path::new(name), rules)
+            .map(Arc::new)
+            .map_err(|e| SpecError::Table(e.to_string()))
+    }
+
+    fn weights(&self, name: &str) -> Result<String, SpecError> {
+        std::fs::read_to_string(name).map_err(|e| SpecError::Model(format!("{name}: {e}")))
+    }
+}
+
+/// The store used when none is given: the file system natively, nothing on
+/// WebAssembly (where every file must be handed over as bytes).
+pub fn default_assets() -> &'static dyn Assets {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        &FileAssets
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        &NO_ASSETS
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+static NO_ASSETS: MemoryAssets = MemoryAssets::new();
+
+/// Files held in memory under names (bytes a page handed over, or the
+/// shipped models), with an optional store behind it for other names.
+#[derive(Default)]
+pub struct MemoryAssets {
+    models: BTreeMap<String, Arc<NeuralNet>>,
+    tables: BTreeMap<String, Arc<[u8]>>,
+    weights: BTreeMap<String, String>,
+    fallback: Option<Box<dyn Assets>>,
+}
+
+impl std::fmt::Debug for MemoryAssets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryAssets")
+            .field("models", &self.models.keys().collect::<Vec<_>>())
+            .field("tables", &self.tables.keys().collect::<Vec<_>>())
+            .field("weights", &self.weights.keys().collect::<Vec<_>>())
+            .field("fallback", &self.fallback.is_some())
+            .finish()
+    }
+}
+
+impl MemoryAssets {
+    /// An empty store with nothing behind it.
+    pub const fn new() -> MemoryAssets {
+        MemoryAssets {
+            models: BTreeMap::new(),
+            tables: BTreeMap::new(),
+            weights: BTreeMap::new(),
+            fallback: None,
+        }
+    }
+
+    /// Looks names this store does not hold up in `fallback`.
+    pub fn with_fallback(mut self, fallback: impl Assets + 'static) -> MemoryAssets {
+        self.fallback = Some(Box::new(fallback));
+        self
+    }
+
+    /// Holds a model under `name`, read from SafeTensors bytes (checked now;
+    /// an error names the model).
+    pub fn add_model_bytes(&mut self, name: &str, bytes: &[u8]) -> Result<(), SpecError> {
+        let net = NeuralNet::from_bytes(bytes)
+            .map_err(|e| SpecError::Model(format!("model {name}: {e}")))?;
+        self.add_model(name, Arc::new(net));
+        Ok(())
+    }
+
+    /// Holds an already loaded model under `name`.
+    pub fn add_model(&mut self, name: &str, net: Arc<NeuralNet>) {
+        self.models.insert(name.to_string(), net);
+    }
+
+    /// Holds the bytes of a solved table under `name` (checked against a
+    /// rule set when an agent uses it).
+    pub fn add_table_bytes(&mut self, name: &str, bytes: impl Into<Arc<[u8]>>) {
+        self.tables.insert(name.to_string(), bytes.into());
+    }
+
+    /// Holds the text of a heuristic weights file under `name`.
+    pub fn add_weights(&mut self, name: &str, json: impl Into<String>) {
+        self.weights.insert(name.to_string(), json.into());
+    }
+
+    /// The names of the models held here.
+    pub fn model_names(&self) -> impl Iterator<Item = &str> {
+        self.models.keys().map(String::as_str)
+    }
+
+    fn missing(&self, what: &str, name: &str, held: Vec<&String>) -> String {
+        let held: Vec<&str> = held.into_iter().map(String::as_str).collect();
+        let held = if held.is_empty() {
+            "none".to_string()
+        } else {
+            held.join(", ")
+        };
+        format!("no {what} named {name:?} was handed over (held: {held})")
+    }
+}
+
+impl Assets for MemoryAssets {
+    fn model(&self, name: &str) -> Result<Arc<NeuralNet>, SpecError> {
+        match (self.models.get(name), &self.fallback) {
+            (Some(net), _) => Ok(Arc::clone(net)),
+            (None, Some(fallback)) => fallback.model(name),
+            (None, None) => Err(SpecError::Model(self.missing(
+                "model",
+                name,
+                self.models.keys().collect(),
+            ))),
+        }
+    }
+
+    fn table(&self, name: &str, rules: &RuleSet) -> Result<Arc<Table>, SpecError> {
+        match (self.tables.get(name), &self.fallback) {
+            (Some(bytes), _) => Table::from_bytes(Arc::clone(bytes), name, rules)
+                .map(Arc::new)
+                .map_err(|e| SpecError::Table(e.to_string())),
+            (None, Some(fallback)) => fallback.table(name, rules),
+            (None, None) => Err(SpecError::Table(self.missing(
+                "table",
+                name,
+                self.tables.keys().collect(),
+            ))),
+        }
+    }
+
+    fn weights(&self, name: &str) -> Result<String, SpecError> {
+        match (self.weights.get(name), &self.fallback) {
+            (Some(text), _) => Ok(text.clone()),
+            (None, Some(fallback)) => fallback.weights(name),
+            (None, None) => Err(SpecError::Model(self.missing(
+                "weights file",
+                name,
+                self.weights.keys().collect(),
+            ))),
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! [`Bot`]: answers requests against the rule sets, models and tables it
+//! was given.
+
+use crate::MAX_DAILY_COUNT;
+use crate::command::Command;
+use crate::error::{ErrorKind, ProtocolError};
+use crate::request::{Request, field, position_of, roll_of, string_field};
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::manifest::Models;
+use sawah_agents::{Agent, AgentSpec, Assets, MemoryAssets, evaluator::terminal_value};
+use sawah_engine::json::PositionJson;
+use sawah_engine::registry::Registry;
+use sawah_engine::senet::daily;
+use sawah_engine::{AnyGame, Codec, with_game};
+use serde_json::{Map, Value, json};
+
+type Reply = Result<Value, ProtocolError>;
+
+/// Serves protocol requests.
+///
+/// A bot knows a registry of rule sets, may hold the shipped models (so
+/// `"bot":"hard"` resolves through their manifest), a default solved table
+/// (for `perfect` and for requests that name no bot), and any other model,
+/// table or weights file handed to it by name. A bot is immutable while it
+/// serves: one can answer requests from many threads at once.
+#[derive(Debug, Default)]
+pub struct Bot {
+    registry: Registry,
+    assets: MemoryAssets,
+    table: Option<String>,
+    models: Option<Models>,
+}
+
+impl Bot {
+    /// A bot that knows the rule sets of `registry` and nothing else: no
+    /// models (levels are the built-in presets) and no tables.
+    pub fn new(registry: Registry) -> Bot {
+        Bot {
+            registry,
+            ..Bot::default()
+        }
+    }
+
+    /// The solved table a `perfect` agent plays from when its spec names
+    /// none, and that plays when a `choose` or `evaluate` request names no
+    /// bot: a name in the bot's assets (natively, a path).
+    pub fn with_table(mut self, table: Option<String>) -> Bot {
+        self.table = table;
+        self
+    }
+
+    /// The shipped levels: `"bot":"easy"|"medium"|"hard"` resolve through
+    /// the manifest (rule sets it does not list use the built-in presets),
+    /// and its models are held in memory under the names it gives them.
+    pub fn with_models(mut self, models: Option<Models>) -> Bot {
+        if let Some(models) = &models {
+            models.add_to(&mut self.assets);
+        }
+        self.models = models;
+        self
+    }
+
+    /// Where names the bot does not hold are looked up (natively, the file
+    /// system; nowhere by default).
+    pub fn with_fallback(mut self, fallback: impl Assets + 'static) -> Bot {
+        self.assets = std::mem::take(&mut self.assets).with_fallback(fallback);
+        self
+    }
+
+    /// The models, tables and weights the bot holds, to hand it more.
+    pub fn assets_mut(&mut self) -> &mut MemoryAssets {
+        &mut self.assets
+    }
+
+    /// The rule sets this bot knows.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Answers one request line with one response line (no newline). Every
+    /// line gets an answer; a line that is not a JSON object gets an error.
+    pub fn handle_line(&self, line: &str) -> String {
+        let response = match serde_json::from_str::<Value>(line) {
+            Ok(request) => self.respond(&request),
+            Err(e) => error_response(
+                None,
+                &ProtocolError::new(ErrorKind::InvalidJson, format!("the line is not JSON: {e}")),
+            ),
+        };
+        response.to_string()
+    }
+
+    /// Answers one request (a JSON value) with its response object: the
+    /// request's `"id"` first, then the result's fields or `"error"`.
+    pub fn respond(&self, request: &Value) -> Value {
+        let Value::Object(request) = request else {
+            return error_response(
+                None,
+                &ProtocolError::new(
+                    ErrorKind::InvalidRequest,
+                    "a request must be a JSON object such as {\"cmd\":\"legal_moves\",…}",
+                ),
+            );
+        };
+        let id = request.get("id").cloned();
+        match self.handle(request) {
+            Ok(result) => {
+                let mut response = Map::new();
+                if let Some(id) = id {
+                    response.insert("id".to_string(), id);
+                }
+                match result {
+                    Value::Object(fields) => response.extend(fields),
+                    other => {
+                        response.insert("result".to_string(), other);
+                    }
+                }
+                Value::Object(response)
+            }
+            Err(error) => error_response(id, &error),
+        }
+    }
+
+    /// Answers a request object with its result, or the error it gets.
+    pub fn handle(&self, request: &Request) -> Reply {
+        match Command::from_name(string_field(request, "cmd")?)? {
+            Command::LegalMoves => {
+                let (game, json) = self.position_json(request)?;
+                with_game!(&game, g => legal_moves(g, &json, request))
+            }
+            Command::Choose => {
+                let (game, json) = self.position_json(request)?;
+                with_game!(&game, g => self.choose(g, &json, request))
+            }
+            Command::Evaluate => {
+                let (game, json) = self.position_json(request)?;
+                with_game!(&game, g => self.evaluate(g, &json, request))
+            }
+            Command::Start => {
+                let game = self.rules(string_field(request, "rules")?)?;
+                Ok(with_game!(&game, g => json!({ "position": g.position_to_json(&g.start()) })))
+            }
+            Command::Rules => {
+                let game = self.rules(string_field(request, "rules")?)?;
+                Ok(with_game!(&game, g => json!({ "rules": g.export_json() })))
+            }
+            Command::ListRules => Ok(json!({ "rules": self.registry.names() })),
+            Command::Score => self.score(request),
+            Command::Daily => daily_throws(request),
+        }
+    }
+
+    fn rules(&self, name: &str) -> Result<AnyGame, ProtocolError> {
+        self.registry
+            .get(name)
+            .map_err(|e| ProtocolError::new(ErrorKind::UnknownRules, e.to_string()))
+    }
+
+    fn position_json(&self, request: &Request) -> Result<(AnyGame, PositionJson), ProtocolError> {
+        self.registry
+            .parse_position(field(request, "position")?)
+            .map_err(|e| {
+                let kind = ErrorKind::from_name(e.kind()).unwrap_or(ErrorKind::InvalidPosition);
+                ProtocolError::new(kind, e.to_string())
+            })
+    }
+
+    /// The agent a request names in `"bot"` (a spec, string or object, or
+    /// a level), built for the game; `perfect` without a table uses the
+    /// bot's. A bot with a table plays and evaluates perfectly from it when
+    /// a request names no bot; without one, `"bot"` is required.
+    fn agent_of<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        request: &Request,
+    ) -> Result<(AgentSpec, Box<dyn Agent<G> + Send>), ProtocolError> {
+        let invalid =
+            |e: sawah_agents::SpecError| ProtocolError::new(ErrorKind::InvalidBot, e.to_string());
+        let perfect = Value::String("perfect".to_string());
+        let bot = match field(request, "bot") {
+            Err(_) if self.table.is_some() => &perfect,
+            Err(missing) => {
+                return Err(ProtocolError {
+                    message: format!(
+                        "{} (a server started with --table plays perfectly from it without one)",
+                        missing.message
+                    ),
+                    ..missing
+                });
+            }
+            Ok(bot) => bot,
+        };
+        // A level name ("hard", "easy:seed=2") resolves through the shipped models.
+        let bot = match (bot, &self.models) {
+            (Value::String(text), Some(models)) => {
+                Value::String(models.expand_by_name(text, game.name()))
+            }
+            _ => bot.clone(),
+        };
+        let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid)?;
+        if spec.table.is_none() {
+            spec.table.clone_from(&self.table);
+        }
+        let agent = spec.build_with(game, &self.assets).map_err(invalid)?;
+        Ok((spec, agent))
+    }
+
+    fn choose<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        json: &PositionJson,
+        request: &Request,
+    ) -> Reply {
+        let position = position_of(game, json)?;
+        let roll = roll_of(game, request)?;
+        let (_, mut agent) = self.agent_of(game, request)?;
+        let moves = game.legal_moves(&position, roll);
+        if moves.is_empty() {
+            return Ok(json!({ "move": null, "values": [] }));
+        }
+        let choice = agent.decide(game, &position, roll, &moves);
+        let values = choice.values.map(|values| {
+            moves
+                .iter()
+                .zip(values)
+                .map(|(&mv, value)| {
+                    let mut entry = game.move_to_json(mv);
+                    entry["value"] = json!(value);
+                    entry
+                })
+                .collect::<Vec<_>>()
+        });
+        Ok(json!({ "move": game.move_to_json(choice.chosen), "values": values }))
+    }
+
+    fn evaluate<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        json: &PositionJson,
+        request: &Request,
+    ) -> Reply {
+        let position = position_of(game, json)?;
+        let (spec, mut agent) = self.agent_of(game, request)?;
+        if let Some(value) = terminal_value(game, &position) {
+            return Ok(json!({ "value": value }));
+        }
+        let value = agent.evaluate(game, &position).ok_or_else(|| {
+            ProtocolError::new(
+                ErrorKind::Unsupported,
+                format!("{spec} has no evaluation; use heuristic or expectiminimax"),
+            )
+        })?;
+        Ok(json!({ "value": value }))
+    }
+
+    fn score(&self, request: &Request) -> Reply {
+        let (game, json) = self.position_json(request)?;
+        let AnyGame::Senet(senet) = &game else {
+            return Err(ProtocolError::new(
+                ErrorKind::Unsupported,
+                format!("score is defined for senet only, not {}", game.name()),
+            ));
+        };
+        let position = position_of(&**senet, &json)?;
+        let score = senet.score(&position).ok_or_else(|| {
+            ProtocolError::new(
+                ErrorKind::GameNotOver,
+                "the game is not over: score needs a finished position",
+            )
+        })?;
+        Ok(json!({ "score": score }))
+    }
+}
+
+/// An error response: the request's id (if it had one), then the error.
+fn error_response(id: Option<Value>, error: &ProtocolError) -> Value {
+    let mut response = Map::new();
+    if let Some(id) = id {
+        response.insert("id".to_string(), id);
+    }
+    response.insert("error".to_string(), error.to_json());
+    Value::Object(response)
+}
+
+fn legal_moves<G: Codec>(game: &G, json: &PositionJson, request: &Request) -> Reply {
+    let position = position_of(game, json)?;
+    let roll = roll_of(game, request)?;
+    let moves: Vec<Value> = game
+        .legal_moves(&position, roll)
+        .iter()
+        .map(|&mv| {
+            let step = game.apply(&position, mv);
+            let mut entry = game.move_to_json(mv);
+            entry["extra_roll"] = Value::Bool(step.extra_roll);
+            entry["position"] = json!(game.position_to_json(&step.position));
+            entry
+        })
+        .collect();
+    Ok(json!({ "moves": moves }))
+}
+
+fn daily_throws(request: &Request) -> Reply {
+    if let Some(rules) = request.get("rules")
+        && rules.as_str() != Some(sawah_engine::senet::NAME)
+    {
+        return Err(ProtocolError::new(
+            ErrorKind::Unsupported,
+            format!("the daily game is defined for senet only, not {rules}"),
+        ));
+    }
+    let date = string_field(request, "date")?;
+    let count = match request.get("count") {
+        None => 100,
+        Some(value) => value
+            .as_u64()
+            .filter(|&n| n <= MAX_DAILY_COUNT)
+            .ok_or_else(|| {
+                ProtocolError::new(
+                    ErrorKind::InvalidField,
+                    format!(
+                        "\"count\" is {value}; it must be a whole number from 0 to {MAX_DAILY_COUNT}"
+                    ),
+                )
+            })?,
+    };
+    let throws = daily::daily_throws(date, count as usize)
+        .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"date\": {e}")))?;
+    Ok(json!({ "date": date, "throws": throws }))
+}

@@ -1,0 +1,26 @@
+//! The bot protocol: one JSON request in, one JSON response out.
+//!
+//! This crate is the one contract behind every front door: `sawah bot`
+//! (JSON lines on stdin and stdout), the WebAssembly package a browser
+//! loads, and the HTTP server all hand a request to [`Bot`] and give back
+//! what it answers, so the same request gets the same answer through each
+//! of them. The requests, the responses and the error kinds are documented
+//! in `docs/protocol.md`.
+//!
+//! Nothing here touches the file system, spawns a thread or needs a
+//! runtime: models and solved tables reach a [`Bot`] as bytes (or loaded
+//! objects) held in a [`sawah_agents::MemoryAssets`]; a native front door
+//! may add a store behind it that reads files by path
+//! ([`Bot::with_fallback`]).
+
+mod bot;
+mod command;
+mod error;
+mod request;
+
+pub use bot::Bot;
+pub use command::Command;
+pub use error::{ErrorKind, ProtocolError};
+
+/// Most throws one `daily` request may ask for.
+pub const MAX_DAILY_COUNT: u64 = 100_000;
