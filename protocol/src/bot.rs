@@ -45,19 +45,30 @@ impl Bot {
     /// none, and that plays when a `choose` or `evaluate` request names no
     /// bot: a name in the bot's assets (natively, a path).
     pub fn with_table(mut self, table: Option<String>) -> Bot {
-        self.table = table;
+        self.set_table(table);
         self
+    }
+
+    /// [`Bot::with_table`] in place.
+    pub fn set_table(&mut self, table: Option<String>) {
+        self.table = table;
     }
 
     /// The shipped levels: `"bot":"easy"|"medium"|"hard"` resolve through
     /// the manifest (rule sets it does not list use the built-in presets),
     /// and its models are held in memory under the names it gives them.
     pub fn with_models(mut self, models: Option<Models>) -> Bot {
+        self.set_models(models);
+        self
+    }
+
+    /// [`Bot::with_models`] in place (replacing any models set before; the
+    /// model files stay held under their names).
+    pub fn set_models(&mut self, models: Option<Models>) {
         if let Some(models) = &models {
             models.add_to(&mut self.assets);
         }
         self.models = models;
-        self
     }
 
     /// Where names the bot does not hold are looked up (natively, the file

@@ -1,0 +1,235 @@
+// Types of sawah-ai's browser package. The JSON shapes are the bot
+// protocol's (docs/protocol.md in the repository).
+
+/** A player: light moves first. */
+export type Player = 'light' | 'dark';
+
+/** One side of a race (Twenty Squares, Ur) position. */
+export interface RaceSide {
+  /** Pieces not yet entered. */
+  waiting: number;
+  /** Pieces borne off. */
+  scored: number;
+  /** Occupied squares, in this player's own route numbering (1..route_length). */
+  squares: number[];
+}
+
+/** One side of a Senet position (no waiting pieces: all start on the board). */
+export interface SenetSide {
+  scored: number;
+  /** Occupied houses (1..30). */
+  squares: number[];
+}
+
+/** A position as JSON. */
+export interface PositionJson {
+  /** The rule set id (`ur`, `sawah`, `senet`, …). */
+  rules: string;
+  /** The side to move. */
+  turn: Player;
+  light: RaceSide | SenetSide;
+  dark: RaceSide | SenetSide;
+}
+
+/** A position: JSON, or the one-line notation (`"ur light 7/-/0 7/-/0"`). */
+export type Position = PositionJson | string;
+
+/** A move: `from` 0 enters a piece (race family); `to` "off" bears it off. */
+export interface Move {
+  from: number;
+  to: number | 'off';
+}
+
+/** A legal move with what follows it. */
+export interface LegalMove extends Move {
+  /** Whether the mover rolls again. */
+  extra_roll: boolean;
+  /** The position after the move, with the side to move next. */
+  position: PositionJson;
+}
+
+/** A move with its value: the mover's win probability after it, as the agent sees it. */
+export interface MoveValue extends Move {
+  value: number;
+}
+
+/** What `choose` answers. */
+export interface Choice {
+  /** The move played; null when there is no legal move (the turn passes). */
+  move: Move | null;
+  /** Every legal move's value in legal-move order; null for agents without values (random). */
+  values: MoveValue[] | null;
+}
+
+/**
+ * An agent: a level (`"easy"`, `"medium"`, `"hard"`, with options as in
+ * `"hard:seed=3"`), a spec string (`"expectiminimax:depth=2:noise=0.02"`), or
+ * a spec object (`{agent: "expectiminimax", depth: 2}`).
+ */
+export type BotSpec = string | ({ agent: string } & Record<string, string | number | boolean>);
+
+/** The odds of one roll. */
+export interface RollOdds {
+  roll: number;
+  probability: number;
+}
+
+/** A board cell as [row, column]. */
+export type Cell = [number, number];
+
+/** One square of a race route. */
+export interface RouteSquare {
+  square: number;
+  cell: Cell;
+  mark: boolean;
+  shared: boolean;
+  /** The opponent's number for the same cell, on shared squares. */
+  opponent_square: number | null;
+}
+
+/** What a front end needs to draw and play a race rule set. */
+export interface RaceRules {
+  name: string;
+  family: 'race';
+  description: string;
+  pieces: number;
+  route_length: number;
+  /** The square number that means "borne off". */
+  off: number;
+  first_player: Player;
+  board: { rows: number; columns: number; cells: Cell[] };
+  marks: { cells: Cell[]; extra_roll: boolean; safe: boolean; [flag: string]: unknown };
+  routes: { light: RouteSquare[]; dark: RouteSquare[] };
+  dice: RollOdds[];
+  spec: Record<string, unknown>;
+}
+
+/** One house of the Senet board. */
+export interface SenetHouse {
+  house: number;
+  cell: Cell;
+  /** The house's name where it is special (House of Beauty, of Water, …). */
+  special: string | null;
+  /** Whether a piece there cannot be attacked. */
+  safe: boolean;
+}
+
+/** What a front end needs to draw and play Senet. */
+export interface SenetRules {
+  name: string;
+  family: 'senet';
+  description: string;
+  pieces: number;
+  houses: number;
+  off: number;
+  first_player: Player;
+  start: PositionJson;
+  board: { rows: number; columns: number; houses: SenetHouse[] };
+  dice: RollOdds[];
+}
+
+export type Rules = RaceRules | SenetRules;
+
+/** A protocol error kind. */
+export type ErrorKind =
+  | 'invalid_json'
+  | 'invalid_request'
+  | 'missing_field'
+  | 'invalid_field'
+  | 'unknown_command'
+  | 'unknown_rules'
+  | 'invalid_position'
+  | 'invalid_roll'
+  | 'invalid_bot'
+  | 'game_not_over'
+  | 'unsupported';
+
+/** The `error` field of a response. */
+export interface ProtocolErrorJson {
+  kind: ErrorKind;
+  message: string;
+}
+
+/** A protocol request (see docs/protocol.md); `id` is echoed in the response. */
+export type Request = { id?: unknown } & (
+  | { cmd: 'legal_moves'; position: Position; roll: number }
+  | { cmd: 'choose'; position: Position; roll: number; bot?: BotSpec }
+  | { cmd: 'evaluate'; position: Position; bot?: BotSpec }
+  | { cmd: 'start'; rules: string }
+  | { cmd: 'rules'; rules: string }
+  | { cmd: 'list_rules' }
+  | { cmd: 'score'; position: Position }
+  | { cmd: 'daily'; date: string; count?: number; rules?: string }
+);
+
+/** A protocol response: the request's `id`, then the result's fields or `error`. */
+export type Response = { id?: unknown; error?: ProtocolErrorJson } & Record<string, unknown>;
+
+/** Bytes as the package accepts them. */
+export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+
+/** Options of `createBot` / `Bot.create`. */
+export interface BotOptions {
+  /**
+   * The levels: `'shipped'` (default: the package's models/ folder), the base
+   * URL of another models folder (with its manifest.json), the manifest and
+   * files as data, or `false` for the built-in presets. Each model's SHA-256
+   * is checked against the manifest.
+   */
+  models?: 'shipped' | string | URL | false | { manifest: Bytes | string | object; files: Record<string, Bytes> };
+  /** Load only the models of these rule sets (others play the built-in presets). */
+  rules?: string[];
+  /** The WebAssembly module: bytes, URL, Response or Module (default: the package's). */
+  wasm?: Bytes | URL | string | Response | WebAssembly.Module;
+}
+
+/** A protocol error thrown by the typed methods. */
+export class SawahError extends Error {
+  readonly kind: ErrorKind;
+  readonly request: Request;
+}
+
+/** A computer opponent and rules oracle, in this thread. */
+export class Bot {
+  static create(options?: BotOptions): Promise<Bot>;
+  /** The bot protocol: an object gives the response object, a JSON line the response line. */
+  request(request: Request): Response;
+  request(line: string): string;
+  start(rules: string): PositionJson;
+  legalMoves(position: Position, roll: number): LegalMove[];
+  choose(position: Position, roll: number, bot?: BotSpec): Choice;
+  evaluate(position: Position, bot?: BotSpec): number;
+  rules(name: string): Rules;
+  listRules(): string[];
+  daily(date: string, count?: number): number[];
+  score(position: Position): number;
+  addModel(name: string, bytes: Bytes): void;
+  addTable(name: string, bytes: Bytes): void;
+  setTable(name: string | null): void;
+  addWeights(name: string, json: string | object): void;
+  free(): void;
+}
+
+/** A bot in a Web Worker running the package's `worker.js`: the same methods, asynchronous. */
+export class WorkerBot {
+  static create(worker: Worker, options?: BotOptions): Promise<WorkerBot>;
+  request(request: Request | string): Promise<Response | string>;
+  start(rules: string): Promise<PositionJson>;
+  legalMoves(position: Position, roll: number): Promise<LegalMove[]>;
+  choose(position: Position, roll: number, bot?: BotSpec): Promise<Choice>;
+  evaluate(position: Position, bot?: BotSpec): Promise<number>;
+  rules(name: string): Promise<Rules>;
+  listRules(): Promise<string[]>;
+  daily(date: string, count?: number): Promise<number[]>;
+  score(position: Position): Promise<number>;
+  terminate(): void;
+}
+
+/** A bot with the shipped levels. */
+export function createBot(options?: BotOptions): Promise<Bot>;
+
+/** Loads the WebAssembly module (done by `createBot`; call it to load early or from elsewhere). */
+export function init(wasm?: BotOptions['wasm']): Promise<void>;
+
+/** The package's version. */
+export function version(): Promise<string>;
