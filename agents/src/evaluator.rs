@@ -35,10 +35,79 @@ pub fn terminal_value<G: Game>(game: &G, position: &G::Position) -> Option<f64> 
     })
 }
 
-/// A fast, deterministic 64-bit hash of a position, mixed with a seed.
+/// FxHash with 64-bit words on every platform: on 64-bit targets exactly
+/// `rustc_hash::FxHasher` (2.x), and the same numbers on 32-bit ones such as
+/// WebAssembly, where `FxHasher` works in 32-bit words. Noise and random
+/// choices are keyed by this hash, so a level plays the same moves in the
+/// browser as natively.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StableHasher {
+    hash: u64,
+}
+
+impl StableHasher {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = self.hash.wrapping_add(word).wrapping_mul(Self::K);
+    }
+}
+
+impl Hasher for StableHasher {
+    /// Bytes go in eight at a time, then their count (positions hash no
+    /// byte strings; this is deterministic, not `FxHasher`'s byte hash).
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        self.add(bytes.len() as u64);
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash.rotate_left(26)
+    }
+}
+
+/// A fast, deterministic 64-bit hash of a position, mixed with a seed; the
+/// same on every platform (see [`StableHasher`]).
 #[inline]
 pub fn position_hash<P: Hash>(position: &P, seed: u64) -> u64 {
-    let mut hasher = rustc_hash::FxHasher::default();
+    let mut hasher = StableHasher::default();
     seed.hash(&mut hasher);
     position.hash(&mut hasher);
     // FxHash's low bits are weak; finish with a SplitMix64 mix.
@@ -129,6 +198,46 @@ mod tests {
                 }),
             );
             assert!((0.0..=1.0).contains(&v));
+        }
+    }
+
+    /// The stable hasher is FxHash itself on 64-bit platforms, so the noise
+    /// of every level is what it was when the levels were calibrated.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn the_stable_hasher_is_fxhash_on_64_bit_platforms() {
+        use sawah_engine::{DiceSource, Game, Player, race, senet::Senet};
+        let fx = |value: &dyn Fn(&mut dyn Hasher)| {
+            let mut a = rustc_hash::FxHasher::default();
+            let mut b = StableHasher::default();
+            value(&mut a);
+            value(&mut b);
+            (a.finish(), b.finish())
+        };
+        let rules = race::preset("ur").unwrap();
+        let senet = Senet::new();
+        let mut dice = DiceSource::from_seed(5);
+        let mut position = rules.start();
+        let mut senet_position = senet.start();
+        for step in 0..200u64 {
+            let (a, b) = fx(&|h: &mut dyn Hasher| {
+                let mut h = h;
+                (step, &position, 3u8).hash(&mut h);
+                senet_position.hash(&mut h);
+                7usize.hash(&mut h);
+                Some(Player::Dark).hash(&mut h);
+            });
+            assert_eq!(a, b, "step {step}");
+            let roll = dice.roll(rules.dice());
+            position = match rules.legal_moves(&position, roll).first() {
+                Some(&mv) => rules.apply(&position, mv).position,
+                None => rules.start(),
+            };
+            let throw = dice.roll(senet.dice());
+            senet_position = match Game::legal_moves(&senet, &senet_position, throw).first() {
+                Some(&mv) => Game::apply(&senet, &senet_position, mv).position,
+                None => senet.start(),
+            };
         }
     }
 }

@@ -1,0 +1,91 @@
+// Shared by the package's tests: paths, the native binary, seeded dice and
+// positions from random games.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const repository = resolve(web, '..');
+export const dist = join(web, 'dist');
+export const models = join(repository, 'models');
+
+/** The package as built by build.sh (tests import it as a user would). */
+export const packageUrl = new URL(`file://${join(dist, 'index.js')}`);
+
+/**
+ * The native `sawah` binary: $SAWAH_BIN, else the one `cargo test` built in
+ * the target folder ($CARGO_TARGET_DIR or target/).
+ */
+export function nativeBinary() {
+  const target = process.env.CARGO_TARGET_DIR ?? join(repository, 'target');
+  const candidates = [process.env.SAWAH_BIN, join(target, 'debug', 'sawah'), join(target, 'release', 'sawah')];
+  const found = candidates.find((path) => path && existsSync(path));
+  if (!found) {
+    throw new Error(`no native sawah binary (tried ${candidates.filter(Boolean).join(', ')}): build it with cargo build, or set SAWAH_BIN`);
+  }
+  return found;
+}
+
+/** Runs `sawah bot ARGS` on request lines; returns the response lines. */
+export function nativeAnswers(lines, args = ['--models', models]) {
+  const run = spawnSync(nativeBinary(), ['bot', ...args], {
+    input: lines.join('\n') + '\n',
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`sawah bot exited with ${run.status}: ${run.stderr}`);
+  const answers = run.stdout.split('\n');
+  answers.pop();
+  return answers;
+}
+
+/** A small seeded generator (mulberry32). */
+export function generator(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A roll drawn with the rule set's odds. */
+export function drawRoll(rules, random) {
+  let x = random();
+  for (const { roll, probability } of rules.dice) {
+    if (x < probability) return roll;
+    x -= probability;
+  }
+  return rules.dice.findLast((d) => d.probability > 0).roll;
+}
+
+/**
+ * `count` (position, roll) pairs from uniformly random games of `name`,
+ * every position of each game, starting new games as they end.
+ */
+export function positionsFromPlay(bot, name, count, seed) {
+  const random = generator(seed);
+  const rules = bot.rules(name);
+  const samples = [];
+  let position = bot.start(name);
+  while (samples.length < count) {
+    const over = ['light', 'dark'].some((side) => position[side].scored === rules.pieces);
+    if (over) {
+      position = bot.start(name);
+      continue;
+    }
+    const roll = drawRoll(rules, random);
+    samples.push({ position, roll });
+    const moves = bot.legalMoves(position, roll);
+    position = moves.length === 0
+      ? { ...position, turn: position.turn === 'light' ? 'dark' : 'light' }
+      : moves[Math.floor(random() * moves.length)].position;
+  }
+  return samples;
+}
+
+/** The rule sets a front end plays. */
+export const RULE_SETS = ['sawah', 'ur', 'babylon', 'marks-roll-only', 'masters', 'masters-5', 'senet'];

@@ -1,0 +1,96 @@
+// The package answers exactly as the native `sawah bot` does: for thousands
+// of requests from random games of every rule set (legal moves, the move of
+// every level and of other agents, evaluations, and bad requests), the
+// same legal moves, the same chosen move, every value within 1e-6, the same
+// errors. The native answers are made in this test run, by the binary of
+// this checkout.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RULE_SETS, nativeAnswers, packageUrl, positionsFromPlay } from './helpers.mjs';
+
+const { createBot } = await import(packageUrl);
+const POSITIONS = Number(process.env.SAWAH_EQUALITY_POSITIONS ?? 2000);
+const CHOOSERS = ['easy', 'medium', 'hard', 'random', 'heuristic:noise=0.05:seed=9', 'expectiminimax:depth=2', 'hard:seed=3'];
+const EVALUATORS = ['easy', 'medium', 'hard', 'heuristic'];
+
+const kindOnly = new Set();
+
+function requests(bot) {
+  const lines = [];
+  RULE_SETS.forEach((name, r) => {
+    positionsFromPlay(bot, name, POSITIONS, 1000 + r).forEach(({ position, roll }, i) => {
+      lines.push(JSON.stringify({ id: lines.length, cmd: 'legal_moves', position, roll }));
+      // Hard searches are the slow ones: every position gets one chooser.
+      const chooser = CHOOSERS[i % CHOOSERS.length];
+      lines.push(JSON.stringify({ id: lines.length, cmd: 'choose', position, roll, bot: chooser }));
+      if (i % 4 === 0) {
+        lines.push(JSON.stringify({ id: lines.length, cmd: 'evaluate', position, bot: EVALUATORS[(i / 4) % EVALUATORS.length] }));
+      }
+    });
+    // Errors too: a roll out of range, a broken position, an unknown bot, a missing field.
+    const start = bot.start(name);
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'choose', position: start, roll: 9, bot: 'hard' }));
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'legal_moves', position: { ...start, turn: 'blue' }, roll: 1 }));
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'choose', position: start, roll: 2, bot: 'grandmaster' }));
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'evaluate', position: start }));
+    // A file the page never handed over: natively a path that does not
+    // exist. The kind is the same; the messages say where each looked.
+    kindOnly.add(lines.length);
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'choose', position: start, roll: 2, bot: 'neural:model=nowhere.safetensors' }));
+  });
+  lines.push('not json', '[1,2]', '{"cmd":"fly"}', '{"cmd":"daily","date":"2026-02-30"}', '{"cmd":"daily","date":"2026-12-02","count":300}');
+  return lines;
+}
+
+function sameValues(browser, native, where) {
+  if (native === null || browser === null) {
+    assert.equal(browser, native, where);
+    return;
+  }
+  assert.equal(browser.length, native.length, where);
+  browser.forEach((entry, k) => {
+    assert.deepEqual([entry.from, entry.to], [native[k].from, native[k].to], where);
+    assert.ok(Math.abs(entry.value - native[k].value) <= 1e-6, `${where}: ${entry.value} against ${native[k].value}`);
+  });
+}
+
+test('the package gives the native answers on random positions of every rule set', { timeout: 30 * 60_000 }, async () => {
+  const bot = await createBot();
+  const lines = requests(bot);
+  const started = Date.now();
+  const browser = lines.map((line) => JSON.parse(bot.request(line)));
+  const wasmSeconds = (Date.now() - started) / 1000;
+  const nativeStarted = Date.now();
+  const native = nativeAnswers(lines).map((line) => JSON.parse(line));
+  const nativeSeconds = (Date.now() - nativeStarted) / 1000;
+  assert.equal(native.length, lines.length, 'one native answer per line');
+  let differences = 0;
+  let compared = 0;
+  lines.forEach((line, i) => {
+    const where = `request ${line.slice(0, 300)}`;
+    const [mine, theirs] = [browser[i], native[i]];
+    try {
+      if (kindOnly.has(i)) {
+        assert.equal(mine.error?.kind, theirs.error?.kind, where);
+      } else if ('values' in theirs && theirs.values !== undefined) {
+        assert.deepEqual(mine.move, theirs.move, where);
+        sameValues(mine.values, theirs.values, where);
+        assert.deepEqual(Object.keys(mine), Object.keys(theirs), where);
+      } else if ('value' in theirs) {
+        assert.ok(Math.abs(mine.value - theirs.value) <= 1e-6, `${where}: ${mine.value} against ${theirs.value}`);
+      } else {
+        assert.deepEqual(mine, theirs, where);
+      }
+      compared += 1;
+    } catch (error) {
+      differences += 1;
+      if (differences <= 5) console.error(error.message);
+    }
+  });
+  console.log(`${compared} requests answered alike; wasm ${wasmSeconds.toFixed(1)} s, native ${nativeSeconds.toFixed(1)} s`);
+  assert.equal(differences, 0, `${differences} of ${lines.length} answers differ from native`);
+  const kinds = new Set(browser.filter((r) => r.error).map((r) => r.error.kind));
+  for (const kind of ['invalid_roll', 'invalid_position', 'invalid_bot', 'missing_field', 'invalid_json', 'invalid_request', 'unknown_command', 'invalid_field']) {
+    assert.ok(kinds.has(kind), `the requests include a ${kind} error`);
+  }
+});
