@@ -1,0 +1,105 @@
+// The demo page in a real browser: Debian's Chromium, headless, driven by
+// playwright-core. Serves web/ on 127.0.0.1, plays whole games of ur, sawah
+// and senet (and Senet's game of the day) by clicking the roll button and
+// the marked pieces while the computer answers from its Web Worker, checks
+// that no console error occurred, and saves a screenshot of each finished
+// game in web/test-results/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from '../scripts/serve.mjs';
+import { web } from './helpers.mjs';
+
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const results = join(web, 'test-results');
+let browser;
+let server;
+let base;
+
+before(async () => {
+  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set CHROMIUM)`);
+  ({ server, url: base } = await serve(0));
+  browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  mkdirSync(results, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Plays one whole game on the demo page; returns the final status line. */
+async function playGame(query, screenshot) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request: ${request.url()} ${request.failure()?.errorText}`));
+  await page.goto(`${base}demo/?${query}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  const rules = new URLSearchParams(query).get('rules');
+  const deadline = Date.now() + 5 * 60_000;
+  let humanMoves = 0;
+  let computerMoves = 0;
+  let cellsChecked = false;
+  while (!(await page.getAttribute('body', 'data-over'))) {
+    assert.ok(Date.now() < deadline, `the ${rules} game did not end in 5 minutes`);
+    assert.deepEqual(problems, []);
+    if (!cellsChecked && (await page.locator('.cell').count()) > 0) {
+      // The board is drawn from the rules answer: one cell per board cell.
+      const expected = await page.evaluate(async (name) => {
+        const { createBot } = await import('../dist/index.js');
+        const rules = (await createBot({ models: false })).rules(name);
+        return rules.family === 'senet' ? rules.board.houses.length : rules.board.cells.length;
+      }, rules);
+      assert.equal(await page.locator('.cell').count(), expected, `${rules}: one cell per board cell`);
+      cellsChecked = true;
+    }
+    const roll = page.locator('#roll-button:enabled');
+    const movable = page.locator('.movable');
+    if (await roll.count()) {
+      await roll.click({ timeout: 5_000 }).catch(() => {});
+    } else if (await movable.count()) {
+      const count = await movable.count();
+      const clicked = await movable.nth((humanMoves * 7) % count).click({ timeout: 5_000 }).then(() => true, () => false);
+      if (clicked) humanMoves += 1;
+    } else {
+      await page.waitForTimeout(10);
+    }
+    computerMoves = await page.locator('#log li', { hasText: /^Computer rolled \d: [^n]/ }).count();
+  }
+  const status = await page.textContent('#status');
+  await page.screenshot({ path: join(results, screenshot), fullPage: true });
+  assert.deepEqual(problems, [], 'no console error, page error or failed request');
+  assert.ok(humanMoves > 0, `${rules}: the player moved`);
+  assert.ok(computerMoves > 0, `${rules}: the computer moved`);
+  await page.close();
+  return status;
+}
+
+for (const [query, screenshot] of [
+  ['rules=ur&level=hard&seed=1&delay=0&autostart=1', 'demo-ur.png'],
+  ['rules=sawah&level=medium&side=dark&seed=2&delay=0&autostart=1', 'demo-sawah.png'],
+  ['rules=senet&level=easy&seed=3&delay=0&autostart=1', 'demo-senet.png'],
+]) {
+  test(`a whole game in the demo: ${query}`, { timeout: 6 * 60_000 }, async () => {
+    const status = await playGame(query, screenshot);
+    assert.match(status, /^(You won!|The computer won\.)/);
+    if (query.includes('senet')) assert.match(status, /Score for light: \d+\./);
+  });
+}
+
+test("Senet's game of the day plays with the day's throws", { timeout: 6 * 60_000 }, async () => {
+  const status = await playGame('rules=senet&daily=2026-12-02&delay=0&autostart=1', 'demo-senet-daily.png');
+  assert.match(status, /Score for light: \d+\./);
+});
