@@ -205,3 +205,21 @@ pub fn choose_latency<G: HasHeuristic>(
     millis.sort_by(f64::total_cmp);
     ChooseBench { millis }
 }
+
+/// Microseconds `bot` takes to answer each of `lines`, in order, after
+/// answering them all `warmup` times untimed.
+pub fn protocol_latency(bot: &sawah_protocol::Bot, lines: &[&str], warmup: usize) -> Vec<f64> {
+    for _ in 0..warmup {
+        for line in lines {
+            std::hint::black_box(bot.handle_line(line));
+        }
+    }
+    lines
+        .iter()
+        .map(|line| {
+            let start = Instant::now();
+            std::hint::black_box(bot.handle_line(line));
+            start.elapsed().as_secs_f64() * 1e6
+        })
+        .collect()
+}

@@ -329,6 +329,21 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Time the bot protocol in this process: answer every request line of
+    /// a file (as `sawah bot` would, with the shipped models loaded once)
+    /// and print one line per request, {"line":N,"micros":T}, for comparing
+    /// with other front doors (the browser package's benchmark uses it).
+    BenchProtocol {
+        /// JSON-lines file of requests.
+        #[arg(value_name = "FILE")]
+        requests: PathBuf,
+        /// The models folder (as for `sawah bot`).
+        #[arg(long, value_name = "DIR")]
+        models: Option<PathBuf>,
+        /// Answer the whole file this many times first, untimed (warm-up).
+        #[arg(long, default_value_t = 1)]
+        warmup: usize,
+    },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot {
         /// A solved table for `"bot":"perfect"`, and for `choose` and
@@ -422,6 +437,23 @@ fn run(cli: Cli) -> Result<()> {
             }
             let stdin = io::stdin();
             with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
+        }
+        Command::BenchProtocol {
+            requests,
+            models,
+            warmup,
+        } => {
+            let models = sawah_cli::models::find(models.as_deref())?;
+            let server = bot::native_bot(registry, None, models);
+            let text = std::fs::read_to_string(&requests)
+                .with_context(|| format!("requests {}", requests.display()))?;
+            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            for (line, micros) in bench::protocol_latency(&server, &lines, warmup)
+                .into_iter()
+                .enumerate()
+            {
+                println!("{{\"line\":{line},\"micros\":{micros:.1}}}");
+            }
         }
         Command::Bot { table, models } => {
             let models = sawah_cli::models::find(models.as_deref())?;
