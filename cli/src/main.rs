@@ -801,7 +801,7 @@ fn solve(
     if !(memory.is_finite() && memory > 0.0 && memory <= 1e6) {
         bail!("--memory must be a positive number of GiB, not {memory}");
     }
-    let options = sawah_train::solver::SolveOptions {
+    let options = sawah_solver::SolveOptions {
         tolerance,
         memory: (memory * GIB) as u64,
         extrapolate,
@@ -828,7 +828,7 @@ fn solve(
         "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
     );
     let mut current = (u8::MAX, u8::MAX);
-    let solution = sawah_train::solver::solve_with_checkpoints(
+    let solution = sawah_solver::solve_with_checkpoints(
         &rules,
         options,
         checkpoints.as_deref(),
@@ -886,7 +886,7 @@ fn solve(
     }
     // The process's peak so far, the solve's (the table written below is
     // streamed from the values already held).
-    let peak = sawah_train::solver::peak_resident_bytes()
+    let peak = sawah_solver::peak_resident_bytes()
         .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
         .unwrap_or_default();
     println!(

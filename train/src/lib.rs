@@ -1,10 +1,5 @@
-//! Making opponents: the exact solver for the race family, and neural
-//! training (self-play TD(λ), distillation from solved tables) with burn.
+//! Making opponents: neural training (self-play TD(λ), distillation from
+//! solved tables) with burn. The exact solver is the `sawah-solver` crate;
+//! training reads its tables through `sawah_agents::table`.
 
-pub mod checkpoint;
-mod extrapolation;
-mod margins;
-mod memory;
 pub mod neural;
-mod record;
-pub mod solver;

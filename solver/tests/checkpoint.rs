@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use sawah_engine::race::{self, PositionIndex};
-use sawah_train::checkpoint;
+use sawah_solver::checkpoint;
 use std::path::PathBuf;
 
 const PAIR: (u8, u8) = (0, 1);

@@ -4,7 +4,7 @@ use sawah_agents::AgentSpec;
 use sawah_agents::perfect::{loss, move_value};
 use sawah_agents::table::{Table, TableError, TableInfo, ValueType, write_table};
 use sawah_engine::race;
-use sawah_train::solver::{Solution, SolveOptions, solve};
+use sawah_solver::{Solution, SolveOptions, solve};
 use std::path::PathBuf;
 
 fn temp(name: &str) -> PathBuf {

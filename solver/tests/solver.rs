@@ -4,7 +4,7 @@
 
 use sawah_engine::race::{self, Position, RuleSet, Setup, SideSetup};
 use sawah_engine::{ByPlayer, Player};
-use sawah_train::solver::{LayerReport, SolveOptions, solve};
+use sawah_solver::{LayerReport, SolveOptions, solve};
 use std::collections::HashMap;
 
 fn all_sides(rules: &RuleSet) -> Vec<SideSetup> {
@@ -181,7 +181,7 @@ fn extrapolating_along_steady_changes_changes_no_value() {
         pool.install(|| solve(&rules, options, |_| {}).unwrap())
     };
     let (with, without) = (solve_with(true), solve_with(false));
-    let extrapolations = |solution: &sawah_train::solver::Solution| -> u32 {
+    let extrapolations = |solution: &sawah_solver::Solution| -> u32 {
         solution.layers.iter().map(|l| l.extrapolations).sum()
     };
     assert_eq!(extrapolations(&without), 0);
@@ -362,7 +362,7 @@ fn with_checkpoints_values_no_pair_reads_are_released_and_read_back() {
     let dir = std::env::temp_dir().join(format!("sawah-release-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let solution =
-        sawah_train::solver::solve_with_checkpoints(&rules, options, Some(&dir), |_| {}).unwrap();
+        sawah_solver::solve_with_checkpoints(&rules, options, Some(&dir), |_| {}).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let worst = reference
         .iter()
@@ -379,16 +379,12 @@ fn a_released_pair_whose_checkpoint_is_gone_is_an_error() {
     let dir = std::env::temp_dir().join(format!("sawah-gone-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // Pair (1, 1) is released when (0, 0) starts; delete the checkpoints then.
-    let result = sawah_train::solver::solve_with_checkpoints(
-        &rules,
-        SolveOptions::default(),
-        Some(&dir),
-        |r| {
+    let result =
+        sawah_solver::solve_with_checkpoints(&rules, SolveOptions::default(), Some(&dir), |r| {
             if r.scores == (0, 0) {
                 let _ = std::fs::remove_dir_all(&dir);
             }
-        },
-    );
+        });
     let _ = std::fs::remove_dir_all(&dir);
     let text = result.err().expect("refused").to_string();
     assert!(

@@ -1,0 +1,287 @@
+//! The public API of the solver: options, reports, the solution, errors,
+//! and `solve`, which walks the layer pairs from the last one down.
+
+use crate::{pair::*, plan::*, policy::*, values::*};
+use sawah_engine::race::{Position, PositionIndex, RuleSet};
+use std::time::Duration;
+
+/// How a solve is run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveOptions {
+    /// Stop when the residual pass shows `max |T(V) − V|` at most this.
+    pub tolerance: f64,
+    /// Give up on a layer pair after this many sweeps (a safeguard).
+    pub max_sweeps: u32,
+    /// Memory for the values held (8 bytes per position: every position,
+    /// or with checkpoints only the finished positions and the two score
+    /// diagonals the pair reads) and the recorded candidate moves of the
+    /// layer pair being solved, in bytes. Each pair records every move if
+    /// that fits, else as many candidates per roll as fit (4, 3, 2 or 1,
+    /// with each roll's choice among them when that fits too; see
+    /// `Layout::that_fits`); fewer candidates cost more Bellman passes.
+    pub memory: u64,
+    /// Extrapolate the values along the sweeps' changes once they shrink
+    /// by a steady ratio (`extrapolation`); off only to measure what it
+    /// gains.
+    pub extrapolate: bool,
+}
+
+/// The candidate widths tried when every move does not fit, widest first:
+/// with three, sweeps already follow most policy changes that matter
+/// (measured on `masters-3`'s largest pair: 1 candidate 10 Bellman passes,
+/// 2 seven, 3 four, all moves four; sawah's (0, 2) pair, 74 M positions:
+/// 3 candidates 7 passes, 4 six).
+pub(crate) const PARTIAL_WIDTHS: [usize; 4] = [4, 3, 2, 1];
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            tolerance: 1e-10,
+            max_sweeps: 100_000,
+            // 7.75 GiB, as `sawah solve --memory` (docs/solver.md).
+            memory: (775 << 30) / 100,
+            extrapolate: true,
+        }
+    }
+}
+
+/// What happened while solving one layer pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerReport {
+    /// The layers: (mover's, opponent's) borne-off counts, and the mirror.
+    pub scores: (u8, u8),
+    /// Positions in the pair.
+    pub states: u64,
+    /// In-place sweeps made under a recorded policy (including those over
+    /// the chosen moves only).
+    pub sweeps: u32,
+    /// Of the sweeps, those that read only each roll's chosen candidate.
+    pub choice_sweeps: u32,
+    /// The twin pairs the other sweeps read over every candidate, in whole
+    /// sweeps (with the choices kept, a pair whose choice margin holds is
+    /// read from its choices alone; see `ChoiceMargins`).
+    pub read_in_full: f64,
+    /// Bellman passes made (every move generated; the last one only reads
+    /// values and measures the residual).
+    pub bellman_passes: u32,
+    /// The twin pairs whose moves the Bellman passes generated, in whole
+    /// passes (the first pass generates every pair; later passes only those
+    /// whose best moves may have left their candidates, see `margins`).
+    pub generated_passes: f64,
+    /// Times the values were extrapolated along a sweep's changes.
+    pub extrapolations: u32,
+    /// Candidate successors recorded per position and roll.
+    pub candidates: usize,
+    /// The residual of the last (read-only) pass.
+    pub residual: f64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// A solved rule set: every position's value for the side to move.
+pub struct Solution {
+    /// The index the values are laid out by.
+    pub index: PositionIndex,
+    /// `values[index(position)]`.
+    pub values: Vec<f64>,
+    /// One report per layer pair, in solving order.
+    pub layers: Vec<LayerReport>,
+    /// The largest residual over the layer pairs.
+    pub residual: f64,
+}
+
+impl Solution {
+    /// The win probability for the side to move.
+    pub fn value(&self, position: &Position) -> f64 {
+        self.values[self.index.index(position) as usize]
+    }
+}
+
+/// Why a solve could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The rule set has more positions than the solver's records can name
+    /// (2^30 − 1).
+    #[error(
+        "{name} has {states} positions; the solver handles fewer than 2^30 − 1 (1,073,741,823)"
+    )]
+    TooLarge {
+        /// The rule set.
+        name: String,
+        /// Its position count.
+        states: u64,
+    },
+    /// The memory budget does not hold the values and one candidate move
+    /// per roll for the largest layer pair.
+    #[error(
+        "{name} needs at least {needed:.2} GiB (values and one recorded move per roll for the largest layer pair); the budget is {budget:.2} GiB"
+    )]
+    Memory {
+        /// The rule set.
+        name: String,
+        /// The smallest workable budget, GiB.
+        needed: f64,
+        /// The budget given, GiB.
+        budget: f64,
+    },
+    /// A layer checkpoint could not be written.
+    #[error("cannot write a solver checkpoint: {0}")]
+    Checkpoint(#[from] std::io::Error),
+}
+
+/// Solves every position of `rules`. `progress` is called after each sweep
+/// with the layer pair's scores, the sweep number and its largest change.
+pub fn solve(
+    rules: &RuleSet,
+    options: SolveOptions,
+    progress: impl FnMut(&LayerReport),
+) -> Result<Solution, SolveError> {
+    solve_with_checkpoints(rules, options, None, progress)
+}
+
+/// [`solve`], saving each finished layer pair in `checkpoints` (a folder)
+/// and taking pairs already saved there instead of solving them again.
+/// Reports of resumed pairs have 0 sweeps.
+pub fn solve_with_checkpoints(
+    rules: &RuleSet,
+    options: SolveOptions,
+    checkpoints: Option<&std::path::Path>,
+    mut progress: impl FnMut(&LayerReport),
+) -> Result<Solution, SolveError> {
+    let index = PositionIndex::new(rules);
+    let n = index.len();
+    // Successors are recorded as u32 indices with two flag bits.
+    if n >= crate::record::MAX_POSITIONS {
+        return Err(SolveError::TooLarge {
+            name: rules.name().to_string(),
+            states: n,
+        });
+    }
+    let rolls = Rolls::new(rules);
+    let moving_rolls = rolls.moving.len();
+    let p = rules.pieces();
+    let pairs = layer_pairs(p);
+    // With checkpoints, the values no pair still to come reads are given
+    // back to the kernel (and read back from the checkpoints at the end).
+    let release = checkpoints.is_some();
+    let held = |pair| held_values(&index, p, pair, release);
+    let least_needed = pairs
+        .iter()
+        .map(|&pair| {
+            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(&index, pair), 0, moving_rolls, p)
+        })
+        .max()
+        .unwrap_or(0);
+    if least_needed > options.memory {
+        let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
+        return Err(SolveError::Memory {
+            name: rules.name().to_string(),
+            needed: gib(least_needed),
+            budget: gib(options.memory),
+        });
+    }
+    let values = Values(crate::memory::zeroed(n as usize));
+    let mut released = Vec::new();
+    // Finished positions: the mover has borne off everything (1) or the opponent has (0).
+    for (a, b, value) in (0..p).flat_map(|x| [(p, x, 1.0), (x, p, 0.0)]) {
+        for i in index.layer_range(a, b) {
+            values.set(i, value);
+        }
+    }
+    // Each pair's record layout (in the order of `pairs`), and the memory
+    // for the largest pair's records, reserved once (address space only
+    // until written).
+    let layouts: Vec<Layout> = pairs
+        .iter()
+        .map(|&pair| {
+            let words = packed_words_estimate(rules, &index, &rolls, pair, SAMPLE_STEP);
+            let shape = (pair_states(&index, pair), words);
+            Layout::that_fits(held(pair), shape, moving_rolls, p, options.memory)
+                .unwrap_or(Layout::NARROWEST)
+        })
+        .collect();
+    let mut policy_memory =
+        PolicyMemory::reserve(pairs.iter().zip(&layouts).map(|(&(a, b), layout)| {
+            // At most one twin pair per position of the layer (a != b: exactly).
+            let range = index.layer_range(a, b);
+            let twin_pairs = (range.end - range.start) as usize;
+            layout.per_twin_pair(moving_rolls, p).times(twin_pairs)
+        }));
+    let mut reports = Vec::new();
+    let mut worst: f64 = 0.0;
+    for total in (0..=2 * (p - 1)).rev() {
+        if release {
+            for &pair in pairs.iter().filter(|&&(a, b)| a + b == total + 2) {
+                values
+                    .of_pair(&index, pair)
+                    .into_iter()
+                    .for_each(crate::memory::release);
+                released.push(pair);
+            }
+        }
+        for (&(a, b), &layout) in pairs
+            .iter()
+            .zip(&layouts)
+            .filter(|(pair, _)| pair.0 + pair.1 == total)
+        {
+            let saved = checkpoints.and_then(|dir| values.restore(dir, rules, &index, (a, b)));
+            let report = if let Some(residual) = saved {
+                LayerReport {
+                    scores: (a, b),
+                    states: pair_states(&index, (a, b)),
+                    sweeps: 0,
+                    choice_sweeps: 0,
+                    read_in_full: 0.0,
+                    bellman_passes: 0,
+                    generated_passes: 0.0,
+                    extrapolations: 0,
+                    candidates: 0,
+                    residual,
+                    elapsed: Duration::ZERO,
+                }
+            } else {
+                let report = solve_pair(
+                    rules,
+                    &index,
+                    &values,
+                    (a, b),
+                    layout,
+                    &mut policy_memory,
+                    options,
+                    &mut progress,
+                );
+                if let Some(dir) = checkpoints {
+                    crate::checkpoint::save(dir, rules, &index, (a, b), report.residual, |i| {
+                        values.get(i)
+                    })?;
+                }
+                report
+            };
+            worst = worst.max(report.residual);
+            reports.push(report);
+        }
+    }
+    // The records go before the released values come back, so that the two
+    // are not held at once.
+    drop(policy_memory);
+    if let Some(dir) = checkpoints {
+        for &pair in &released {
+            if values.restore(dir, rules, &index, pair).is_none() {
+                return Err(SolveError::Checkpoint(std::io::Error::other(format!(
+                    "the checkpoint of layers {pair:?} in {} could not be read back",
+                    dir.display()
+                ))));
+            }
+        }
+    }
+    Ok(Solution {
+        index,
+        values: values
+            .0
+            .into_iter()
+            .map(|v| f64::from_bits(v.into_inner()))
+            .collect(),
+        layers: reports,
+        residual: worst,
+    })
+}
