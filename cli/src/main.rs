@@ -979,23 +979,13 @@ fn error_chain(error: &anyhow::Error) -> String {
 
 /// Today's date in UTC as YYYY-MM-DD (days since 1970 to the proleptic
 /// Gregorian calendar, after Howard Hinnant's civil_from_days).
+/// Today's date in UTC, the key of Senet's game of the day.
 fn today_utc() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let date = format!("{year:04}-{month:02}-{day:02}");
-    debug_assert!(daily::check_date(&date).is_ok());
-    date
+    daily::date_of_unix_seconds(secs)
 }
 
 fn clock_seed() -> u64 {

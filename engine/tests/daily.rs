@@ -101,3 +101,28 @@ fn javascript_reference_agrees_throw_for_throw() {
         assert_eq!(from_js, daily_throws(date, 500).unwrap(), "{date}");
     }
 }
+
+#[test]
+fn the_date_of_a_clock_reading_is_the_utc_calendar_day() {
+    use sawah_engine::senet::daily::{check_date, date_of_unix_seconds};
+    for (seconds, date) in [
+        (0, "1970-01-01"),
+        (86_399, "1970-01-01"),
+        (86_400, "1970-01-02"),
+        (951_782_400, "2000-02-29"),
+        (1_709_164_800, "2024-02-29"),
+        (1_796_083_199, "2026-11-30"),
+        (1_796_083_200, "2026-12-01"),
+        (4_102_444_800, "2100-01-01"),
+    ] {
+        assert_eq!(date_of_unix_seconds(seconds), date, "{seconds}");
+    }
+    // Every day over four centuries is a valid, strictly increasing date.
+    let mut last = String::new();
+    for day in (0..146_097u64).step_by(7) {
+        let date = date_of_unix_seconds(day * 86_400 + 43_200);
+        assert!(check_date(&date).is_ok(), "{date}");
+        assert!(date > last, "{date} after {last}");
+        last = date;
+    }
+}

@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod bradley_terry;
 pub mod gamelog;
 pub mod matches;
+pub mod pairing;
 pub mod report;
 pub mod results;
 pub mod sprt;

@@ -85,9 +85,8 @@ fn score_for(outcome: GameOutcome, seat: Player) -> f64 {
     }
 }
 
-/// Plays one pair with dice `dice_seed`: `first` moves first in the first
-/// game and second in the other. Each agent's seed is mixed with the dice
-/// seed so that random and noisy agents vary from pair to pair.
+/// Plays one pair with dice `dice_seed` (see [`crate::pairing::Pair`]):
+/// `first` moves first in the first game and second in the other.
 pub fn play_pair_outcomes<G>(
     game: &G,
     first: &AgentSpec,
@@ -97,17 +96,7 @@ pub fn play_pair_outcomes<G>(
 where
     G: HasHeuristic + 'static,
 {
-    let with_seed = |spec: &AgentSpec| AgentSpec {
-        seed: spec.seed ^ dice_seed,
-        ..spec.clone()
-    };
-    let mut a = with_seed(first).build(game)?;
-    let mut b = with_seed(second).build(game)?;
-    let a_light = play_game(game, a.as_mut(), b.as_mut(), dice_seed);
-    let mut a = with_seed(first).build(game)?;
-    let mut b = with_seed(second).build(game)?;
-    let a_dark = play_game(game, b.as_mut(), a.as_mut(), dice_seed);
-    Ok((a_light, a_dark))
+    crate::pairing::Pair::new(first, second, dice_seed).play(game)
 }
 
 /// The first agent's score (0 to 1) in a pair played with dice `dice_seed`.

@@ -11,8 +11,9 @@
 //! and the game stays a function of its record). Shard `K/N` plays the pairs
 //! with `pairing + pair ≡ K − 1 (mod N)`, pairings numbered in schedule order.
 
-use crate::gamelog::{PlayedGame, play_recorded};
+use crate::gamelog::PlayedGame;
 use crate::matches::pair_seed;
+use crate::pairing::{Pair, Seating};
 use crate::results::{self, GameRecord, Header, ResultsError};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
@@ -366,22 +367,21 @@ where
                 return;
             }
             let (light, dark) = seats(&job, swapped);
-            let build = |agent: usize| {
-                AgentSpec {
-                    seed: tournament.agents[agent].seed ^ job.dice_seed,
-                    ..tournament.agents[agent].clone()
-                }
-                .build(game)
+            let pair = Pair::new(
+                &tournament.agents[job.first],
+                &tournament.agents[job.second],
+                job.dice_seed,
+            );
+            let seating = if swapped {
+                Seating::Swapped
+            } else {
+                Seating::FirstLight
             };
             // Every spec built once above, so these builds succeed; a failure
             // here (a table file removed mid-run) is recorded against the agent.
-            let played = match (build(light), build(dark)) {
-                (Ok(mut l), Ok(mut d)) => {
-                    play_recorded(game, l.as_mut(), d.as_mut(), job.dice_seed)
-                }
-                (Err(e), _) => forfeit(Player::Light, e),
-                (_, Err(e)) => forfeit(Player::Dark, e),
-            };
+            let played = pair
+                .play_recorded(game, seating)
+                .unwrap_or_else(|(seat, e)| forfeit(seat, e));
             let record = record_of(&tournament.rules, &names[light], &names[dark], &job, played);
             let Ok(mut s) = shared.lock() else { return };
             if let Err(e) = s.writer.append(&record) {

@@ -141,6 +141,24 @@ pub fn daily_throws(date: &str, count: usize) -> Result<Vec<u8>, DateError> {
     Ok(DailyThrows::new(date)?.take(count).collect())
 }
 
+/// The date (YYYY-MM-DD, proleptic Gregorian, UTC) of the day that holds
+/// `unix_seconds` seconds after 1970-01-01T00:00:00Z: the key of that day's
+/// game. Pure, so it works wherever a clock reading comes from (the CLI
+/// reads the system clock; a page can pass `Date.now() / 1000`).
+pub fn date_of_unix_seconds(unix_seconds: u64) -> String {
+    // Days to civil date (the well-known era-of-400-years method).
+    let z = (unix_seconds / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
