@@ -4,9 +4,11 @@
 
 pub mod bench;
 pub mod bot;
+pub mod describe;
 pub mod models;
 pub mod play;
 pub mod progress;
 pub mod render;
+pub mod solve;
 pub mod tournament;
 pub mod train;

@@ -3,14 +3,11 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use sawah_agents::AgentSpec;
-use sawah_cli::render::{Render, route_numbers};
 use sawah_cli::tournament::{SprtArgs, TournamentArgs};
-use sawah_cli::{bench, bot, play, tournament, train};
-use sawah_engine::json::PositionJson;
-use sawah_engine::race::RuleSet;
+use sawah_cli::{bench, bot, describe, play, solve, tournament, train};
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily::{self, DailyThrows};
-use sawah_engine::{AnyGame, Codec, Player, notation, with_game};
+use sawah_engine::{AnyGame, Player, with_game};
 use sawah_eval::matches::play_match;
 use sawah_eval::stats::elo_from_score;
 use std::io::{self, BufWriter};
@@ -466,8 +463,10 @@ fn run(cli: Cli) -> Result<()> {
             position,
             roll,
             json,
-        } => moves(&mut registry, rules.as_deref(), &position, roll, json)?,
-        Command::Rules { name, json } => describe_rules(&mut registry, name.as_deref(), json)?,
+        } => describe::moves(&mut registry, rules.as_deref(), &position, roll, json)?,
+        Command::Rules { name, json } => {
+            describe::describe_rules(&mut registry, name.as_deref(), json)?
+        }
         Command::Match {
             first,
             second,
@@ -633,10 +632,10 @@ fn run(cli: Cli) -> Result<()> {
             values,
             memory,
             no_extrapolation,
-        } => solve(
+        } => solve::solve(
             &mut registry,
             &rules,
-            SolveSettings {
+            solve::SolveSettings {
                 tolerance,
                 memory,
                 verbose,
@@ -645,7 +644,9 @@ fn run(cli: Cli) -> Result<()> {
             },
             out.as_deref(),
         )?,
-        Command::Quantize { rules, table, out } => quantize(&mut registry, &rules, &table, &out)?,
+        Command::Quantize { rules, table, out } => {
+            solve::quantize(&mut registry, &rules, &table, &out)?
+        }
         Command::BenchSearch {
             rules,
             depth,
@@ -768,199 +769,6 @@ fn run(cli: Cli) -> Result<()> {
     Ok(())
 }
 
-/// `sawah solve`'s settings besides the rule set and output.
-struct SolveSettings {
-    tolerance: f64,
-    /// GiB.
-    memory: f64,
-    verbose: bool,
-    values: sawah_agents::table::ValueType,
-    extrapolate: bool,
-}
-
-fn solve(
-    registry: &mut Registry,
-    rules: &str,
-    settings: SolveSettings,
-    out: Option<&std::path::Path>,
-) -> Result<()> {
-    const GIB: f64 = (1u64 << 30) as f64;
-    let SolveSettings {
-        tolerance,
-        memory,
-        verbose,
-        values,
-        extrapolate,
-    } = settings;
-    let AnyGame::Race(rules) = registry.resolve(rules)? else {
-        bail!("the solver handles the race family; senet is not solved");
-    };
-    if !(tolerance.is_finite() && tolerance > 0.0) {
-        bail!("--tolerance must be a positive number, not {tolerance}");
-    }
-    if !(memory.is_finite() && memory > 0.0 && memory <= 1e6) {
-        bail!("--memory must be a positive number of GiB, not {memory}");
-    }
-    let options = sawah_solver::SolveOptions {
-        tolerance,
-        memory: (memory * GIB) as u64,
-        extrapolate,
-        ..Default::default()
-    };
-    // With --out, finished layer pairs are kept in FILE.layers/ until the
-    // table is written, so a killed solve resumes where it stopped.
-    let checkpoints = out.map(|path| {
-        let mut folder = path.as_os_str().to_owned();
-        folder.push(".layers");
-        PathBuf::from(folder)
-    });
-    let start = std::time::Instant::now();
-    // A bar over the layer pairs (by positions), its message the current
-    // pair, sweep and largest change; hidden when stderr is not a terminal.
-    let index = sawah_engine::race::PositionIndex::new(&rules);
-    let pieces = rules.pieces();
-    let unfinished: u64 = (0..pieces)
-        .flat_map(|a| (0..pieces).map(move |b| (a, b)))
-        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
-        .sum();
-    let bar = sawah_cli::progress::bar(
-        unfinished,
-        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
-    );
-    let mut current = (u8::MAX, u8::MAX);
-    let solution = sawah_solver::solve_with_checkpoints(
-        &rules,
-        options,
-        checkpoints.as_deref(),
-        |report| {
-            if report.scores != current {
-                current = report.scores;
-                bar.inc(report.states);
-            }
-            bar.set_message(format!(
-                "layers {:?}: sweep {}, Bellman pass {}, change {:.2e}",
-                report.scores, report.sweeps, report.bellman_passes, report.residual
-            ));
-            if verbose {
-                bar.suspend(|| {
-                    eprintln!(
-                        "  layers {:?}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
-                        report.scores,
-                        report.sweeps,
-                        report.choice_sweeps,
-                        report.extrapolations,
-                        report.read_in_full,
-                        report.bellman_passes,
-                        report.generated_passes,
-                        report.residual,
-                        report.elapsed.as_secs_f64()
-                    )
-                });
-            }
-        },
-    )?;
-    bar.finish_and_clear();
-    let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
-    for layer in &solution.layers {
-        let how = if layer.sweeps == 0 {
-            "resumed from checkpoint".to_string()
-        } else {
-            format!(
-                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full; {:>2} extrapolations), {:>2} Bellman passes ({:.2} generated), {} candidates",
-                layer.sweeps,
-                layer.choice_sweeps,
-                layer.read_in_full,
-                layer.extrapolations,
-                layer.bellman_passes,
-                layer.generated_passes,
-                layer.candidates
-            )
-        };
-        println!(
-            "layers {:?}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
-            layer.scores,
-            layer.states,
-            layer.residual,
-            layer.elapsed.as_secs_f64()
-        );
-    }
-    // The process's peak so far, the solve's (the table written below is
-    // streamed from the values already held).
-    let peak = sawah_solver::peak_resident_bytes()
-        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
-        .unwrap_or_default();
-    println!(
-        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10}",
-        rules.name(),
-        solution.values.len(),
-        solution.layers.len(),
-        sweeps,
-        solution.residual,
-        start.elapsed().as_secs_f64(),
-        solution.value(&rules.start())
-    );
-    if let Some(path) = out {
-        let info = sawah_agents::table::TableInfo {
-            states: solution.values.len() as u64,
-            residual: solution.residual,
-            tolerance,
-            value_type: values,
-        };
-        sawah_agents::table::write_table(path, &rules, &solution.values, &info)?;
-        println!("wrote {}", path.display());
-        if let Some(folder) = &checkpoints {
-            std::fs::remove_dir_all(folder).with_context(|| {
-                format!("wrote the table, but cannot remove {}", folder.display())
-            })?;
-        }
-    }
-    Ok(())
-}
-
-/// `sawah quantize`: rewrites a table with u16 values and states the
-/// largest difference from the source table it measured.
-fn quantize(
-    registry: &mut Registry,
-    rules: &str,
-    table: &std::path::Path,
-    out: &std::path::Path,
-) -> Result<()> {
-    use sawah_agents::table::{Table, TableInfo, ValueType, write_table_from};
-    let AnyGame::Race(rules) = registry.resolve(rules)? else {
-        bail!("tables exist for the race family only; senet is not solved");
-    };
-    if table == out {
-        bail!("--out must differ from --table ({})", table.display());
-    }
-    let source = Table::open(table, &rules)?;
-    if source.info().value_type != ValueType::F32 {
-        bail!(
-            "{} already holds {} values; quantize reads an f32 table",
-            table.display(),
-            source.info().value_type
-        );
-    }
-    let info = TableInfo {
-        value_type: ValueType::U16,
-        ..source.info().clone()
-    };
-    write_table_from(out, &rules, source.values(), &info)?;
-    let written = Table::open(out, &rules)?;
-    let largest = source
-        .values()
-        .zip(written.values())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
-    println!(
-        "wrote {} ({} u16 values); largest difference from {}: {largest:.2e} (bound {:.2e})",
-        out.display(),
-        info.states,
-        table.display(),
-        ValueType::U16.rounding_error()
-    );
-    Ok(())
-}
-
 /// The error and its causes, leaving out a cause whose text the previous
 /// message already includes (our error messages embed their details).
 fn error_chain(error: &anyhow::Error) -> String {
@@ -993,142 +801,4 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
-}
-
-fn moves(
-    registry: &mut Registry,
-    rules: Option<&str>,
-    position: &str,
-    roll: u8,
-    json: bool,
-) -> Result<()> {
-    let (game, position_json) = registry
-        .parse_position_text(position)
-        .context("cannot read --position")?;
-    if let Some(name) = rules {
-        let wanted = registry.resolve(name)?;
-        if wanted.name() != game.name() {
-            bail!(
-                "--rules is {} but the position is for {}",
-                wanted.name(),
-                game.name()
-            );
-        }
-    }
-    if json {
-        let request = serde_json::json!({
-            "cmd": "legal_moves",
-            "position": position_json,
-            "roll": roll,
-        });
-        println!(
-            "{}",
-            bot::Bot::new(registry.clone()).handle_line(&request.to_string())
-        );
-        return Ok(());
-    }
-    with_game!(&game, g => print_moves(g, &position_json, roll))
-}
-
-fn print_moves<G: Render>(game: &G, json: &PositionJson, roll: u8) -> Result<()> {
-    let position = game
-        .position_from_json(json)
-        .context("cannot read --position")?;
-    let possible: Vec<u8> = game.dice().outcomes().map(|(r, _)| r).collect();
-    if !possible.contains(&roll) {
-        bail!(
-            "roll {roll} is not possible in {}: rolls are {possible:?}",
-            game.name()
-        );
-    }
-    println!("{}", game.board(&position, Player::Light));
-    let legal = game.legal_moves(&position, roll);
-    let mover = game.turn(&position);
-    if legal.is_empty() {
-        let next = game.pass(&position);
-        println!("{mover} rolls {roll}: no legal move, the turn passes");
-        println!("  => {}", notation::format(&game.position_to_json(&next)));
-        return Ok(());
-    }
-    println!("{mover} rolls {roll}: {} legal move(s)", legal.len());
-    for &mv in legal.iter() {
-        let step = game.apply(&position, mv);
-        println!(
-            "  {:<22} {:<28} => {}",
-            game.describe_move(mv),
-            game.move_notes(&position, mv).join(", "),
-            notation::format(&game.position_to_json(&step.position))
-        );
-    }
-    Ok(())
-}
-
-fn describe_rules(registry: &mut Registry, name: Option<&str>, json: bool) -> Result<()> {
-    let Some(name) = name else {
-        if json {
-            println!("{}", serde_json::json!(registry.names()));
-        } else {
-            for game in registry.games() {
-                println!("{:<16} {}", game.name(), game.description());
-            }
-        }
-        return Ok(());
-    };
-    let game = registry.resolve(name)?;
-    if json {
-        let export = with_game!(&game, g => g.export_json());
-        println!("{}", serde_json::to_string_pretty(&export)?);
-        return Ok(());
-    }
-    match &game {
-        AnyGame::Race(rules) => describe_race(rules),
-        AnyGame::Senet(senet) => {
-            println!("senet: {}", game.description());
-            println!("{}", senet.intro(Player::Light));
-            println!(
-                "\nThe start:\n{}",
-                senet.board(&senet.start(), Player::Light)
-            );
-        }
-    }
-    Ok(())
-}
-
-fn describe_race(rules: &RuleSet) {
-    let marked: Vec<String> = (1..=rules.route_len())
-        .filter(|&s| rules.is_marked_square(Player::Light, s))
-        .map(|s| s.to_string())
-        .collect();
-    println!("{}: {}", rules.name(), rules.spec().description);
-    println!("  pieces per side: {}", rules.pieces());
-    println!(
-        "  route: {} squares, borne off on the exact {}th step",
-        rules.route_len(),
-        rules.off()
-    );
-    println!(
-        "  marks on squares {} ({}{})",
-        marked.join(", "),
-        if rules.marks_give_extra_roll() {
-            "extra roll"
-        } else {
-            "no extra roll"
-        },
-        if rules.marks_are_safe() {
-            ", safe"
-        } else {
-            ", not safe"
-        },
-    );
-    let dice: Vec<String> = rules
-        .dice()
-        .outcomes()
-        .map(|(roll, p)| format!("{roll}: {p}"))
-        .collect();
-    println!("  dice: {}", dice.join(", "));
-    println!(
-        "\nlight's squares:\n{}",
-        route_numbers(rules, Player::Light)
-    );
-    println!("\ndark's squares:\n{}", route_numbers(rules, Player::Dark));
 }

@@ -1,0 +1,201 @@
+//! `sawah solve` and `sawah quantize`: exact tables from the command line.
+
+use anyhow::{Context, Result, bail};
+use sawah_engine::AnyGame;
+use sawah_engine::registry::Registry;
+use std::path::PathBuf;
+
+/// `sawah solve`'s settings besides the rule set and output.
+pub struct SolveSettings {
+    pub tolerance: f64,
+    /// GiB.
+    pub memory: f64,
+    pub verbose: bool,
+    pub values: sawah_agents::table::ValueType,
+    pub extrapolate: bool,
+}
+
+/// `sawah solve`: solves a race rule set, reporting each layer pair, and
+/// writes its table.
+pub fn solve(
+    registry: &mut Registry,
+    rules: &str,
+    settings: SolveSettings,
+    out: Option<&std::path::Path>,
+) -> Result<()> {
+    const GIB: f64 = (1u64 << 30) as f64;
+    let SolveSettings {
+        tolerance,
+        memory,
+        verbose,
+        values,
+        extrapolate,
+    } = settings;
+    let AnyGame::Race(rules) = registry.resolve(rules)? else {
+        bail!("the solver handles the race family; senet is not solved");
+    };
+    if !(tolerance.is_finite() && tolerance > 0.0) {
+        bail!("--tolerance must be a positive number, not {tolerance}");
+    }
+    if !(memory.is_finite() && memory > 0.0 && memory <= 1e6) {
+        bail!("--memory must be a positive number of GiB, not {memory}");
+    }
+    let options = sawah_solver::SolveOptions {
+        tolerance,
+        memory: (memory * GIB) as u64,
+        extrapolate,
+        ..Default::default()
+    };
+    // With --out, finished layer pairs are kept in FILE.layers/ until the
+    // table is written, so a killed solve resumes where it stopped.
+    let checkpoints = out.map(|path| {
+        let mut folder = path.as_os_str().to_owned();
+        folder.push(".layers");
+        PathBuf::from(folder)
+    });
+    let start = std::time::Instant::now();
+    // A bar over the layer pairs (by positions), its message the current
+    // pair, sweep and largest change; hidden when stderr is not a terminal.
+    let index = sawah_engine::race::PositionIndex::new(&rules);
+    let pieces = rules.pieces();
+    let unfinished: u64 = (0..pieces)
+        .flat_map(|a| (0..pieces).map(move |b| (a, b)))
+        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+        .sum();
+    let bar = crate::progress::bar(
+        unfinished,
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
+    );
+    let mut current = (u8::MAX, u8::MAX);
+    let solution = sawah_solver::solve_with_checkpoints(
+        &rules,
+        options,
+        checkpoints.as_deref(),
+        |report| {
+            if report.scores != current {
+                current = report.scores;
+                bar.inc(report.states);
+            }
+            bar.set_message(format!(
+                "layers {:?}: sweep {}, Bellman pass {}, change {:.2e}",
+                report.scores, report.sweeps, report.bellman_passes, report.residual
+            ));
+            if verbose {
+                bar.suspend(|| {
+                    eprintln!(
+                        "  layers {:?}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
+                        report.scores,
+                        report.sweeps,
+                        report.choice_sweeps,
+                        report.extrapolations,
+                        report.read_in_full,
+                        report.bellman_passes,
+                        report.generated_passes,
+                        report.residual,
+                        report.elapsed.as_secs_f64()
+                    )
+                });
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
+    for layer in &solution.layers {
+        let how = if layer.sweeps == 0 {
+            "resumed from checkpoint".to_string()
+        } else {
+            format!(
+                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full; {:>2} extrapolations), {:>2} Bellman passes ({:.2} generated), {} candidates",
+                layer.sweeps,
+                layer.choice_sweeps,
+                layer.read_in_full,
+                layer.extrapolations,
+                layer.bellman_passes,
+                layer.generated_passes,
+                layer.candidates
+            )
+        };
+        println!(
+            "layers {:?}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
+            layer.scores,
+            layer.states,
+            layer.residual,
+            layer.elapsed.as_secs_f64()
+        );
+    }
+    // The process's peak so far, the solve's (the table written below is
+    // streamed from the values already held).
+    let peak = sawah_solver::peak_resident_bytes()
+        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
+        .unwrap_or_default();
+    println!(
+        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10}",
+        rules.name(),
+        solution.values.len(),
+        solution.layers.len(),
+        sweeps,
+        solution.residual,
+        start.elapsed().as_secs_f64(),
+        solution.value(&rules.start())
+    );
+    if let Some(path) = out {
+        let info = sawah_agents::table::TableInfo {
+            states: solution.values.len() as u64,
+            residual: solution.residual,
+            tolerance,
+            value_type: values,
+        };
+        sawah_agents::table::write_table(path, &rules, &solution.values, &info)?;
+        println!("wrote {}", path.display());
+        if let Some(folder) = &checkpoints {
+            std::fs::remove_dir_all(folder).with_context(|| {
+                format!("wrote the table, but cannot remove {}", folder.display())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// `sawah quantize`: rewrites a table with u16 values and states the
+/// largest difference from the source table it measured.
+pub fn quantize(
+    registry: &mut Registry,
+    rules: &str,
+    table: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<()> {
+    use sawah_agents::table::{Table, TableInfo, ValueType, write_table_from};
+    let AnyGame::Race(rules) = registry.resolve(rules)? else {
+        bail!("tables exist for the race family only; senet is not solved");
+    };
+    if table == out {
+        bail!("--out must differ from --table ({})", table.display());
+    }
+    let source = Table::open(table, &rules)?;
+    if source.info().value_type != ValueType::F32 {
+        bail!(
+            "{} already holds {} values; quantize reads an f32 table",
+            table.display(),
+            source.info().value_type
+        );
+    }
+    let info = TableInfo {
+        value_type: ValueType::U16,
+        ..source.info().clone()
+    };
+    write_table_from(out, &rules, source.values(), &info)?;
+    let written = Table::open(out, &rules)?;
+    let largest = source
+        .values()
+        .zip(written.values())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    println!(
+        "wrote {} ({} u16 values); largest difference from {}: {largest:.2e} (bound {:.2e})",
+        out.display(),
+        info.states,
+        table.display(),
+        ValueType::U16.rounding_error()
+    );
+    Ok(())
+}
