@@ -195,13 +195,7 @@ impl DiceSource {
 impl Dice {
     /// `[{"roll":r,"probability":p}, …]` for every roll 0..=max_roll.
     pub fn outcomes_json(&self) -> serde_json::Value {
-        serde_json::Value::Array(
-            self.probabilities
-                .iter()
-                .enumerate()
-                .map(|(roll, p)| serde_json::json!({ "roll": roll, "probability": p }))
-                .collect(),
-        )
+        serde_json::to_value(crate::export::roll_odds(self)).unwrap_or_default()
     }
 }
 

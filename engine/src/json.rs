@@ -83,17 +83,17 @@ pub trait Codec: Game {
     /// Everything a front end needs to draw and play the rule set.
     fn export_json(&self) -> serde_json::Value;
 
+    /// [`Codec::export_json`] as compact JSON text, written from the typed
+    /// export record (`crate::export`), so that its order and form do not
+    /// depend on serde_json's features.
+    fn export_text(&self) -> String;
+
     /// The identity of the rule set's full description: FNV-1a 64 of
-    /// [`Codec::export_json`] as compact JSON, in 16 hex digits. Files made
-    /// for one rule set (results, models) carry it, so two rule sets that
-    /// share a name are never mixed up.
+    /// [`Codec::export_text`], in 16 hex digits. Files made for one rule
+    /// set (results, models, tables) carry it, so two rule sets that share
+    /// a name are never mixed up.
     fn rules_digest(&self) -> String {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in self.export_json().to_string().bytes() {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        format!("{hash:016x}")
+        crate::export::digest_of(&self.export_text())
     }
 }
 
@@ -119,6 +119,9 @@ impl Codec for RuleSet {
     }
     fn export_json(&self) -> serde_json::Value {
         RuleSet::export_json(self)
+    }
+    fn export_text(&self) -> String {
+        crate::export::canonical_text(&self.export())
     }
 }
 
@@ -173,29 +176,11 @@ impl Codec for Senet {
     }
 
     fn export_json(&self) -> serde_json::Value {
-        let houses: Vec<serde_json::Value> = (1..=senet::HOUSES)
-            .map(|house| {
-                let (row, col) = senet::house_cell(house);
-                serde_json::json!({
-                    "house": house,
-                    "cell": [row, col],
-                    "special": senet::house_name(house),
-                    "safe": senet::SAFE >> house & 1 != 0,
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "name": senet::NAME,
-            "family": "senet",
-            "description": "Senet after Timothy Kendall, as played on Sawah: 30 houses, five pieces each",
-            "pieces": senet::PIECES,
-            "houses": senet::HOUSES,
-            "off": senet::OFF,
-            "first_player": Player::Light,
-            "start": Codec::position_to_json(self, &self.start()),
-            "board": { "rows": 3, "columns": 10, "houses": houses },
-            "dice": self.dice().outcomes_json(),
-        })
+        serde_json::to_value(self.export()).unwrap_or_default()
+    }
+
+    fn export_text(&self) -> String {
+        crate::export::canonical_text(&self.export())
     }
 }
 
@@ -250,54 +235,9 @@ impl RuleSet {
 }
 
 impl RuleSet {
-    /// Everything a front end needs to draw and play this rule set, as JSON:
-    /// the board cells, both routes square by square (cell, mark, whether the
-    /// cell is shared and the opponent's number for it), the marks and their
-    /// flags, the dice and the piece count.
+    /// Everything a front end needs to draw and play this rule set, as JSON
+    /// (see [`RuleSet::export`]).
     pub fn export_json(&self) -> serde_json::Value {
-        let route = |player: Player| {
-            (1..=self.route_len())
-                .map(|square| {
-                    let cell = self.cell(player, square);
-                    serde_json::json!({
-                        "square": square,
-                        "cell": [cell.row, cell.col],
-                        "mark": self.is_marked_square(player, square),
-                        "shared": self.is_shared_square(player, square),
-                        "opponent_square": self.opponent_square(player, square),
-                    })
-                })
-                .collect::<Vec<_>>()
-        };
-        let rows = self
-            .board()
-            .iter()
-            .map(|c| c.row)
-            .max()
-            .map_or(0, |r| r + 1);
-        let columns = self
-            .board()
-            .iter()
-            .map(|c| c.col)
-            .max()
-            .map_or(0, |c| c + 1);
-        serde_json::json!({
-            "name": self.name(),
-            "family": "race",
-            "description": self.spec().description,
-            "pieces": self.pieces(),
-            "route_length": self.route_len(),
-            "off": self.off(),
-            "first_player": Player::Light,
-            "board": {
-                "rows": rows,
-                "columns": columns,
-                "cells": self.board().iter().map(|c| [c.row, c.col]).collect::<Vec<_>>(),
-            },
-            "marks": self.spec().marks,
-            "routes": { "light": route(Player::Light), "dark": route(Player::Dark) },
-            "dice": self.dice().outcomes_json(),
-            "spec": self.spec(),
-        })
+        serde_json::to_value(self.export()).unwrap_or_default()
     }
 }

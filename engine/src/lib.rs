@@ -6,6 +6,7 @@
 
 pub mod bits;
 pub mod dice;
+pub mod export;
 pub mod game;
 pub mod json;
 pub mod movelist;

@@ -1,0 +1,245 @@
+//! What a front end needs to draw and play a rule set, as typed records
+//! (the protocol's `rules` answer, `sawah rules R --json`), and the rule
+//! set's digest.
+//!
+//! The records serialise their fields in declaration order whatever
+//! serde_json's features (a map's order would follow `preserve_order`), so
+//! the digest, FNV-1a 64 of the compact JSON text, is a canonical encoding:
+//! the same value from every build, and the same as the digests already
+//! stored in results files, model files and tables (a test pins them).
+
+use crate::dice::Dice;
+use crate::json::PositionJson;
+use crate::player::Player;
+use crate::race::{Marks, RuleSet, RuleSpec};
+use crate::senet::{self, Senet};
+use serde::Serialize;
+
+/// One roll and its probability.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RollOdds {
+    /// The roll.
+    pub roll: usize,
+    /// Its probability.
+    pub probability: f64,
+}
+
+/// Every roll of `dice` with its probability, from 0 up (impossible rolls
+/// too, with probability 0: Senet's 0).
+pub fn roll_odds(dice: &Dice) -> Vec<RollOdds> {
+    dice.probabilities()
+        .iter()
+        .enumerate()
+        .map(|(roll, &probability)| RollOdds { roll, probability })
+        .collect()
+}
+
+/// One square of a race route.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RouteSquare {
+    /// The square, in the player's own numbering.
+    pub square: u8,
+    /// Its board cell, `[row, column]`.
+    pub cell: [u8; 2],
+    /// Whether it is marked.
+    pub mark: bool,
+    /// Whether both players pass it.
+    pub shared: bool,
+    /// The opponent's number for the same cell, on shared squares.
+    pub opponent_square: Option<u8>,
+}
+
+/// A race board: its extent and cells.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RaceBoard {
+    /// Rows.
+    pub rows: u8,
+    /// Columns.
+    pub columns: u8,
+    /// Every cell, `[row, column]`.
+    pub cells: Vec<[u8; 2]>,
+}
+
+/// Both players' routes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Routes {
+    /// Light's, square 1 first.
+    pub light: Vec<RouteSquare>,
+    /// Dark's, square 1 first.
+    pub dark: Vec<RouteSquare>,
+}
+
+/// A race rule set for front ends.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RaceExport<'a> {
+    /// The rule set id.
+    pub name: &'a str,
+    /// Always `race`.
+    pub family: &'static str,
+    /// One line for people.
+    pub description: &'a str,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// Squares on a route.
+    pub route_length: u8,
+    /// The square number that means borne off.
+    pub off: u8,
+    /// Who moves first.
+    pub first_player: Player,
+    /// The board.
+    pub board: RaceBoard,
+    /// The marks and what they do.
+    pub marks: &'a Marks,
+    /// Both routes, square by square.
+    pub routes: Routes,
+    /// The dice.
+    pub dice: Vec<RollOdds>,
+    /// The full description (what a rule file holds).
+    pub spec: &'a RuleSpec,
+}
+
+/// One house of the Senet board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SenetHouse {
+    /// The house, 1 to 30.
+    pub house: u8,
+    /// Its board cell, `[row, column]`.
+    pub cell: [u8; 2],
+    /// The house's name where it is special.
+    pub special: Option<&'static str>,
+    /// Whether a piece there cannot be attacked.
+    pub safe: bool,
+}
+
+/// The Senet board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SenetBoard {
+    /// Rows.
+    pub rows: u8,
+    /// Columns.
+    pub columns: u8,
+    /// Every house.
+    pub houses: Vec<SenetHouse>,
+}
+
+/// Senet for front ends.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SenetExport {
+    /// Always `senet`.
+    pub name: &'static str,
+    /// Always `senet`.
+    pub family: &'static str,
+    /// One line for people.
+    pub description: &'static str,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// Houses on the board.
+    pub houses: u8,
+    /// The house number that means borne off.
+    pub off: u8,
+    /// Who moves first.
+    pub first_player: Player,
+    /// The starting position.
+    pub start: PositionJson,
+    /// The board.
+    pub board: SenetBoard,
+    /// The throws.
+    pub dice: Vec<RollOdds>,
+}
+
+/// FNV-1a 64 of `text`, in 16 hex digits.
+pub fn digest_of(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The compact JSON text of an export record (records of numbers, strings
+/// and sequences: writing one cannot fail).
+pub fn canonical_text<T: Serialize>(record: &T) -> String {
+    serde_json::to_string(record).unwrap_or_default()
+}
+
+impl RuleSet {
+    /// Everything a front end needs to draw and play this rule set: the
+    /// board cells, both routes square by square (cell, mark, whether the
+    /// cell is shared and the opponent's number for it), the marks and their
+    /// flags, the dice and the piece count.
+    pub fn export(&self) -> RaceExport<'_> {
+        let route = |player: Player| {
+            (1..=self.route_len())
+                .map(|square| {
+                    let cell = self.cell(player, square);
+                    RouteSquare {
+                        square,
+                        cell: [cell.row, cell.col],
+                        mark: self.is_marked_square(player, square),
+                        shared: self.is_shared_square(player, square),
+                        opponent_square: self.opponent_square(player, square),
+                    }
+                })
+                .collect()
+        };
+        let extent = |of: fn(&crate::race::Cell) -> u8| {
+            self.board().iter().map(of).max().map_or(0, |m| m + 1)
+        };
+        RaceExport {
+            name: self.name(),
+            family: "race",
+            description: &self.spec().description,
+            pieces: self.pieces(),
+            route_length: self.route_len(),
+            off: self.off(),
+            first_player: Player::Light,
+            board: RaceBoard {
+                rows: extent(|c| c.row),
+                columns: extent(|c| c.col),
+                cells: self.board().iter().map(|c| [c.row, c.col]).collect(),
+            },
+            marks: &self.spec().marks,
+            routes: Routes {
+                light: route(Player::Light),
+                dark: route(Player::Dark),
+            },
+            dice: roll_odds(crate::game::Game::dice(self)),
+            spec: self.spec(),
+        }
+    }
+}
+
+impl Senet {
+    /// Everything a front end needs to draw and play Senet: the houses with
+    /// their cells and special ones, the start, the throws.
+    pub fn export(&self) -> SenetExport {
+        let houses = (1..=senet::HOUSES)
+            .map(|house| {
+                let (row, col) = senet::house_cell(house);
+                SenetHouse {
+                    house,
+                    cell: [row, col],
+                    special: senet::house_name(house),
+                    safe: senet::SAFE >> house & 1 != 0,
+                }
+            })
+            .collect();
+        SenetExport {
+            name: senet::NAME,
+            family: "senet",
+            description: "Senet after Timothy Kendall, as played on Sawah: 30 houses, five pieces each",
+            pieces: senet::PIECES,
+            houses: senet::HOUSES,
+            off: senet::OFF,
+            first_player: Player::Light,
+            start: crate::json::Codec::position_to_json(self, &crate::game::Game::start(self)),
+            board: SenetBoard {
+                rows: 3,
+                columns: 10,
+                houses,
+            },
+            dice: roll_odds(crate::game::Game::dice(self)),
+        }
+    }
+}
