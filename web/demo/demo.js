@@ -5,24 +5,13 @@
 // &delay=0 (milliseconds the computer's move is shown before play goes on)
 // &autostart=1.
 import { WorkerBot } from '../dist/index.js';
+import { drawRoll as rollWithOdds, generator } from './dice.js';
 
 const params = new URLSearchParams(location.search);
 const delay = Number(params.get('delay') ?? 700);
 const $ = (id) => document.getElementById(id);
 const other = (side) => (side === 'light' ? 'dark' : 'light');
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
-/** A small seeded generator (mulberry32), so a seed replays the same dice. */
-function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const game = {
   bot: null,
@@ -51,12 +40,7 @@ function drawRoll() {
     if (game.throws.length === 0) throw new Error("the day's throws ran out");
     return game.throws.shift();
   }
-  let x = game.random();
-  for (const { roll, probability } of game.rules.dice) {
-    if (x < probability) return roll;
-    x -= probability;
-  }
-  return game.rules.dice.findLast((d) => d.probability > 0).roll;
+  return rollWithOdds(game.rules, game.random);
 }
 
 const isSenet = () => game.rules.family === 'senet';

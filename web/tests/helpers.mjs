@@ -4,6 +4,9 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { drawRoll, generator } from '../demo/dice.js';
+
+export { drawRoll, generator };
 
 export const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repository = resolve(web, '..');
@@ -38,28 +41,6 @@ export function nativeAnswers(lines, args = ['--models', models]) {
   const answers = run.stdout.split('\n');
   answers.pop();
   return answers;
-}
-
-/** A small seeded generator (mulberry32). */
-export function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A roll drawn with the rule set's odds. */
-export function drawRoll(rules, random) {
-  let x = random();
-  for (const { roll, probability } of rules.dice) {
-    if (x < probability) return roll;
-    x -= probability;
-  }
-  return rules.dice.findLast((d) => d.probability > 0).roll;
 }
 
 /**
