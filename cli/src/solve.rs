@@ -72,6 +72,14 @@ pub fn solve(
         options,
         checkpoints.as_deref(),
         |report| {
+            if let Some(reason) = &report.ignored_checkpoint {
+                bar.suspend(|| {
+                    eprintln!(
+                        "layers {:?}: checkpoint ignored ({reason}); solving the pair again",
+                        report.scores
+                    )
+                });
+            }
             if report.scores != current {
                 current = report.scores;
                 bar.inc(report.states);

@@ -349,6 +349,7 @@ pub(crate) fn solve_pair(
         candidates: width,
         residual: f64::INFINITY,
         elapsed: Duration::ZERO,
+        ignored_checkpoint: None,
     };
     let mut note = |report: &mut LayerReport, residual: f64| {
         report.residual = residual;

@@ -1,6 +1,7 @@
 //! The public API of the solver: options, reports, the solution, errors,
 //! and `solve`, which walks the layer pairs from the last one down.
 
+use crate::checkpoint::Ignored;
 use crate::{pair::*, plan::*, policy::*, values::*};
 use sawah_engine::race::{Position, PositionIndex, RuleSet};
 use std::time::Duration;
@@ -76,6 +77,9 @@ pub struct LayerReport {
     pub residual: f64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Why this pair's checkpoint was not used, when one was there but
+    /// damaged or foreign (the pair was then solved again).
+    pub ignored_checkpoint: Option<String>,
 }
 
 /// A solved rule set: every position's value for the side to move.
@@ -224,8 +228,14 @@ pub fn solve_with_checkpoints(
             .zip(&layouts)
             .filter(|(pair, _)| pair.0 + pair.1 == total)
         {
-            let saved = checkpoints.and_then(|dir| values.restore(dir, rules, &index, (a, b)));
-            let report = if let Some(residual) = saved {
+            let saved = checkpoints.map(|dir| values.restore(dir, rules, &index, (a, b)));
+            let ignored = match &saved {
+                Some(Err(reason)) if !matches!(reason, Ignored::Missing) => {
+                    Some(reason.to_string())
+                }
+                _ => None,
+            };
+            let report = if let Some(Ok(residual)) = saved {
                 LayerReport {
                     scores: (a, b),
                     states: pair_states(&index, (a, b)),
@@ -238,9 +248,27 @@ pub fn solve_with_checkpoints(
                     candidates: 0,
                     residual,
                     elapsed: Duration::ZERO,
+                    ignored_checkpoint: None,
                 }
             } else {
-                let report = solve_pair(
+                if let Some(reason) = &ignored {
+                    // Told before the pair is solved again, once.
+                    progress(&LayerReport {
+                        scores: (a, b),
+                        states: pair_states(&index, (a, b)),
+                        sweeps: 0,
+                        choice_sweeps: 0,
+                        read_in_full: 0.0,
+                        bellman_passes: 0,
+                        generated_passes: 0.0,
+                        extrapolations: 0,
+                        candidates: 0,
+                        residual: f64::INFINITY,
+                        elapsed: Duration::ZERO,
+                        ignored_checkpoint: Some(reason.clone()),
+                    });
+                }
+                let mut report = solve_pair(
                     rules,
                     &index,
                     &values,
@@ -250,6 +278,7 @@ pub fn solve_with_checkpoints(
                     options,
                     &mut progress,
                 );
+                report.ignored_checkpoint = ignored;
                 if let Some(dir) = checkpoints {
                     crate::checkpoint::save(dir, rules, &index, (a, b), report.residual, |i| {
                         values.get(i)
@@ -266,9 +295,9 @@ pub fn solve_with_checkpoints(
     drop(policy_memory);
     if let Some(dir) = checkpoints {
         for &pair in &released {
-            if values.restore(dir, rules, &index, pair).is_none() {
+            if let Err(reason) = values.restore(dir, rules, &index, pair) {
                 return Err(SolveError::Checkpoint(std::io::Error::other(format!(
-                    "the checkpoint of layers {pair:?} in {} could not be read back",
+                    "the checkpoint of layers {pair:?} in {} could not be read back: {reason}",
                     dir.display()
                 ))));
             }

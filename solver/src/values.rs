@@ -26,20 +26,20 @@ impl Values {
             .collect()
     }
     /// Sets a layer pair's values from its checkpoint in `dir`; returns the
-    /// residual it was saved with, or `None` (nothing set) without a valid one.
+    /// residual it was saved with, or why there is no valid one (nothing set).
     pub(crate) fn restore(
         &self,
         dir: &std::path::Path,
         rules: &RuleSet,
         index: &PositionIndex,
         pair: (u8, u8),
-    ) -> Option<f64> {
+    ) -> Result<f64, crate::checkpoint::Ignored> {
         let (saved, residual) = crate::checkpoint::load(dir, rules, index, pair)?;
         let all = self.of_pair(index, pair).into_iter().flatten();
         for (value, v) in all.zip(saved) {
             value.store(v.to_bits(), Ordering::Relaxed);
         }
-        Some(residual)
+        Ok(residual)
     }
     /// Asks the cache for value `i` ahead of its use (a hint; no effect
     /// off x86-64 or past the end).

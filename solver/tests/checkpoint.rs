@@ -21,7 +21,7 @@ fn saved(name: &str) -> (PathBuf, Vec<u8>) {
     (dir, bytes)
 }
 
-fn load(dir: &std::path::Path, bytes: &[u8]) -> Option<(Vec<f64>, f64)> {
+fn load(dir: &std::path::Path, bytes: &[u8]) -> Result<(Vec<f64>, f64), checkpoint::Ignored> {
     std::fs::write(dir.join("layers-0-1.bin"), bytes).unwrap();
     let rules = race::preset("masters-2").unwrap();
     checkpoint::load(dir, &rules, &PositionIndex::new(&rules), PAIR)
@@ -42,8 +42,14 @@ fn a_checkpoint_loads_for_its_own_rule_set_and_pair_only() {
     assert_eq!(values, expected);
     assert_eq!(residual, 1e-11);
     let other = race::preset("ur-2").unwrap();
-    assert!(checkpoint::load(&dir, &other, &PositionIndex::new(&other), PAIR).is_none());
-    assert!(checkpoint::load(&dir, &rules, &index, (0, 0)).is_none());
+    let foreign = checkpoint::load(&dir, &other, &PositionIndex::new(&other), PAIR).unwrap_err();
+    assert!(
+        matches!(foreign, checkpoint::Ignored::Foreign { .. }),
+        "{foreign}"
+    );
+    assert!(foreign.to_string().contains("layers-0-1.bin"), "{foreign}");
+    let missing = checkpoint::load(&dir, &rules, &index, (0, 0)).unwrap_err();
+    assert!(matches!(missing, checkpoint::Ignored::Missing), "{missing}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -52,7 +58,7 @@ proptest! {
     fn a_cut_checkpoint_is_ignored(cut in 0usize..200_000) {
         let (dir, bytes) = saved("cut");
         let cut = cut % bytes.len();
-        prop_assert!(load(&dir, &bytes[..cut]).is_none());
+        prop_assert!(load(&dir, &bytes[..cut]).is_err());
     }
 
     #[test]
@@ -60,7 +66,7 @@ proptest! {
         let (dir, mut bytes) = saved("changed");
         let at = at % bytes.len();
         bytes[at] = byte;
-        if let Some((values, _)) = load(&dir, &bytes) {
+        if let Ok((values, _)) = load(&dir, &bytes) {
             // Loaded: the byte was in the values (or changed nothing that
             // is checked), so at most the one value holding it differs.
             let rules = race::preset("masters-2").unwrap();

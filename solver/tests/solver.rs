@@ -392,3 +392,47 @@ fn a_released_pair_whose_checkpoint_is_gone_is_an_error() {
         "{text}"
     );
 }
+
+/// A damaged checkpoint is not used: the pair is solved again, to the same
+/// values, and the report says which file was ignored and why.
+#[test]
+fn a_damaged_checkpoint_is_solved_again_and_reported() {
+    let rules = race::preset("ur-2").unwrap();
+    let dir = std::env::temp_dir().join(format!("sawah-damaged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let first =
+        sawah_solver::solve_with_checkpoints(&rules, SolveOptions::default(), Some(&dir), |_| {})
+            .unwrap();
+    let file = dir.join("layers-0-1.bin");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() - 8]).unwrap();
+    let mut told = Vec::new();
+    let again =
+        sawah_solver::solve_with_checkpoints(&rules, SolveOptions::default(), Some(&dir), |r| {
+            if let Some(reason) = &r.ignored_checkpoint {
+                told.push((r.scores, reason.clone()));
+            }
+        })
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(told.len(), 1, "told once: {told:?}");
+    assert_eq!(told[0].0, (0, 1));
+    assert!(
+        told[0].1.contains("layers-0-1.bin") && told[0].1.contains("bytes of values"),
+        "{}",
+        told[0].1
+    );
+    let layer = again.layers.iter().find(|l| l.scores == (0, 1)).unwrap();
+    assert!(layer.sweeps > 0, "(0, 1) was solved again");
+    assert!(layer.ignored_checkpoint.is_some());
+    assert!(
+        again
+            .layers
+            .iter()
+            .filter(|l| l.scores != (0, 1))
+            .all(|l| l.sweeps == 0),
+        "the others resumed"
+    );
+    let start = rules.start();
+    assert!((first.value(&start) - again.value(&start)).abs() < 1e-12);
+}
