@@ -40,17 +40,20 @@ impl Assets for FileAssets {
     fn model(&self, name: &str) -> Result<Arc<NeuralNet>, SpecError> {
         NeuralNet::load_file(std::path::Path::new(name))
             .map(Arc::new)
-            .map_err(|e| SpecError::Model(e.to_string()))
+            .map_err(|e| SpecError::Model(Arc::new(e)))
     }
 
     fn table(&self, name: &str, rules: &RuleSet) -> Result<Arc<Table>, SpecError> {
         Table::open(std::path::Path::new(name), rules)
             .map(Arc::new)
-            .map_err(|e| SpecError::Table(e.to_string()))
+            .map_err(|e| SpecError::Table(Arc::new(e)))
     }
 
     fn weights(&self, name: &str) -> Result<String, SpecError> {
-        std::fs::read_to_string(name).map_err(|e| SpecError::Model(format!("{name}: {e}")))
+        std::fs::read_to_string(name).map_err(|e| SpecError::Weights {
+            file: name.to_string(),
+            problem: crate::heuristic::WeightsProblem::Unreadable(Arc::new(e)),
+        })
     }
 }
 
@@ -111,8 +114,10 @@ impl MemoryAssets {
     /// Holds a model under `name`, read from SafeTensors bytes (checked now;
     /// an error names the model).
     pub fn add_model_bytes(&mut self, name: &str, bytes: &[u8]) -> Result<(), SpecError> {
-        let net = NeuralNet::from_bytes(bytes)
-            .map_err(|e| SpecError::Model(format!("model {name}: {e}")))?;
+        let net = NeuralNet::from_bytes(bytes).map_err(|e| SpecError::NamedModel {
+            name: name.to_string(),
+            source: Arc::new(e),
+        })?;
         self.add_model(name, Arc::new(net));
         Ok(())
     }
@@ -138,14 +143,17 @@ impl MemoryAssets {
         self.models.keys().map(String::as_str)
     }
 
-    fn missing(&self, what: &str, name: &str, held: Vec<&String>) -> String {
+    fn missing(what: &'static str, name: &str, held: Vec<&String>) -> SpecError {
         let held: Vec<&str> = held.into_iter().map(String::as_str).collect();
-        let held = if held.is_empty() {
-            "none".to_string()
-        } else {
-            held.join(", ")
-        };
-        format!("no {what} named {name:?} was handed over (held: {held})")
+        SpecError::NotHandedOver {
+            what,
+            name: name.to_string(),
+            held: if held.is_empty() {
+                "none".to_string()
+            } else {
+                held.join(", ")
+            },
+        }
     }
 }
 
@@ -154,11 +162,7 @@ impl Assets for MemoryAssets {
         match (self.models.get(name), &self.fallback) {
             (Some(net), _) => Ok(Arc::clone(net)),
             (None, Some(fallback)) => fallback.model(name),
-            (None, None) => Err(SpecError::Model(self.missing(
-                "model",
-                name,
-                self.models.keys().collect(),
-            ))),
+            (None, None) => Err(Self::missing("model", name, self.models.keys().collect())),
         }
     }
 
@@ -166,13 +170,9 @@ impl Assets for MemoryAssets {
         match (self.tables.get(name), &self.fallback) {
             (Some(bytes), _) => Table::from_bytes(Arc::clone(bytes), name, rules)
                 .map(Arc::new)
-                .map_err(|e| SpecError::Table(e.to_string())),
+                .map_err(|e| SpecError::Table(Arc::new(e))),
             (None, Some(fallback)) => fallback.table(name, rules),
-            (None, None) => Err(SpecError::Table(self.missing(
-                "table",
-                name,
-                self.tables.keys().collect(),
-            ))),
+            (None, None) => Err(Self::missing("table", name, self.tables.keys().collect())),
         }
     }
 
@@ -180,11 +180,11 @@ impl Assets for MemoryAssets {
         match (self.weights.get(name), &self.fallback) {
             (Some(text), _) => Ok(text.clone()),
             (None, Some(fallback)) => fallback.weights(name),
-            (None, None) => Err(SpecError::Model(self.missing(
+            (None, None) => Err(Self::missing(
                 "weights file",
                 name,
                 self.weights.keys().collect(),
-            ))),
+            )),
         }
     }
 }

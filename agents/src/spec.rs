@@ -115,7 +115,7 @@ pub struct AgentSpec {
 }
 
 /// Why a spec was refused.
-#[derive(Clone, Debug, PartialEq, Error)]
+#[derive(Clone, Debug, Error)]
 pub enum SpecError {
     /// Not an agent or preset name.
     #[error("unknown agent {0:?}; agents: {agents}; presets: {presets}", agents = AGENTS.join(", "), presets = PRESETS.join(", "))]
@@ -154,16 +154,43 @@ pub enum SpecError {
     )]
     NoPerfectPlay(String),
     /// The table could not be used.
-    #[error("{0}")]
-    Table(String),
+    #[error(transparent)]
+    Table(std::sync::Arc<crate::table::TableError>),
     /// A neural agent without a model.
     #[error(
         "a neural agent needs a model of {0}: neural:model=FILE (see models/manifest.json or `sawah export`)"
     )]
     NeedsModel(String),
     /// The model could not be used.
-    #[error("{0}")]
-    Model(String),
+    #[error(transparent)]
+    Model(std::sync::Arc<crate::neural::ModelError>),
+    /// A model handed over under a name is not a model.
+    #[error("model {name}: {source}")]
+    NamedModel {
+        /// The name it was handed over under.
+        name: String,
+        /// What is wrong with it.
+        source: std::sync::Arc<crate::neural::ModelError>,
+    },
+    /// A heuristic weights file could not be used.
+    #[error("{file}: {problem}")]
+    Weights {
+        /// The file.
+        file: String,
+        /// What is wrong with it.
+        problem: crate::heuristic::WeightsProblem,
+    },
+    /// A store without the file a spec names (the browser has only what
+    /// a page handed over).
+    #[error("no {what} named {name:?} was handed over (held: {held})")]
+    NotHandedOver {
+        /// `model`, `table` or `weights file`.
+        what: &'static str,
+        /// The name asked for.
+        name: String,
+        /// The names held, or `none`.
+        held: String,
+    },
     /// JSON that is not a spec.
     #[error(
         "a bot must be a name such as \"hard\" or \"expectiminimax:depth=2\", or an object such as {{\"agent\":\"expectiminimax\",\"depth\":2}}; got {0}"
@@ -387,7 +414,7 @@ impl AgentSpec {
                     .ok_or_else(|| SpecError::NeedsModel(game.name().to_string()))?;
                 let net = assets.model(name)?;
                 net.check_for(game)
-                    .map_err(|e| SpecError::Model(e.to_string()))?;
+                    .map_err(|e| SpecError::Model(std::sync::Arc::new(e)))?;
                 self.search_agent(NeuralEvaluator::new(net))
             }
             AgentKind::Heuristic | AgentKind::Expectiminimax => {

@@ -181,6 +181,21 @@ fn learned_heuristic_weights_load_and_are_checked() {
         .unwrap()
         .to_string();
     assert!(err.contains("weights for ur"), "{err}");
+    let typed = race::preset("masters")
+        .unwrap()
+        .heuristic_from_assets(name, &files)
+        .err()
+        .unwrap();
+    assert!(
+        matches!(
+            typed,
+            sawah_agents::SpecError::Weights {
+                problem: sawah_agents::heuristic::WeightsProblem::OtherRules { .. },
+                ..
+            }
+        ),
+        "{typed:?}"
+    );
     file.features.pop();
     file.weights.pop();
     std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();

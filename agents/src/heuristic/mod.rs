@@ -61,6 +61,39 @@ pub struct WeightsFile {
     pub weights: Vec<f64>,
 }
 
+/// What is wrong with a heuristic weights file.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum WeightsProblem {
+    /// The file could not be read.
+    #[error("{0}")]
+    Unreadable(std::sync::Arc<std::io::Error>),
+    /// Not JSON of a weights file's shape.
+    #[error("{0}")]
+    NotJson(std::sync::Arc<serde_json::Error>),
+    /// Another `format`.
+    #[error("not a heuristic weights file")]
+    NotWeights,
+    /// Weights learned on another rule set.
+    #[error("weights for {found}, not {expected}")]
+    OtherRules {
+        /// The file's rule set.
+        found: String,
+        /// The rule set played.
+        expected: String,
+    },
+    /// Other features than this evaluation's.
+    #[error("features {found:?}; this evaluation has {expected:?}")]
+    OtherFeatures {
+        /// The file's.
+        found: Vec<String>,
+        /// The evaluation's.
+        expected: &'static [&'static str],
+    },
+    /// A weight that is not a finite number.
+    #[error("a weight is not finite")]
+    NotFinite,
+}
+
 /// A game family that has a hand-made evaluation.
 pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Sized {
     /// The evaluation type.
@@ -81,30 +114,31 @@ pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Siz
     /// [`WeightsFile`]), checked against this rule set's features; `shown`
     /// names the file in errors.
     fn heuristic_from_json(&self, text: &str, shown: &str) -> Result<Self::Heuristic, SpecError> {
-        let file: WeightsFile =
-            serde_json::from_str(text).map_err(|e| SpecError::Model(format!("{shown}: {e}")))?;
+        let fail = |problem| SpecError::Weights {
+            file: shown.to_string(),
+            problem,
+        };
+        let file: WeightsFile = serde_json::from_str(text)
+            .map_err(|e| fail(WeightsProblem::NotJson(std::sync::Arc::new(e))))?;
         let default = self.heuristic();
         let names = Self::heuristic_weights(&default).names;
         if file.format != WEIGHTS_FORMAT {
-            return Err(SpecError::Model(format!(
-                "{shown}: not a heuristic weights file"
-            )));
+            return Err(fail(WeightsProblem::NotWeights));
         }
         if file.rules != self.name() {
-            return Err(SpecError::Model(format!(
-                "{shown}: weights for {}, not {}",
-                file.rules,
-                self.name()
-            )));
+            return Err(fail(WeightsProblem::OtherRules {
+                found: file.rules,
+                expected: self.name().to_string(),
+            }));
         }
         if file.features != names || file.weights.len() != names.len() {
-            return Err(SpecError::Model(format!(
-                "{shown}: features {:?}; this evaluation has {names:?}",
-                file.features
-            )));
+            return Err(fail(WeightsProblem::OtherFeatures {
+                found: file.features,
+                expected: names,
+            }));
         }
         if !file.bias.is_finite() || file.weights.iter().any(|w| !w.is_finite()) {
-            return Err(SpecError::Model(format!("{shown}: a weight is not finite")));
+            return Err(fail(WeightsProblem::NotFinite));
         }
         Ok(self.heuristic_with(Weights {
             names,
