@@ -613,3 +613,26 @@ fn levels_resolve_through_the_shipped_manifest() {
     .unwrap();
     assert!(response["move"].is_object(), "{response}");
 }
+
+/// A request cannot make the bot read without bound: a model path must be a
+/// regular file of bounded size (`/dev/zero` used to fill memory).
+#[test]
+fn a_model_path_that_is_not_a_regular_file_is_refused_at_once() {
+    for path in ["/dev/zero", "/", "/proc/self"] {
+        let request = format!(
+            r#"{{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"neural:model={path}"}}"#
+        );
+        let response = ask(&request);
+        assert_eq!(error_kind(&response), "invalid_bot", "{path}: {response}");
+    }
+    let response = ask(
+        r#"{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"neural:model=/dev/zero"}"#,
+    );
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a regular file"),
+        "{response}"
+    );
+}
