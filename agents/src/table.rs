@@ -330,10 +330,12 @@ impl Table {
             )));
         }
         let header_len = u32::from_le_bytes([map[12], map[13], map[14], map[15]]) as usize;
-        if map.len() < 16 + header_len {
-            return Err(format("the file ends inside its header".into()));
-        }
-        let header: serde_json::Value = serde_json::from_slice(&map[16..16 + header_len])
+        // Checked: on 32-bit targets (the browser) 16 + a huge length wraps.
+        let header_end = 16usize
+            .checked_add(header_len)
+            .filter(|&end| end <= map.len())
+            .ok_or_else(|| format("the file ends inside its header".into()))?;
+        let header: serde_json::Value = serde_json::from_slice(&map[16..header_end])
             .map_err(|e| format(format!("header is not JSON: {e}")))?;
         let found = header["rules"].as_str().unwrap_or_default().to_string();
         let spec: Option<RuleSpec> = serde_json::from_value(header["spec"].clone()).ok();

@@ -5,7 +5,7 @@ use crate::record::NONE;
 use crate::{plan::*, policy::*, solve::*, sweeps::*, values::*};
 use rayon::prelude::*;
 use sawah_engine::race::{Block, PositionIndex, RuleSet};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How far a policy is evaluated before it is improved again: until a
 /// sweep changes no value by more than this fraction of the last Bellman
@@ -338,18 +338,9 @@ pub(crate) fn solve_pair(
         )
     };
     let mut report = LayerReport {
-        scores: (a, b),
-        states,
-        sweeps: 0,
-        choice_sweeps: 0,
-        read_in_full: 0.0,
-        bellman_passes: 0,
-        generated_passes: 0.0,
-        extrapolations: 0,
         candidates: width,
         residual: f64::INFINITY,
-        elapsed: Duration::ZERO,
-        ignored_checkpoint: None,
+        ..LayerReport::empty((a, b), states)
     };
     let mut note = |report: &mut LayerReport, residual: f64| {
         report.residual = residual;

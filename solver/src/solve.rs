@@ -82,6 +82,27 @@ pub struct LayerReport {
     pub ignored_checkpoint: Option<String>,
 }
 
+impl LayerReport {
+    /// The report of pair `scores` (of `states` positions) before any work:
+    /// no sweeps, no passes, residual 0.
+    pub fn empty(scores: (u8, u8), states: u64) -> LayerReport {
+        LayerReport {
+            scores,
+            states,
+            sweeps: 0,
+            choice_sweeps: 0,
+            read_in_full: 0.0,
+            bellman_passes: 0,
+            generated_passes: 0.0,
+            extrapolations: 0,
+            candidates: 0,
+            residual: 0.0,
+            elapsed: Duration::ZERO,
+            ignored_checkpoint: None,
+        }
+    }
+}
+
 /// A solved rule set: every position's value for the side to move.
 pub struct Solution {
     /// The index the values are laid out by.
@@ -161,49 +182,15 @@ pub fn solve_with_checkpoints(
             states: n,
         });
     }
-    let rolls = Rolls::new(rules);
-    let moving_rolls = rolls.moving.len();
     let p = rules.pieces();
     let pairs = layer_pairs(p);
     // With checkpoints, the values no pair still to come reads are given
     // back to the kernel (and read back from the checkpoints at the end).
     let release = checkpoints.is_some();
-    let held = |pair| held_values(&index, p, pair, release);
-    let least_needed = pairs
-        .iter()
-        .map(|&pair| {
-            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(&index, pair), 0, moving_rolls, p)
-        })
-        .max()
-        .unwrap_or(0);
-    if least_needed > options.memory {
-        let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
-        return Err(SolveError::Memory {
-            name: rules.name().to_string(),
-            needed: gib(least_needed),
-            budget: gib(options.memory),
-        });
-    }
+    let layouts = plan_layouts(rules, &index, &pairs, release, options.memory)?;
     let values = Values(crate::memory::zeroed(n as usize));
-    let mut released = Vec::new();
-    // Finished positions: the mover has borne off everything (1) or the opponent has (0).
-    for (a, b, value) in (0..p).flat_map(|x| [(p, x, 1.0), (x, p, 0.0)]) {
-        for i in index.layer_range(a, b) {
-            values.set(i, value);
-        }
-    }
-    // Each pair's record layout (in the order of `pairs`), and the memory
-    // for the largest pair's records, reserved once (address space only
-    // until written).
-    let layouts: Vec<Layout> = pairs
-        .iter()
-        .map(|&pair| {
-            let words = packed_words_estimate(rules, &index, &rolls, pair, SAMPLE_STEP);
-            let shape = (pair_states(&index, pair), words);
-            Layout::that_fits(held(pair), shape, moving_rolls, p, options.memory)
-                .unwrap_or(Layout::NARROWEST)
-        })
-        .collect();
+    set_finished_positions(&index, &values, p);
+    let moving_rolls = Rolls::new(rules).moving.len();
     let mut policy_memory =
         PolicyMemory::reserve(pairs.iter().zip(&layouts).map(|(&(a, b), layout)| {
             // At most one twin pair per position of the layer (a != b: exactly).
@@ -211,8 +198,8 @@ pub fn solve_with_checkpoints(
             let twin_pairs = (range.end - range.start) as usize;
             layout.per_twin_pair(moving_rolls, p).times(twin_pairs)
         }));
+    let mut released = Vec::new();
     let mut reports = Vec::new();
-    let mut worst: f64 = 0.0;
     for total in (0..=2 * (p - 1)).rev() {
         if release {
             for &pair in pairs.iter().filter(|&&(a, b)| a + b == total + 2) {
@@ -223,71 +210,21 @@ pub fn solve_with_checkpoints(
                 released.push(pair);
             }
         }
-        for (&(a, b), &layout) in pairs
+        for (&pair, &layout) in pairs
             .iter()
             .zip(&layouts)
             .filter(|(pair, _)| pair.0 + pair.1 == total)
         {
-            let saved = checkpoints.map(|dir| values.restore(dir, rules, &index, (a, b)));
-            let ignored = match &saved {
-                Some(Err(reason)) if !matches!(reason, Ignored::Missing) => {
-                    Some(reason.to_string())
-                }
-                _ => None,
+            let job = PairJob {
+                rules,
+                index: &index,
+                values: &values,
+                pair,
+                layout,
+                options,
+                checkpoints,
             };
-            let report = if let Some(Ok(residual)) = saved {
-                LayerReport {
-                    scores: (a, b),
-                    states: pair_states(&index, (a, b)),
-                    sweeps: 0,
-                    choice_sweeps: 0,
-                    read_in_full: 0.0,
-                    bellman_passes: 0,
-                    generated_passes: 0.0,
-                    extrapolations: 0,
-                    candidates: 0,
-                    residual,
-                    elapsed: Duration::ZERO,
-                    ignored_checkpoint: None,
-                }
-            } else {
-                if let Some(reason) = &ignored {
-                    // Told before the pair is solved again, once.
-                    progress(&LayerReport {
-                        scores: (a, b),
-                        states: pair_states(&index, (a, b)),
-                        sweeps: 0,
-                        choice_sweeps: 0,
-                        read_in_full: 0.0,
-                        bellman_passes: 0,
-                        generated_passes: 0.0,
-                        extrapolations: 0,
-                        candidates: 0,
-                        residual: f64::INFINITY,
-                        elapsed: Duration::ZERO,
-                        ignored_checkpoint: Some(reason.clone()),
-                    });
-                }
-                let mut report = solve_pair(
-                    rules,
-                    &index,
-                    &values,
-                    (a, b),
-                    layout,
-                    &mut policy_memory,
-                    options,
-                    &mut progress,
-                );
-                report.ignored_checkpoint = ignored;
-                if let Some(dir) = checkpoints {
-                    crate::checkpoint::save(dir, rules, &index, (a, b), report.residual, |i| {
-                        values.get(i)
-                    })?;
-                }
-                report
-            };
-            worst = worst.max(report.residual);
-            reports.push(report);
+            reports.push(job.resume_or_solve(&mut policy_memory, &mut progress)?);
         }
     }
     // The records go before the released values come back, so that the two
@@ -303,6 +240,7 @@ pub fn solve_with_checkpoints(
             }
         }
     }
+    let residual = reports.iter().map(|r| r.residual).fold(0.0, f64::max);
     Ok(Solution {
         index,
         values: values
@@ -311,6 +249,121 @@ pub fn solve_with_checkpoints(
             .map(|v| f64::from_bits(v.into_inner()))
             .collect(),
         layers: reports,
-        residual: worst,
+        residual,
     })
+}
+
+/// Each layer pair's record layout (in the order of `pairs`), the widest
+/// that fits the memory budget; an error when not even the narrowest
+/// layout of some pair fits.
+fn plan_layouts(
+    rules: &RuleSet,
+    index: &PositionIndex,
+    pairs: &[(u8, u8)],
+    release: bool,
+    memory: u64,
+) -> Result<Vec<Layout>, SolveError> {
+    let p = rules.pieces();
+    let rolls = Rolls::new(rules);
+    let moving_rolls = rolls.moving.len();
+    let held = |pair| held_values(index, p, pair, release);
+    let least_needed = pairs
+        .iter()
+        .map(|&pair| {
+            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(index, pair), 0, moving_rolls, p)
+        })
+        .max()
+        .unwrap_or(0);
+    if least_needed > memory {
+        let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
+        return Err(SolveError::Memory {
+            name: rules.name().to_string(),
+            needed: gib(least_needed),
+            budget: gib(memory),
+        });
+    }
+    Ok(pairs
+        .iter()
+        .map(|&pair| {
+            let words = packed_words_estimate(rules, index, &rolls, pair, SAMPLE_STEP);
+            let shape = (pair_states(index, pair), words);
+            Layout::that_fits(held(pair), shape, moving_rolls, p, memory)
+                .unwrap_or(Layout::NARROWEST)
+        })
+        .collect())
+}
+
+/// Finished positions: the mover has borne off everything (1) or the
+/// opponent has (0).
+fn set_finished_positions(index: &PositionIndex, values: &Values, p: u8) {
+    for (a, b, value) in (0..p).flat_map(|x| [(p, x, 1.0), (x, p, 0.0)]) {
+        for i in index.layer_range(a, b) {
+            values.set(i, value);
+        }
+    }
+}
+
+/// One layer pair of a solve: taken from its checkpoint, or solved.
+struct PairJob<'a> {
+    rules: &'a RuleSet,
+    index: &'a PositionIndex,
+    values: &'a Values,
+    pair: (u8, u8),
+    layout: Layout,
+    options: SolveOptions,
+    checkpoints: Option<&'a std::path::Path>,
+}
+
+impl PairJob<'_> {
+    /// The pair's report: resumed from a valid checkpoint, or solved (and
+    /// saved) after telling why a checkpoint that was there was not used.
+    fn resume_or_solve(
+        &self,
+        policy_memory: &mut PolicyMemory,
+        progress: &mut impl FnMut(&LayerReport),
+    ) -> Result<LayerReport, SolveError> {
+        let states = pair_states(self.index, self.pair);
+        let saved = self
+            .checkpoints
+            .map(|dir| self.values.restore(dir, self.rules, self.index, self.pair));
+        let ignored = match saved {
+            Some(Ok(residual)) => {
+                return Ok(LayerReport {
+                    residual,
+                    ..LayerReport::empty(self.pair, states)
+                });
+            }
+            Some(Err(Ignored::Missing)) | None => None,
+            Some(Err(reason)) => Some(reason.to_string()),
+        };
+        if let Some(reason) = &ignored {
+            // Told before the pair is solved again, once.
+            progress(&LayerReport {
+                ignored_checkpoint: Some(reason.clone()),
+                ..LayerReport::empty(self.pair, states)
+            });
+        }
+        let mut report = solve_pair(
+            self.rules,
+            self.index,
+            self.values,
+            self.pair,
+            self.layout,
+            policy_memory,
+            self.options,
+            progress,
+        );
+        report.ignored_checkpoint = ignored;
+        if let Some(dir) = self.checkpoints {
+            crate::checkpoint::save(
+                dir,
+                self.rules,
+                self.index,
+                self.pair,
+                report.residual,
+                |i| self.values.get(i),
+            )?;
+        }
+        Ok(report)
+    }
 }
