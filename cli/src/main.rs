@@ -62,86 +62,15 @@ struct RatingArgs {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play a game in the terminal against the computer.
-    Play {
-        /// Rule set name (see `sawah rules`) or rule file path.
-        #[arg(long, default_value = "sawah")]
-        rules: String,
-        /// The side you play (light moves first).
-        #[arg(long, value_enum, default_value = "light")]
-        side: Side,
-        /// Seed for the dice and the computer's choices (default: from the clock; printed).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Senet only: play the game of the day with the day's throws
-        /// (DATE as YYYY-MM-DD; today, in UTC, when left out), against medium.
-        #[arg(long, value_name = "DATE", num_args = 0..=1, default_missing_value = "today")]
-        daily: Option<String>,
-        /// The computer: a preset (easy, medium, hard) or a spec such as
-        /// expectiminimax:depth=2:noise=0.02 (see docs/agents.md).
-        #[arg(long, value_name = "SPEC")]
-        opponent: Option<String>,
-        /// The solved table for `--opponent perfect` (from `sawah solve --out`).
-        #[arg(long, value_name = "PATH")]
-        table: Option<String>,
-        /// The models folder whose manifest serves easy, medium and hard
-        /// (default: ./models, else the source tree's models/).
-        #[arg(long, value_name = "DIR")]
-        models: Option<PathBuf>,
-    },
+    Play(PlayArgs),
     /// Play two agents against each other with paired dice (each dice
     /// sequence twice, seats swapped) and report the first agent's score.
-    Match {
-        /// The first agent (spec or preset).
-        first: String,
-        /// The second agent (spec or preset).
-        second: String,
-        /// Rule set name or rule file path.
-        #[arg(long, default_value = "sawah")]
-        rules: String,
-        /// Games to play (rounded up to whole pairs).
-        #[arg(long, default_value_t = 200)]
-        games: u64,
-        /// Seed for the dice of every pair (and the agents' choices).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Match(MatchArgs),
     /// Play a tournament: every pairing (or the first agent against each
     /// other) with paired dice, in parallel; every game appended to
     /// DIR/results.jsonl (rerun the same command to resume), then an Elo
     /// table written to DIR as elo.md, elo.csv, elo.json and elo.svg.
-    Tournament {
-        /// Rule set name or rule file path.
-        #[arg(long, default_value = "sawah")]
-        rules: String,
-        /// The agents: specs or presets separated by commas (repeatable),
-        /// e.g. random,heuristic,easy,expectiminimax:depth=2.
-        #[arg(
-            long,
-            value_delimiter = ',',
-            required = true,
-            value_name = "SPEC,SPEC,..."
-        )]
-        agents: Vec<String>,
-        /// Games per pairing (rounded up to whole pairs).
-        #[arg(long, default_value_t = 200)]
-        games: u64,
-        /// round-robin (everyone plays everyone) or gauntlet (the first
-        /// agent plays each of the others).
-        #[arg(long, default_value = "round-robin", value_parser = clap::value_parser!(String))]
-        format: String,
-        /// Seed for the schedule's dice (and the agents' choices).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Output folder (results and Elo tables).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-        /// Play shard K of N: a disjoint, deterministic share of the schedule
-        /// (merge the folders with `sawah elo`).
-        #[arg(long, default_value = "1/1", value_name = "K/N")]
-        shard: String,
-        #[command(flatten)]
-        rating: RatingArgs,
-    },
+    Tournament(TournamentCommandArgs),
     /// Merge the results of tournament folders (shards, reruns, machines)
     /// into one Elo table; games present in several folders count once.
     Elo {
@@ -157,44 +86,7 @@ enum Command {
     /// Sequential probability ratio test: play paired games of a new agent
     /// against a base one until the evidence says which hypothesis holds
     /// (pentanomial model on game pairs).
-    Sprt {
-        /// Rule set name or rule file path.
-        #[arg(long, default_value = "sawah")]
-        rules: String,
-        /// The candidate agent.
-        #[arg(long, value_name = "SPEC")]
-        new: String,
-        /// The agent it must beat.
-        #[arg(long, value_name = "SPEC")]
-        base: String,
-        /// Elo difference under H0.
-        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-        elo0: f64,
-        /// Elo difference under H1.
-        #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
-        elo1: f64,
-        /// False-positive rate (accepting H1 when H0 holds).
-        #[arg(long, default_value_t = 0.05)]
-        alpha: f64,
-        /// False-negative rate.
-        #[arg(long, default_value_t = 0.05)]
-        beta: f64,
-        /// What the Elo bounds mean: logistic or normalized.
-        #[arg(long, default_value = "logistic", value_parser = tournament::parse_model)]
-        model: sawah_eval::sprt::EloModel,
-        /// Seed for the dice of every pair.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Pairs played between checks (the result does not depend on threads).
-        #[arg(long, default_value_t = 64)]
-        batch: u64,
-        /// Stop without a decision after this many games.
-        #[arg(long, default_value_t = 200_000)]
-        max_games: u64,
-        /// Write the outcome as JSON here.
-        #[arg(long, value_name = "PATH")]
-        out: Option<PathBuf>,
-    },
+    Sprt(SprtCommandArgs),
     /// Train a neural value network: self-play TD(lambda), or distillation
     /// from a solved table (see docs/training.md). Progress, TensorBoard
     /// logs (FOLDER/tb), checkpoints and evaluations go to the run folder.
@@ -273,59 +165,13 @@ enum Command {
     },
     /// Measure search: nodes and speed of plain expectiminimax and Star2 on
     /// positions from random games.
-    BenchSearch {
-        /// Rule sets to measure (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "sawah,senet")]
-        rules: Vec<String>,
-        /// Depth in plies (rolls looked ahead after the move).
-        #[arg(long, default_value_t = 3)]
-        depth: u8,
-        /// Positions (with a roll and at least two legal moves) per rule set.
-        #[arg(long, default_value_t = 50)]
-        positions: usize,
-        /// Seed for the random games the positions come from.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    BenchSearch(BenchSearchArgs),
     /// Measure neural evaluation speed: positions from random games
     /// evaluated one at a time (batch size 1) on one core.
-    BenchNeural {
-        /// Rule sets to measure (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "ur,senet")]
-        rules: Vec<String>,
-        /// Hidden layer widths of a network with random weights (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "64")]
-        hidden: Vec<usize>,
-        /// Measure this model file instead (its rule set must be the one given).
-        #[arg(long, value_name = "FILE")]
-        model: Option<PathBuf>,
-        /// Seconds per rule set.
-        #[arg(long, default_value_t = 3.0)]
-        seconds: f64,
-        /// Seed for the positions (and random weights).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    BenchNeural(BenchNeuralArgs),
     /// Measure how long the levels (or any agents) take to choose a move:
     /// p50, p99 and max over positions from random games, one thread.
-    BenchChoose {
-        /// Rule sets (comma-separated).
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "sawah,babylon,marks-roll-only,ur,masters,masters-5,senet"
-        )]
-        rules: Vec<String>,
-        /// Agents or levels (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "easy,medium,hard")]
-        agents: Vec<String>,
-        /// Positions per agent.
-        #[arg(long, default_value_t = 2000)]
-        positions: usize,
-        /// Seed for the positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    BenchChoose(BenchChooseArgs),
     /// Time the bot protocol in this process: answer every request line of
     /// a file (as `sawah bot` would, with the shipped models loaded once)
     /// and print one line per request, {"line":N,"micros":T}, for comparing
@@ -376,17 +222,203 @@ enum Command {
         json: bool,
     },
     /// Measure random-playout speed (roll, generate, pick, apply) on one core.
-    Bench {
-        /// Rule sets to measure (comma-separated).
-        #[arg(long, value_delimiter = ',', default_value = "sawah,ur,senet")]
-        rules: Vec<String>,
-        /// Seconds per rule set.
-        #[arg(long, default_value_t = 3.0)]
-        seconds: f64,
-        /// Seed for the dice and choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Bench(BenchArgs),
+}
+
+/// The arguments of `sawah tournament`.
+#[derive(clap::Args, Debug)]
+struct TournamentCommandArgs {
+    /// Rule set name or rule file path.
+    #[arg(long, default_value = "sawah")]
+    rules: String,
+    /// The agents: specs or presets separated by commas (repeatable),
+    /// e.g. random,heuristic,easy,expectiminimax:depth=2.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "SPEC,SPEC,..."
+    )]
+    agents: Vec<String>,
+    /// Games per pairing (rounded up to whole pairs).
+    #[arg(long, default_value_t = 200)]
+    games: u64,
+    /// round-robin (everyone plays everyone) or gauntlet (the first
+    /// agent plays each of the others).
+    #[arg(long, default_value = "round-robin", value_parser = clap::value_parser!(String))]
+    format: String,
+    /// Seed for the schedule's dice (and the agents' choices).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output folder (results and Elo tables).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Play shard K of N: a disjoint, deterministic share of the schedule
+    /// (merge the folders with `sawah elo`).
+    #[arg(long, default_value = "1/1", value_name = "K/N")]
+    shard: String,
+    #[command(flatten)]
+    rating: RatingArgs,
+}
+
+/// The arguments of `sawah sprt`.
+#[derive(clap::Args, Debug)]
+struct SprtCommandArgs {
+    /// Rule set name or rule file path.
+    #[arg(long, default_value = "sawah")]
+    rules: String,
+    /// The candidate agent.
+    #[arg(long, value_name = "SPEC")]
+    new: String,
+    /// The agent it must beat.
+    #[arg(long, value_name = "SPEC")]
+    base: String,
+    /// Elo difference under H0.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    elo0: f64,
+    /// Elo difference under H1.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    elo1: f64,
+    /// False-positive rate (accepting H1 when H0 holds).
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// False-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// What the Elo bounds mean: logistic or normalized.
+    #[arg(long, default_value = "logistic", value_parser = tournament::parse_model)]
+    model: sawah_eval::sprt::EloModel,
+    /// Seed for the dice of every pair.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Pairs played between checks (the result does not depend on threads).
+    #[arg(long, default_value_t = 64)]
+    batch: u64,
+    /// Stop without a decision after this many games.
+    #[arg(long, default_value_t = 200_000)]
+    max_games: u64,
+    /// Write the outcome as JSON here.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+}
+
+/// The arguments of `sawah play`.
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// Rule set name (see `sawah rules`) or rule file path.
+    #[arg(long, default_value = "sawah")]
+    rules: String,
+    /// The side you play (light moves first).
+    #[arg(long, value_enum, default_value = "light")]
+    side: Side,
+    /// Seed for the dice and the computer's choices (default: from the clock; printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Senet only: play the game of the day with the day's throws
+    /// (DATE as YYYY-MM-DD; today, in UTC, when left out), against medium.
+    #[arg(long, value_name = "DATE", num_args = 0..=1, default_missing_value = "today")]
+    daily: Option<String>,
+    /// The computer: a preset (easy, medium, hard) or a spec such as
+    /// expectiminimax:depth=2:noise=0.02 (see docs/agents.md).
+    #[arg(long, value_name = "SPEC")]
+    opponent: Option<String>,
+    /// The solved table for `--opponent perfect` (from `sawah solve --out`).
+    #[arg(long, value_name = "PATH")]
+    table: Option<String>,
+    /// The models folder whose manifest serves easy, medium and hard
+    /// (default: ./models, else the source tree's models/).
+    #[arg(long, value_name = "DIR")]
+    models: Option<PathBuf>,
+}
+
+/// The arguments of `sawah match`.
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// The first agent (spec or preset).
+    first: String,
+    /// The second agent (spec or preset).
+    second: String,
+    /// Rule set name or rule file path.
+    #[arg(long, default_value = "sawah")]
+    rules: String,
+    /// Games to play (rounded up to whole pairs).
+    #[arg(long, default_value_t = 200)]
+    games: u64,
+    /// Seed for the dice of every pair (and the agents' choices).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The arguments of `sawah bench-search`.
+#[derive(clap::Args, Debug)]
+struct BenchSearchArgs {
+    /// Rule sets to measure (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "sawah,senet")]
+    rules: Vec<String>,
+    /// Depth in plies (rolls looked ahead after the move).
+    #[arg(long, default_value_t = 3)]
+    depth: u8,
+    /// Positions (with a roll and at least two legal moves) per rule set.
+    #[arg(long, default_value_t = 50)]
+    positions: usize,
+    /// Seed for the random games the positions come from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The arguments of `sawah bench-choose`.
+#[derive(clap::Args, Debug)]
+struct BenchChooseArgs {
+    /// Rule sets (comma-separated).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sawah,babylon,marks-roll-only,ur,masters,masters-5,senet"
+    )]
+    rules: Vec<String>,
+    /// Agents or levels (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "easy,medium,hard")]
+    agents: Vec<String>,
+    /// Positions per agent.
+    #[arg(long, default_value_t = 2000)]
+    positions: usize,
+    /// Seed for the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The arguments of `sawah bench-neural`.
+#[derive(clap::Args, Debug)]
+struct BenchNeuralArgs {
+    /// Rule sets to measure (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "ur,senet")]
+    rules: Vec<String>,
+    /// Hidden layer widths of a network with random weights (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "64")]
+    hidden: Vec<usize>,
+    /// Measure this model file instead (its rule set must be the one given).
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
+    /// Seconds per rule set.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Seed for the positions (and random weights).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The arguments of `sawah bench`.
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Rule sets to measure (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "sawah,ur,senet")]
+    rules: Vec<String>,
+    /// Seconds per rule set.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Seed for the dice and choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 fn main() {
@@ -402,39 +434,7 @@ fn run(cli: Cli) -> Result<()> {
         registry.load_file(path)?;
     }
     match cli.command {
-        Command::Play {
-            rules,
-            side,
-            seed,
-            daily,
-            opponent,
-            table,
-            models,
-        } => {
-            let game = registry.resolve(&rules)?;
-            let models = sawah_cli::models::find(models.as_deref())?;
-            let seed = seed.unwrap_or_else(clock_seed);
-            let mut options = play::PlayOptions::seeded(side.into(), seed);
-            if let Some(date) = daily {
-                if !matches!(game, AnyGame::Senet(_)) {
-                    bail!("--daily is for senet only: the game of the day is a Senet game");
-                }
-                if opponent.as_deref().is_some_and(|o| o != "medium") {
-                    bail!("the game of the day is played against medium; leave out --opponent");
-                }
-                let date = if date == "today" { today_utc() } else { date };
-                let throws = DailyThrows::new(&date)?;
-                options.rolls = play::Rolls::Daily { date, throws };
-            }
-            let opponent = opponent.as_deref().unwrap_or("medium");
-            let opponent = sawah_cli::models::expand(&models, opponent, game.name());
-            options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
-            if options.opponent.table.is_none() {
-                options.opponent.table = table;
-            }
-            let stdin = io::stdin();
-            with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
-        }
+        Command::Play(args) => play_command(&mut registry, args)?,
         Command::BenchProtocol {
             requests,
             models,
@@ -467,54 +467,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Rules { name, json } => {
             describe::describe_rules(&mut registry, name.as_deref(), json)?
         }
-        Command::Match {
-            first,
-            second,
-            rules,
-            games,
-            seed,
-        } => {
-            if games == 0 || games > 100_000_000 {
-                bail!("--games must be from 1 to 100000000, not {games}");
-            }
-            let game = registry.resolve(&rules)?;
-            let models = sawah_cli::models::find(None)?;
-            let expand = |text: &str| sawah_cli::models::expand(&models, text, game.name());
-            let first = AgentSpec::parse(&expand(&first), game.name()).context("first agent")?;
-            let second = AgentSpec::parse(&expand(&second), game.name()).context("second agent")?;
-            let result = match &game {
-                AnyGame::Race(r) => play_match(&**r, &first, &second, games, seed),
-                AnyGame::Senet(s) => play_match(&**s, &first, &second, games, seed),
-            }?;
-            let score = result.score();
-            println!(
-                "{} vs {} on {}: {} games ({} pairs, paired dice, seed {seed})",
-                result.first,
-                result.second,
-                game.name(),
-                result.games(),
-                result.pair_scores.len()
-            );
-            println!(
-                "  {} wins {}, {} wins {}, stopped {}; light (first to move) won {}; {:.1} rolls/game",
-                result.first,
-                result.first_wins,
-                result.second,
-                result.second_wins,
-                result.stopped,
-                result.light_wins,
-                result.mean_rolls
-            );
-            println!(
-                "  score {:.3} (95% CI {:.3} to {:.3}), Elo difference {:+.0} ({:+.0} to {:+.0})",
-                score.mean,
-                score.low,
-                score.high,
-                elo_from_score(score.mean),
-                elo_from_score(score.low),
-                elo_from_score(score.high)
-            );
-        }
+        Command::Match(args) => match_command(&mut registry, args)?,
         Command::Train {
             rules,
             config,
@@ -532,44 +485,7 @@ fn run(cli: Cli) -> Result<()> {
             },
         )?,
         Command::Export { run, out } => train::export_command(&run, &out)?,
-        Command::Tournament {
-            rules,
-            agents,
-            games,
-            format,
-            seed,
-            out,
-            shard,
-            rating:
-                RatingArgs {
-                    anchor,
-                    prior,
-                    table,
-                },
-        } => {
-            let format = format
-                .parse()
-                .map_err(anyhow::Error::msg)
-                .context("--format")?;
-            let shard = shard
-                .parse()
-                .map_err(anyhow::Error::msg)
-                .context("--shard")?;
-            let anchor_given = anchor.is_some();
-            let args = TournamentArgs {
-                rules,
-                agents,
-                games,
-                format,
-                seed,
-                out,
-                shard,
-                anchor: anchor.unwrap_or_else(|| "random=0".into()),
-                prior,
-                table,
-            };
-            tournament::tournament(&mut registry, args, anchor_given)?;
-        }
+        Command::Tournament(args) => tournament_command(&mut registry, args)?,
         Command::Elo {
             dirs,
             out,
@@ -592,38 +508,7 @@ fn run(cli: Cli) -> Result<()> {
                 table.as_deref(),
             )?;
         }
-        Command::Sprt {
-            rules,
-            new,
-            base,
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            model,
-            seed,
-            batch,
-            max_games,
-            out,
-        } => {
-            let args = SprtArgs {
-                rules,
-                new,
-                base,
-                params: sawah_eval::sprt::SprtParams {
-                    elo0,
-                    elo1,
-                    alpha,
-                    beta,
-                    model,
-                },
-                seed,
-                batch,
-                max_games,
-                out,
-            };
-            tournament::sprt_command(&mut registry, args)?;
-        }
+        Command::Sprt(args) => sprt_command(&mut registry, args)?,
         Command::Solve {
             rules,
             tolerance,
@@ -647,125 +532,299 @@ fn run(cli: Cli) -> Result<()> {
         Command::Quantize { rules, table, out } => {
             solve::quantize(&mut registry, &rules, &table, &out)?
         }
-        Command::BenchSearch {
-            rules,
-            depth,
-            positions,
-            seed,
-        } => {
-            if depth > 4 {
-                bail!("--depth is in plies and goes up to 4, not {depth}");
-            }
-            if positions == 0 {
-                bail!("--positions must be at least 1");
-            }
-            println!(
-                "search at depth {depth} (plies) on {positions} positions per rule set, seed {seed}"
-            );
-            for name in rules {
-                let game = registry.resolve(&name)?;
-                let report = with_game!(&game, g => bench::search(g, depth, positions, seed));
-                println!("{report}");
-            }
+        Command::BenchSearch(args) => bench_search(&mut registry, args)?,
+        Command::BenchChoose(args) => bench_choose(&mut registry, args)?,
+        Command::BenchNeural(args) => bench_neural(&mut registry, args)?,
+        Command::Bench(args) => bench_playouts(&mut registry, args)?,
+    }
+    Ok(())
+}
+
+fn play_command(registry: &mut Registry, args: PlayArgs) -> Result<()> {
+    let PlayArgs {
+        rules,
+        side,
+        seed,
+        daily,
+        opponent,
+        table,
+        models,
+    } = args;
+    let game = registry.resolve(&rules)?;
+    let models = sawah_cli::models::find(models.as_deref())?;
+    let seed = seed.unwrap_or_else(clock_seed);
+    let mut options = play::PlayOptions::seeded(side.into(), seed);
+    if let Some(date) = daily {
+        if !matches!(game, AnyGame::Senet(_)) {
+            bail!("--daily is for senet only: the game of the day is a Senet game");
         }
-        Command::BenchChoose {
-            rules,
-            agents,
-            positions,
-            seed,
-        } => {
-            if positions == 0 {
-                bail!("--positions must be at least 1");
-            }
-            let models = sawah_cli::models::find(None)?;
-            println!(
-                "choose latency, one thread, {positions} positions with a choice per agent, seed {seed}"
-            );
-            for name in rules {
-                let game = registry.resolve(&name)?;
-                for text in &agents {
-                    let expanded = sawah_cli::models::expand(&models, text, game.name());
-                    let spec = AgentSpec::parse(&expanded, game.name())
-                        .with_context(|| format!("agent {text}"))?;
-                    let result = with_game!(&game, g => {
-                        let mut agent = spec.build(g)?;
-                        bench::choose_latency(g, agent.as_mut(), positions, seed)
-                    });
-                    println!(
-                        "{:<16} {:<8} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({spec})",
-                        game.name(),
-                        text,
-                        result.quantile(0.5),
-                        result.quantile(0.99),
-                        result.quantile(1.0)
-                    );
-                }
-            }
+        if opponent.as_deref().is_some_and(|o| o != "medium") {
+            bail!("the game of the day is played against medium; leave out --opponent");
         }
-        Command::BenchNeural {
-            rules,
-            hidden,
-            model,
-            seconds,
-            seed,
-        } => {
-            if !(seconds.is_finite() && seconds > 0.0) {
-                bail!("--seconds must be a positive number, not {seconds}");
-            }
-            if hidden.is_empty() || hidden.iter().any(|&w| w == 0 || w > 1024) {
-                bail!("--hidden: widths from 1 to 1024");
-            }
+        let date = if date == "today" { today_utc() } else { date };
+        let throws = DailyThrows::new(&date)?;
+        options.rolls = play::Rolls::Daily { date, throws };
+    }
+    let opponent = opponent.as_deref().unwrap_or("medium");
+    let opponent = sawah_cli::models::expand(&models, opponent, game.name());
+    options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
+    if options.opponent.table.is_none() {
+        options.opponent.table = table;
+    }
+    let stdin = io::stdin();
+    with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
+    Ok(())
+}
+
+fn match_command(registry: &mut Registry, args: MatchArgs) -> Result<()> {
+    let MatchArgs {
+        first,
+        second,
+        rules,
+        games,
+        seed,
+    } = args;
+    if games == 0 || games > 100_000_000 {
+        bail!("--games must be from 1 to 100000000, not {games}");
+    }
+    let game = registry.resolve(&rules)?;
+    let models = sawah_cli::models::find(None)?;
+    let expand = |text: &str| sawah_cli::models::expand(&models, text, game.name());
+    let first = AgentSpec::parse(&expand(&first), game.name()).context("first agent")?;
+    let second = AgentSpec::parse(&expand(&second), game.name()).context("second agent")?;
+    let result = match &game {
+        AnyGame::Race(r) => play_match(&**r, &first, &second, games, seed),
+        AnyGame::Senet(s) => play_match(&**s, &first, &second, games, seed),
+    }?;
+    let score = result.score();
+    println!(
+        "{} vs {} on {}: {} games ({} pairs, paired dice, seed {seed})",
+        result.first,
+        result.second,
+        game.name(),
+        result.games(),
+        result.pair_scores.len()
+    );
+    println!(
+        "  {} wins {}, {} wins {}, stopped {}; light (first to move) won {}; {:.1} rolls/game",
+        result.first,
+        result.first_wins,
+        result.second,
+        result.second_wins,
+        result.stopped,
+        result.light_wins,
+        result.mean_rolls
+    );
+    println!(
+        "  score {:.3} (95% CI {:.3} to {:.3}), Elo difference {:+.0} ({:+.0} to {:+.0})",
+        score.mean,
+        score.low,
+        score.high,
+        elo_from_score(score.mean),
+        elo_from_score(score.low),
+        elo_from_score(score.high)
+    );
+    Ok(())
+}
+
+fn bench_search(registry: &mut Registry, args: BenchSearchArgs) -> Result<()> {
+    let BenchSearchArgs {
+        rules,
+        depth,
+        positions,
+        seed,
+    } = args;
+    if depth > 4 {
+        bail!("--depth is in plies and goes up to 4, not {depth}");
+    }
+    if positions == 0 {
+        bail!("--positions must be at least 1");
+    }
+    println!("search at depth {depth} (plies) on {positions} positions per rule set, seed {seed}");
+    for name in rules {
+        let game = registry.resolve(&name)?;
+        let report = with_game!(&game, g => bench::search(g, depth, positions, seed));
+        println!("{report}");
+    }
+    Ok(())
+}
+
+fn bench_choose(registry: &mut Registry, args: BenchChooseArgs) -> Result<()> {
+    let BenchChooseArgs {
+        rules,
+        agents,
+        positions,
+        seed,
+    } = args;
+    if positions == 0 {
+        bail!("--positions must be at least 1");
+    }
+    let models = sawah_cli::models::find(None)?;
+    println!(
+        "choose latency, one thread, {positions} positions with a choice per agent, seed {seed}"
+    );
+    for name in rules {
+        let game = registry.resolve(&name)?;
+        for text in &agents {
+            let expanded = sawah_cli::models::expand(&models, text, game.name());
+            let spec = AgentSpec::parse(&expanded, game.name())
+                .with_context(|| format!("agent {text}"))?;
+            let result = with_game!(&game, g => {
+                let mut agent = spec.build(g)?;
+                bench::choose_latency(g, agent.as_mut(), positions, seed)
+            });
             println!(
-                "neural evaluation, batch size 1, one thread, {seconds} s per rule set, seed {seed}"
+                "{:<16} {:<8} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({spec})",
+                game.name(),
+                text,
+                result.quantile(0.5),
+                result.quantile(0.99),
+                result.quantile(1.0)
             );
-            for name in rules {
-                let game = registry.resolve(&name)?;
-                let result = with_game!(&game, g => {
-                    let net = match &model {
-                        Some(path) => sawah_agents::neural::NeuralNet::load(path, g)?,
-                        None => sawah_agents::neural::NeuralNet::with_random_weights(g, &hidden, seed)?,
-                    };
-                    bench::neural(g, &net, seed, Duration::from_secs_f64(seconds))
-                });
-                println!(
-                    "{:<16} layers {:?} ({} parameters): {:.2} M evaluations/s ({:.0} ns each)",
-                    result.rules,
-                    result.widths,
-                    result.parameters,
-                    result.evaluations as f64 / result.elapsed.as_secs_f64() / 1e6,
-                    result.elapsed.as_secs_f64() * 1e9 / result.evaluations as f64
-                );
-            }
-        }
-        Command::Bench {
-            rules,
-            seconds,
-            seed,
-        } => {
-            if !(seconds.is_finite() && seconds > 0.0) {
-                bail!("--seconds must be a positive number, not {seconds}");
-            }
-            println!("random playouts, one thread, {seconds} s per rule set, seed {seed}");
-            for name in rules {
-                let game = registry.resolve(&name)?;
-                let duration = Duration::from_secs_f64(seconds);
-                let result = with_game!(&game, g => bench::random_playouts(g, seed, duration));
-                println!(
-                    "{:<16} {:>6.2} M moves/s  {:>8} games  {:>6.1} moves/game  rolls/game: mean {:.1}, min {}, median {}, p90 {}, p99 {}, max {}",
-                    result.rules,
-                    result.moves_per_second() / 1e6,
-                    result.games,
-                    result.moves as f64 / result.games as f64,
-                    result.plies as f64 / result.games as f64,
-                    result.length_quantile(0.0),
-                    result.length_quantile(0.5),
-                    result.length_quantile(0.9),
-                    result.length_quantile(0.99),
-                    result.length_quantile(1.0),
-                );
-            }
         }
     }
+    Ok(())
+}
+
+fn bench_neural(registry: &mut Registry, args: BenchNeuralArgs) -> Result<()> {
+    let BenchNeuralArgs {
+        rules,
+        hidden,
+        model,
+        seconds,
+        seed,
+    } = args;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("--seconds must be a positive number, not {seconds}");
+    }
+    if hidden.is_empty() || hidden.iter().any(|&w| w == 0 || w > 1024) {
+        bail!("--hidden: widths from 1 to 1024");
+    }
+    println!("neural evaluation, batch size 1, one thread, {seconds} s per rule set, seed {seed}");
+    for name in rules {
+        let game = registry.resolve(&name)?;
+        let result = with_game!(&game, g => {
+            let net = match &model {
+                Some(path) => sawah_agents::neural::NeuralNet::load(path, g)?,
+                None => sawah_agents::neural::NeuralNet::with_random_weights(g, &hidden, seed)?,
+            };
+            bench::neural(g, &net, seed, Duration::from_secs_f64(seconds))
+        });
+        println!(
+            "{:<16} layers {:?} ({} parameters): {:.2} M evaluations/s ({:.0} ns each)",
+            result.rules,
+            result.widths,
+            result.parameters,
+            result.evaluations as f64 / result.elapsed.as_secs_f64() / 1e6,
+            result.elapsed.as_secs_f64() * 1e9 / result.evaluations as f64
+        );
+    }
+    Ok(())
+}
+
+fn bench_playouts(registry: &mut Registry, args: BenchArgs) -> Result<()> {
+    let BenchArgs {
+        rules,
+        seconds,
+        seed,
+    } = args;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("--seconds must be a positive number, not {seconds}");
+    }
+    println!("random playouts, one thread, {seconds} s per rule set, seed {seed}");
+    for name in rules {
+        let game = registry.resolve(&name)?;
+        let duration = Duration::from_secs_f64(seconds);
+        let result = with_game!(&game, g => bench::random_playouts(g, seed, duration));
+        println!(
+            "{:<16} {:>6.2} M moves/s  {:>8} games  {:>6.1} moves/game  rolls/game: mean {:.1}, min {}, median {}, p90 {}, p99 {}, max {}",
+            result.rules,
+            result.moves_per_second() / 1e6,
+            result.games,
+            result.moves as f64 / result.games as f64,
+            result.plies as f64 / result.games as f64,
+            result.length_quantile(0.0),
+            result.length_quantile(0.5),
+            result.length_quantile(0.9),
+            result.length_quantile(0.99),
+            result.length_quantile(1.0),
+        );
+    }
+    Ok(())
+}
+
+fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) -> Result<()> {
+    let TournamentCommandArgs {
+        rules,
+        agents,
+        games,
+        format,
+        seed,
+        out,
+        shard,
+        rating: RatingArgs {
+            anchor,
+            prior,
+            table,
+        },
+    } = args;
+    let format = format
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("--format")?;
+    let shard = shard
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("--shard")?;
+    let anchor_given = anchor.is_some();
+    let args = TournamentArgs {
+        rules,
+        agents,
+        games,
+        format,
+        seed,
+        out,
+        shard,
+        anchor: anchor.unwrap_or_else(|| "random=0".into()),
+        prior,
+        table,
+    };
+    tournament::tournament(registry, args, anchor_given)?;
+    Ok(())
+}
+
+fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()> {
+    let SprtCommandArgs {
+        rules,
+        new,
+        base,
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+        seed,
+        batch,
+        max_games,
+        out,
+    } = args;
+    let args = SprtArgs {
+        rules,
+        new,
+        base,
+        params: sawah_eval::sprt::SprtParams {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+        },
+        seed,
+        batch,
+        max_games,
+        out,
+    };
+    tournament::sprt_command(registry, args)?;
     Ok(())
 }
 
@@ -785,8 +844,6 @@ fn error_chain(error: &anyhow::Error) -> String {
     text
 }
 
-/// Today's date in UTC as YYYY-MM-DD (days since 1970 to the proleptic
-/// Gregorian calendar, after Howard Hinnant's civil_from_days).
 /// Today's date in UTC, the key of Senet's game of the day.
 fn today_utc() -> String {
     let secs = std::time::SystemTime::now()
