@@ -1,7 +1,7 @@
 //! Agents: something that picks a move, and the agents built on search.
 
 use crate::evaluator::{Evaluator, position_hash};
-use crate::search::{Search, SearchOptions};
+use crate::search::{Search, SearchOptions, Stop};
 use sawah_engine::{DiceSource, Game};
 
 /// Values closer than this count as equal when picking the best move, so
@@ -41,6 +41,14 @@ pub trait Agent<G: Game> {
 
     /// The win probability for the side to move before its roll, if the agent has a view.
     fn evaluate(&mut self, game: &G, position: &G::Position) -> Option<f64>;
+
+    /// Lets a searching agent be stopped early (a server's time budget):
+    /// it then answers from the deepest search it finished, never less
+    /// than one roll deep. Agents that do not search ignore it. Until the
+    /// stop fires, answers are exactly those without one.
+    fn set_stop(&mut self, stop: Option<Stop>) {
+        let _ = stop;
+    }
 }
 
 /// Plays a uniformly random legal move; deterministic for a given seed.
@@ -119,8 +127,12 @@ pub struct SearchAgent<E> {
     temperature: f64,
     seed: u64,
     options: SearchOptions,
+    stop: Option<Stop>,
     /// Nodes searched by the last decision.
     pub last_nodes: u64,
+    /// Plies the last decision finished (its answer's depth; less than the
+    /// agent's depth when a node budget or a stop ended it early).
+    pub last_depth: u8,
 }
 
 impl<E> SearchAgent<E> {
@@ -144,7 +156,9 @@ impl<E> SearchAgent<E> {
             temperature,
             seed,
             options,
+            stop: None,
             last_nodes: 0,
+            last_depth: 0,
         }
     }
 }
@@ -172,7 +186,15 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
         let mut search = Search::new(game, &self.evaluator, self.options);
         let mut values = Vec::new();
         for ply in 0..=self.depth {
-            values = search.move_values(position, moves, ply + 1);
+            // The first, one-roll search always finishes: it is the answer
+            // of last resort.
+            search.set_stop(if ply == 0 { None } else { self.stop.clone() });
+            let deeper = search.move_values(position, moves, ply + 1);
+            if search.stopped() {
+                break;
+            }
+            values = deeper;
+            self.last_depth = ply;
             if self
                 .node_budget
                 .is_some_and(|budget| search.nodes >= budget)
@@ -205,7 +227,13 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
         let mut search = Search::new(game, &self.evaluator, self.options);
         let mut index = 0;
         for ply in 0..=self.depth {
-            index = search.best_move(position, moves, ply + 1).0;
+            search.set_stop(if ply == 0 { None } else { self.stop.clone() });
+            let deeper = search.best_move(position, moves, ply + 1).0;
+            if search.stopped() {
+                break;
+            }
+            index = deeper;
+            self.last_depth = ply;
             if self
                 .node_budget
                 .is_some_and(|budget| search.nodes >= budget)
@@ -219,10 +247,23 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
 
     fn evaluate(&mut self, game: &G, position: &G::Position) -> Option<f64> {
         let mut search = Search::new(game, &self.evaluator, self.options);
+        search.set_stop(self.stop.clone());
         // Before its roll: this position's roll, then `depth` more.
-        let value = search.position_value(position, self.depth + 1);
+        let mut value = search.position_value(position, self.depth + 1);
+        self.last_depth = self.depth;
+        if search.stopped() {
+            // Stopped: the one-roll value instead, which always finishes.
+            let mut shallow = Search::new(game, &self.evaluator, self.options);
+            value = shallow.position_value(position, 1);
+            self.last_depth = 0;
+            search.nodes += shallow.nodes;
+        }
         self.last_nodes = search.nodes;
         Some(value)
+    }
+
+    fn set_stop(&mut self, stop: Option<Stop>) {
+        self.stop = stop;
     }
 }
 

@@ -30,7 +30,11 @@ pub trait Assets: Send + Sync {
     fn weights(&self, name: &str) -> Result<String, SpecError>;
 }
 
-/// Files read from the file system, names being paths. Not on WebAssembly.
+/// The largest heuristic weights file read (they are a few kilobytes).
+pub const MAX_WEIGHTS_BYTES: u64 = 1 << 20;
+
+/// Files read from the file system, names being paths: regular files only,
+/// sizes checked before reading. Not on WebAssembly.
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FileAssets;
@@ -50,10 +54,15 @@ impl Assets for FileAssets {
     }
 
     fn weights(&self, name: &str) -> Result<String, SpecError> {
-        std::fs::read_to_string(name).map_err(|e| SpecError::Weights {
+        let unreadable = |e| SpecError::Weights {
             file: name.to_string(),
             problem: crate::heuristic::WeightsProblem::Unreadable(Arc::new(e)),
-        })
+        };
+        let bytes =
+            crate::neural::model::read_bounded(std::path::Path::new(name), MAX_WEIGHTS_BYTES)
+                .map_err(unreadable)?;
+        String::from_utf8(bytes)
+            .map_err(|e| unreadable(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
     }
 }
 
@@ -78,9 +87,16 @@ static NO_ASSETS: MemoryAssets = MemoryAssets::new();
 #[derive(Default)]
 pub struct MemoryAssets {
     models: BTreeMap<String, Arc<NeuralNet>>,
-    tables: BTreeMap<String, Arc<[u8]>>,
+    tables: BTreeMap<String, HeldTable>,
     weights: BTreeMap<String, String>,
     fallback: Option<Box<dyn Assets>>,
+}
+
+/// A table held in memory: the bytes of a table file (checked when used),
+/// or a table already opened (a server's, memory-mapped at start).
+enum HeldTable {
+    Bytes(Arc<[u8]>),
+    Open(Arc<Table>),
 }
 
 impl std::fmt::Debug for MemoryAssets {
@@ -130,7 +146,23 @@ impl MemoryAssets {
     /// Holds the bytes of a solved table under `name` (checked against a
     /// rule set when an agent uses it).
     pub fn add_table_bytes(&mut self, name: &str, bytes: impl Into<Arc<[u8]>>) {
-        self.tables.insert(name.to_string(), bytes.into());
+        self.tables
+            .insert(name.to_string(), HeldTable::Bytes(bytes.into()));
+    }
+
+    /// Holds an opened table under `name` (it serves only the rule set it
+    /// was opened for).
+    pub fn add_table(&mut self, name: &str, table: Arc<Table>) {
+        self.tables.insert(name.to_string(), HeldTable::Open(table));
+    }
+
+    /// The rule set of the table held under `name`, if one is held there
+    /// and its header names one.
+    pub fn table_rules(&self, name: &str) -> Option<String> {
+        match self.tables.get(name)? {
+            HeldTable::Bytes(bytes) => Table::rules_in_header(bytes).ok(),
+            HeldTable::Open(table) => Some(table.rules().to_string()),
+        }
     }
 
     /// Holds the text of a heuristic weights file under `name`.
@@ -168,9 +200,17 @@ impl Assets for MemoryAssets {
 
     fn table(&self, name: &str, rules: &RuleSet) -> Result<Arc<Table>, SpecError> {
         match (self.tables.get(name), &self.fallback) {
-            (Some(bytes), _) => Table::from_bytes(Arc::clone(bytes), name, rules)
+            (Some(HeldTable::Bytes(bytes)), _) => Table::from_bytes(Arc::clone(bytes), name, rules)
                 .map(Arc::new)
                 .map_err(|e| SpecError::Table(Arc::new(e))),
+            (Some(HeldTable::Open(table)), _) if table.belongs_to(rules) => Ok(Arc::clone(table)),
+            (Some(HeldTable::Open(table)), _) => Err(SpecError::Table(Arc::new(
+                crate::table::TableError::WrongRules {
+                    path: name.to_string(),
+                    expected: rules.name().to_string(),
+                    found: table.rules().to_string(),
+                },
+            ))),
             (None, Some(fallback)) => fallback.table(name, rules),
             (None, None) => Err(Self::missing("table", name, self.tables.keys().collect())),
         }

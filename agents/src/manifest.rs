@@ -219,6 +219,11 @@ impl Models {
         }
     }
 
+    /// The folder the manifest was read from (none when handed over as bytes).
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
     /// The manifest.
     pub fn manifest(&self) -> &Manifest {
         &self.manifest

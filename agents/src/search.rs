@@ -75,12 +75,43 @@ impl Table {
     }
 }
 
+/// Asked now and then during a search with the nodes searched so far:
+/// `true` stops it (a time budget or a hard node cap set by a server). The
+/// search engine itself keeps no clock, so it runs the same everywhere,
+/// WebAssembly included.
+#[derive(Clone)]
+pub struct Stop(std::sync::Arc<dyn Fn(u64) -> bool + Send + Sync>);
+
+impl Stop {
+    /// A stop that asks `fired(nodes searched so far)`.
+    pub fn new(fired: impl Fn(u64) -> bool + Send + Sync + 'static) -> Stop {
+        Stop(std::sync::Arc::new(fired))
+    }
+
+    /// Whether the search should stop after `nodes` nodes.
+    pub fn fired(&self, nodes: u64) -> bool {
+        (self.0)(nodes)
+    }
+}
+
+impl std::fmt::Debug for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stop")
+    }
+}
+
+/// How many nodes pass between two questions to a [`Stop`].
+const STOP_INTERVAL: u64 = 256;
+
 /// One search: a game, an evaluator, its table and its node count.
 pub struct Search<'a, G: Game, E> {
     game: &'a G,
     evaluator: &'a E,
     options: SearchOptions,
     table: Option<Table>,
+    stop: Option<Stop>,
+    stopped: bool,
+    next_check: u64,
     /// Chance and move nodes visited (evaluator calls at the leaves included
     /// as chance nodes of depth 0).
     pub nodes: u64,
@@ -95,8 +126,24 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             evaluator,
             options,
             table,
+            stop: None,
+            stopped: false,
+            next_check: 0,
             nodes: 0,
         }
+    }
+
+    /// Asks `stop` from now on (`None`: never stop). Once it has said stop,
+    /// every result of this search is meaningless: callers check
+    /// [`Search::stopped`] and fall back to what they had.
+    pub fn set_stop(&mut self, stop: Option<Stop>) {
+        self.stop = stop;
+        self.next_check = self.nodes;
+    }
+
+    /// Whether a [`Stop`] stopped this search.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The value of each legal move for the side to move with `roll`, searched
@@ -171,9 +218,26 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         }
     }
 
+    /// Whether the search has been told to stop (asking the [`Stop`] at the
+    /// first node after it was set, then every [`STOP_INTERVAL`] nodes).
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped
+            && self.nodes >= self.next_check
+            && let Some(stop) = &self.stop
+        {
+            self.next_check = self.nodes + STOP_INTERVAL;
+            self.stopped = stop.fired(self.nodes);
+        }
+        self.stopped
+    }
+
     /// A chance node: the position before the roll of its side to move.
     fn chance(&mut self, position: &G::Position, depth: u8, alpha: f64, beta: f64) -> f64 {
         self.nodes += 1;
+        if self.should_stop() {
+            // Unwinds quickly: every node above returns at once too.
+            return 0.5;
+        }
         if let Some(value) = terminal_value(self.game, position) {
             return value;
         }
@@ -197,6 +261,9 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             }
         }
         let value = self.star2(position, depth, alpha, beta);
+        if self.stopped {
+            return value;
+        }
         let (lower, upper) = if value <= alpha {
             (LOWEST, value)
         } else if value >= beta {

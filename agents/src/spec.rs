@@ -182,7 +182,7 @@ pub enum SpecError {
     },
     /// A store without the file a spec names (the browser has only what
     /// a page handed over).
-    #[error("no {what} named {name:?} was handed over (held: {held})")]
+    #[error("no {what} named {name:?} is held here (held: {held})")]
     NotHandedOver {
         /// `model`, `table` or `weights file`.
         what: &'static str,

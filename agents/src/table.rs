@@ -263,12 +263,37 @@ impl std::ops::Deref for TableBytes {
     }
 }
 
+/// The header of a table file: its length and its JSON, after checking
+/// the magic and the format version.
+fn read_header(map: &[u8]) -> Result<(usize, serde_json::Value), String> {
+    if map.len() < 16 || &map[..8] != MAGIC {
+        return Err("not a sawah table (bad magic)".into());
+    }
+    let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}; this build reads version {FORMAT_VERSION}"
+        ));
+    }
+    let header_len = u32::from_le_bytes([map[12], map[13], map[14], map[15]]) as usize;
+    // Checked: on 32-bit targets (the browser) 16 + a huge length wraps.
+    let header_end = 16usize
+        .checked_add(header_len)
+        .filter(|&end| end <= map.len())
+        .ok_or_else(|| "the file ends inside its header".to_string())?;
+    let header = serde_json::from_slice(&map[16..header_end])
+        .map_err(|e| format!("header is not JSON: {e}"))?;
+    Ok((header_len, header))
+}
+
 /// A solved table, checked against its rule set.
 pub struct Table {
     bytes: TableBytes,
     offset: usize,
     index: PositionIndex,
     info: TableInfo,
+    rules: String,
+    spec: RuleSpec,
 }
 
 impl std::fmt::Debug for Table {
@@ -320,23 +345,7 @@ impl Table {
             path: shown.to_string(),
             message,
         };
-        if map.len() < 16 || &map[..8] != MAGIC {
-            return Err(format("not a sawah table (bad magic)".into()));
-        }
-        let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
-        if version != FORMAT_VERSION {
-            return Err(format(format!(
-                "format version {version}; this build reads version {FORMAT_VERSION}"
-            )));
-        }
-        let header_len = u32::from_le_bytes([map[12], map[13], map[14], map[15]]) as usize;
-        // Checked: on 32-bit targets (the browser) 16 + a huge length wraps.
-        let header_end = 16usize
-            .checked_add(header_len)
-            .filter(|&end| end <= map.len())
-            .ok_or_else(|| format("the file ends inside its header".into()))?;
-        let header: serde_json::Value = serde_json::from_slice(&map[16..header_end])
-            .map_err(|e| format(format!("header is not JSON: {e}")))?;
+        let (header_len, header) = read_header(&map).map_err(format)?;
         let found = header["rules"].as_str().unwrap_or_default().to_string();
         let spec: Option<RuleSpec> = serde_json::from_value(header["spec"].clone()).ok();
         if found != rules.name() || spec.as_ref() != Some(rules.spec()) {
@@ -381,7 +390,30 @@ impl Table {
             offset,
             index,
             info,
+            rules: rules.name().to_string(),
+            spec: rules.spec().clone(),
         })
+    }
+
+    /// The name of the rule set in a table's header (to know which rule set
+    /// a table handed over without one belongs to), or why the bytes are
+    /// not a table this build reads.
+    pub fn rules_in_header(bytes: &[u8]) -> Result<String, String> {
+        let (_, header) = read_header(bytes)?;
+        header["rules"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| "the header names no rule set".to_string())
+    }
+
+    /// The name of the rule set this table was opened for.
+    pub fn rules(&self) -> &str {
+        &self.rules
+    }
+
+    /// Whether this table was opened for `rules` (same name and description).
+    pub fn belongs_to(&self, rules: &RuleSet) -> bool {
+        self.rules == rules.name() && &self.spec == rules.spec()
     }
 
     /// What the table says about itself.

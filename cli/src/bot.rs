@@ -3,43 +3,148 @@
 //! order, flushed after each; every line gets exactly one response, a
 //! malformed one an error response, and only end of input stops the server.
 
-use sawah_agents::assets::FileAssets;
-use sawah_agents::manifest::Models;
 use sawah_engine::registry::Registry;
+use sawah_protocol::native::{self, Limits, Setup, TableArg};
 use sawah_protocol::{ErrorKind, ProtocolError};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
 
 pub use sawah_protocol::Bot;
 
-/// The bot `sawah bot` runs: the rule sets of `registry`, the shipped
-/// models and a default table if given, and model, table and weights files
-/// named in requests read from the file system by path.
-pub fn native_bot(registry: Registry, table: Option<String>, models: Option<Models>) -> Bot {
-    Bot::new(registry)
-        .with_models(models)
-        .with_table(table)
-        .with_fallback(FileAssets)
+/// The longest request line read (longer lines are skipped and answered
+/// with a `too_large` error, so memory stays bounded).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// The files a bot is started with (shared by `sawah bot` and `sawah serve`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct BotFiles {
+    /// A solved table, `RULES=FILE` or `FILE` (its header names the rule
+    /// set), opened at start: `"bot":"perfect"` plays from it, and so do
+    /// `choose` and `evaluate` requests for its rule set that name no bot.
+    /// Repeat for more rule sets.
+    #[arg(long = "table", value_name = "[RULES=]FILE")]
+    pub tables: Vec<TableArg>,
+    /// The models folder whose manifest serves "easy", "medium" and
+    /// "hard" (default: ./models, else the source tree's models/); its
+    /// other .safetensors files are loaded too, named by file name.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+}
+
+/// The most one request may cost (defaults: none for a trusted bot, the
+/// untrusted bound otherwise).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LimitArgs {
+    /// Deepest search a request may ask for (a spec's depth; default 3
+    /// when untrusted).
+    #[arg(long, value_name = "PLIES")]
+    pub max_depth: Option<u8>,
+    /// Nodes after which a search stops and answers from the deepest depth
+    /// it finished (default 5000000 when untrusted).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Milliseconds after which a search stops the same way (default 1000
+    /// when untrusted).
+    #[arg(long, value_name = "MS")]
+    pub time_budget_ms: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits: the defaults of a trusted or untrusted bot, overridden
+    /// by the options given.
+    pub fn limits(&self, untrusted: bool) -> Limits {
+        let defaults = if untrusted {
+            Limits::UNTRUSTED
+        } else {
+            Limits::NONE
+        };
+        Limits {
+            max_depth: self.max_depth.unwrap_or(defaults.max_depth),
+            max_nodes: self.max_nodes.or(defaults.max_nodes),
+            time_budget: self
+                .time_budget_ms
+                .map(Duration::from_millis)
+                .or(defaults.time_budget),
+        }
+    }
+}
+
+/// The setup of a bot started with `files` and `limits`; `untrusted` bots
+/// read no file a request names by path.
+pub fn setup(files: &BotFiles, untrusted: bool, limits: Limits) -> anyhow::Result<Setup> {
+    Ok(Setup {
+        models: crate::models::find(files.models.as_deref())?,
+        tables: files.tables.clone(),
+        untrusted,
+        limits,
+    })
+}
+
+/// The bot `setup` describes, every file opened and checked now.
+pub fn native_bot(registry: Registry, setup: &Setup) -> anyhow::Result<Bot> {
+    Ok(native::bot(registry, setup)?)
 }
 
 /// Reads requests until end of input, answering each line and flushing after each.
-/// Lines that are not UTF-8 get an error response like any other bad line.
-pub fn serve(bot: &Bot, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    for line in input.split(b'\n') {
-        let line = line?;
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        let response = match std::str::from_utf8(line) {
-            Ok(text) => bot.handle_line(text),
-            Err(e) => serde_json::json!({
-                "error": ProtocolError::new(
+/// Lines that are not UTF-8, or longer than [`MAX_LINE_BYTES`], get an error
+/// response like any other bad line; `limits` bound each request's search.
+pub fn serve(
+    bot: &Bot,
+    limits: &Limits,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let read =
+            Read::take(&mut input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(());
+        }
+        let response = if line.len() > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+            skip_rest_of_line(&mut input)?;
+            error_line(ProtocolError::new(
+                ErrorKind::TooLarge,
+                format!("the line is longer than {MAX_LINE_BYTES} bytes"),
+            ))
+        } else {
+            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            match std::str::from_utf8(text) {
+                Ok(text) => bot.handle_line_within(text, limits.stop().as_ref()),
+                Err(e) => error_line(ProtocolError::new(
                     ErrorKind::InvalidJson,
                     format!("the line is not UTF-8 text: {e}"),
-                )
-                .to_json()
-            })
-            .to_string(),
+                )),
+            }
         };
         writeln!(output, "{response}")?;
         output.flush()?;
     }
-    Ok(())
+}
+
+/// Reads and drops input up to and including the next newline.
+fn skip_rest_of_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(());
+            }
+            None => {
+                let all = buffer.len();
+                input.consume(all);
+            }
+        }
+    }
+}
+
+fn error_line(error: ProtocolError) -> String {
+    serde_json::json!({ "error": error.to_json() }).to_string()
 }

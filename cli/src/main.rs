@@ -189,14 +189,16 @@ enum Command {
     },
     /// Serve the JSON-lines bot protocol on stdin/stdout until end of input.
     Bot {
-        /// A solved table for `"bot":"perfect"`, and for `choose` and
-        /// `evaluate` requests that name no bot (then played from it).
-        #[arg(long, value_name = "PATH")]
-        table: Option<String>,
-        /// The models folder whose manifest serves "easy", "medium" and
-        /// "hard" (default: ./models, else the source tree's models/).
-        #[arg(long, value_name = "DIR")]
-        models: Option<PathBuf>,
+        #[command(flatten)]
+        files: bot::BotFiles,
+        /// Requests come from people or programs not trusted with this
+        /// machine: read no file a request names by path (only levels and
+        /// the file names of the models and tables given here), and bound
+        /// each request's cost (the limits below).
+        #[arg(long)]
+        untrusted: bool,
+        #[command(flatten)]
+        limits: bot::LimitArgs,
     },
     /// List the legal moves for a position and roll, with the resulting positions.
     Moves {
@@ -440,8 +442,12 @@ fn run(cli: Cli) -> Result<()> {
             models,
             warmup,
         } => {
-            let models = sawah_cli::models::find(models.as_deref())?;
-            let server = bot::native_bot(registry, None, models);
+            let files = bot::BotFiles {
+                models,
+                ..Default::default()
+            };
+            let setup = bot::setup(&files, false, Default::default())?;
+            let server = bot::native_bot(registry, &setup)?;
             let text = std::fs::read_to_string(&requests)
                 .with_context(|| format!("requests {}", requests.display()))?;
             let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -452,11 +458,16 @@ fn run(cli: Cli) -> Result<()> {
                 println!("{{\"line\":{line},\"micros\":{micros:.1}}}");
             }
         }
-        Command::Bot { table, models } => {
-            let models = sawah_cli::models::find(models.as_deref())?;
-            let server = bot::native_bot(registry, table, models);
+        Command::Bot {
+            files,
+            untrusted,
+            limits,
+        } => {
+            let limits = limits.limits(untrusted);
+            let setup = bot::setup(&files, untrusted, limits)?;
+            let server = bot::native_bot(registry, &setup)?;
             let stdin = io::stdin();
-            bot::serve(&server, stdin.lock(), BufWriter::new(io::stdout()))?;
+            bot::serve(&server, &limits, stdin.lock(), BufWriter::new(io::stdout()))?;
         }
         Command::Moves {
             rules,

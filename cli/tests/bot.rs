@@ -2,8 +2,10 @@
 //! gets exactly one JSON response, whatever it holds.
 
 use proptest::prelude::*;
-use sawah_cli::bot::{Bot, native_bot, serve};
+use sawah_agents::manifest::Models;
+use sawah_cli::bot::{Bot, MAX_LINE_BYTES, native_bot, serve};
 use sawah_engine::registry::Registry;
+use sawah_protocol::native::{Limits, Setup};
 use serde_json::{Value, json};
 
 mod common;
@@ -11,7 +13,22 @@ use common::{fresh_dir, sawah};
 
 fn bot() -> &'static Bot {
     static BOT: std::sync::OnceLock<Bot> = std::sync::OnceLock::new();
-    BOT.get_or_init(|| native_bot(Registry::new(), None, None))
+    BOT.get_or_init(|| started(&[], None, false))
+}
+
+/// A bot started with these tables and models, trusted or not.
+fn started(tables: &[&str], models: Option<Models>, untrusted: bool) -> Bot {
+    let setup = Setup {
+        models,
+        tables: tables.iter().map(|t| t.parse().unwrap()).collect(),
+        untrusted,
+        limits: if untrusted {
+            Limits::UNTRUSTED
+        } else {
+            Limits::NONE
+        },
+    };
+    native_bot(Registry::new(), &setup).unwrap()
 }
 
 fn ask(request: &str) -> Value {
@@ -169,7 +186,8 @@ fn the_server_answers_every_line_in_order_and_survives_bad_bytes() {
     input.extend_from_slice(b"{\"id\":4,\"cmd\":\"rules\",\"rules\":\"masters\"}");
     let mut output = Vec::new();
     serve(
-        &native_bot(Registry::new(), None, None),
+        &started(&[], None, false),
+        &Limits::NONE,
         &input[..],
         &mut output,
     )
@@ -280,7 +298,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_get_one_json_line_each(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
         let mut output = Vec::new();
-        serve(bot(), &bytes[..], &mut output).unwrap();
+        serve(bot(), &Limits::NONE, &bytes[..], &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
         let expected_lines = bytes.split(|&b| b == b'\n').count() - usize::from(bytes.is_empty() || bytes.ends_with(b"\n"));
         prop_assert_eq!(text.lines().count(), expected_lines);
@@ -521,7 +539,7 @@ fn a_server_with_a_table_plays_and_evaluates_perfectly_without_a_bot_field() {
     let table = table.to_str().unwrap();
     let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table]);
     assert_eq!(code, 0, "{stderr}");
-    let served = native_bot(Registry::new(), Some(table.to_string()), None);
+    let served = started(&[table], None, false);
     let ask_served =
         |request: &str| -> Value { serde_json::from_str(&served.handle_line(request)).unwrap() };
     // The start's value is the table's (f32), ur-2's start value in
@@ -563,7 +581,7 @@ fn a_server_with_a_table_plays_and_evaluates_perfectly_without_a_bot_field() {
     let r = ask(r#"{"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}"#);
     assert_eq!(error_kind(&r), "missing_field");
     assert!(
-        r["error"]["message"].as_str().unwrap().contains("--table"),
+        r["error"]["message"].as_str().unwrap().contains("solved table"),
         "{r}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -594,7 +612,7 @@ fn levels_resolve_through_the_shipped_manifest() {
     models
         .check(&sawah_engine::senet::Senet::new())
         .expect("the senet levels fit senet");
-    let server = native_bot(Registry::new(), None, Some(models));
+    let server = started(&[], Some(models), false);
     for level in ["easy", "medium", "hard", "hard:seed=3"] {
         let request = format!(
             r#"{{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"{level}"}}"#
@@ -635,4 +653,133 @@ fn a_model_path_that_is_not_a_regular_file_is_refused_at_once() {
             .contains("not a regular file"),
         "{response}"
     );
+}
+
+/// An untrusted bot (`sawah bot --untrusted`, and every `sawah serve`)
+/// opens no file a request names: paths are refused like any name it does
+/// not hold, with the same words whether the file exists or not, so a
+/// request learns nothing about the machine.
+#[test]
+fn an_untrusted_bot_reads_no_path_and_tells_nothing_about_files() {
+    let untrusted = started(&[], None, true);
+    let refusal = |spec: &str, name: &str| -> String {
+        let request = json!({"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":spec});
+        let response: Value =
+            serde_json::from_str(&untrusted.handle_line(&request.to_string())).unwrap();
+        assert_eq!(error_kind(&response), "invalid_bot", "{spec}: {response}");
+        let message = response["error"]["message"].as_str().unwrap();
+        message.replace(name, "NAME")
+    };
+    for (template, existing, missing) in [
+        ("neural:model=", "/dev/zero", "/no/such/file"),
+        (
+            "neural:model=",
+            "models/ur.safetensors",
+            "models/none.safetensors",
+        ),
+        ("perfect:table=", "/etc/passwd", "/etc/no-such-file"),
+        (
+            "heuristic:weights=",
+            "/proc/self/environ",
+            "/proc/self/no-such-file",
+        ),
+    ] {
+        let told = refusal(&format!("{template}{existing}"), existing);
+        assert_eq!(
+            told,
+            refusal(&format!("{template}{missing}"), missing),
+            "{template}: the answer must not depend on whether the file exists"
+        );
+        assert!(told.contains("is held here"), "{told}");
+    }
+}
+
+#[test]
+fn an_untrusted_bot_serves_its_models_and_tables_by_file_name() {
+    let dir = fresh_dir("bot-untrusted-table");
+    let table = dir.join("ur-2.sawah");
+    let table = table.to_str().unwrap();
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table]);
+    assert_eq!(code, 0, "{stderr}");
+    let models =
+        Models::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")).unwrap();
+    let untrusted = started(&[&format!("ur-2={table}")], Some(models), true);
+    let ask_untrusted = |request: Value| -> Value {
+        serde_json::from_str(&untrusted.handle_line(&request.to_string())).unwrap()
+    };
+    let position = "ur-2 light 1/3/0 1/5/0";
+    let by_name = ask_untrusted(
+        json!({"cmd":"evaluate","position":position,"bot":"perfect:table=ur-2.sawah"}),
+    );
+    assert!(by_name["value"].is_number(), "{by_name}");
+    assert_eq!(
+        by_name,
+        ask_untrusted(json!({"cmd":"evaluate","position":position}))
+    );
+    // The path it was started with is not a name requests may use.
+    let by_path = ask_untrusted(
+        json!({"cmd":"evaluate","position":position,"bot":format!("perfect:table={table}")}),
+    );
+    assert_eq!(error_kind(&by_path), "invalid_bot", "{by_path}");
+    // Levels and the models folder's files by name.
+    for bot in ["hard", "neural:model=ur.safetensors:depth=0"] {
+        let answer = ask_untrusted(
+            json!({"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":bot}),
+        );
+        assert!(answer["move"].is_object(), "{bot}: {answer}");
+    }
+    // Deeper than the bound: refused, naming the bound.
+    let deep = ask_untrusted(
+        json!({"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"expectiminimax:depth=4"}),
+    );
+    assert_eq!(error_kind(&deep), "invalid_bot", "{deep}");
+    assert!(
+        deep["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 3"),
+        "{deep}"
+    );
+}
+
+#[test]
+fn a_table_that_does_not_open_stops_the_start_with_its_name() {
+    let dir = fresh_dir("bot-bad-table");
+    let bad = dir.join("bad.sawah");
+    std::fs::write(&bad, b"not a table").unwrap();
+    let setup = Setup {
+        tables: vec![bad.to_str().unwrap().parse().unwrap()],
+        ..Setup::default()
+    };
+    let error = native_bot(Registry::new(), &setup).unwrap_err().to_string();
+    assert!(
+        error.contains("bad.sawah") && error.contains("bad magic"),
+        "{error}"
+    );
+    let (code, _, stderr) = sawah(&["bot", "--table", "ur=/dev/zero"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("/dev/zero"), "{stderr}");
+}
+
+#[test]
+fn a_line_too_long_is_skipped_with_an_error_and_the_next_is_answered() {
+    let mut input = vec![b'x'; MAX_LINE_BYTES + 10];
+    input.extend_from_slice(b"\n{\"id\":2,\"cmd\":\"list_rules\"}\n");
+    let mut output = Vec::new();
+    serve(bot(), &Limits::NONE, &input[..], &mut output).unwrap();
+    let lines: Vec<Value> = String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(error_kind(&lines[0]), "too_large");
+    assert_eq!(lines[1]["id"], 2);
+    // A line of exactly the limit is read (and is not JSON).
+    let mut exact = vec![b' '; MAX_LINE_BYTES];
+    exact.push(b'\n');
+    let mut output = Vec::new();
+    serve(bot(), &Limits::NONE, &exact[..], &mut output).unwrap();
+    let answer: Value = serde_json::from_str(String::from_utf8(output).unwrap().trim()).unwrap();
+    assert_eq!(error_kind(&answer), "invalid_json", "{answer}");
 }

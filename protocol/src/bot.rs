@@ -7,6 +7,7 @@ use crate::error::{ErrorKind, ProtocolError};
 use crate::request::{Request, field, position_of, roll_of, string_field};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::manifest::Models;
+use sawah_agents::search::Stop;
 use sawah_agents::{Agent, AgentSpec, Assets, MemoryAssets, evaluator::terminal_value};
 use sawah_engine::json::PositionJson;
 use sawah_engine::registry::Registry;
@@ -19,16 +20,30 @@ type Reply = Result<Value, ProtocolError>;
 /// Serves protocol requests.
 ///
 /// A bot knows a registry of rule sets, may hold the shipped models (so
-/// `"bot":"hard"` resolves through their manifest), a default solved table
-/// (for `perfect` and for requests that name no bot), and any other model,
-/// table or weights file handed to it by name. A bot is immutable while it
-/// serves: one can answer requests from many threads at once.
-#[derive(Debug, Default)]
+/// `"bot":"hard"` resolves through their manifest), default solved tables
+/// (for `perfect` and for requests that name no bot, each serving the rule
+/// set in its header), and any other model, table or weights file handed to
+/// it by name. A bot is immutable while it serves: one can answer requests
+/// from many threads at once.
+#[derive(Debug)]
 pub struct Bot {
     registry: Registry,
     assets: MemoryAssets,
-    table: Option<String>,
+    tables: Vec<String>,
     models: Option<Models>,
+    max_depth: u8,
+}
+
+impl Default for Bot {
+    fn default() -> Bot {
+        Bot {
+            registry: Registry::default(),
+            assets: MemoryAssets::default(),
+            tables: Vec::new(),
+            models: None,
+            max_depth: u8::MAX,
+        }
+    }
 }
 
 impl Bot {
@@ -43,15 +58,31 @@ impl Bot {
 
     /// The solved table a `perfect` agent plays from when its spec names
     /// none, and that plays when a `choose` or `evaluate` request names no
-    /// bot: a name in the bot's assets (natively, a path).
+    /// bot: a name in the bot's assets (natively, a path). It serves the
+    /// rule set its header names (a name the bot does not hold serves every
+    /// rule set, and is checked when used).
     pub fn with_table(mut self, table: Option<String>) -> Bot {
         self.set_table(table);
         self
     }
 
-    /// [`Bot::with_table`] in place.
+    /// [`Bot::with_table`] in place, replacing every default table.
     pub fn set_table(&mut self, table: Option<String>) {
-        self.table = table;
+        self.tables = table.into_iter().collect();
+    }
+
+    /// Adds a default table ([`Bot::with_table`]) beside those already set,
+    /// for another rule set.
+    pub fn add_default_table(&mut self, table: String) {
+        self.tables.push(table);
+    }
+
+    /// The deepest search (plies, the spec's `depth`) a request may ask
+    /// for; deeper specs are refused with `invalid_bot` (a server's cost
+    /// bound; no bound by default).
+    pub fn with_max_depth(mut self, max_depth: u8) -> Bot {
+        self.max_depth = max_depth;
+        self
     }
 
     /// The shipped levels: `"bot":"easy"|"medium"|"hard"` resolve through
@@ -91,8 +122,14 @@ impl Bot {
     /// Answers one request line with one response line (no newline). Every
     /// line gets an answer; a line that is not a JSON object gets an error.
     pub fn handle_line(&self, line: &str) -> String {
+        self.handle_line_within(line, None)
+    }
+
+    /// [`Bot::handle_line`] with searches stopped by `stop` (see
+    /// [`Bot::respond_within`]).
+    pub fn handle_line_within(&self, line: &str, stop: Option<&Stop>) -> String {
         let response = match serde_json::from_str::<Value>(line) {
-            Ok(request) => self.respond(&request),
+            Ok(request) => self.respond_within(&request, stop),
             Err(e) => error_response(
                 None,
                 &ProtocolError::new(ErrorKind::InvalidJson, format!("the line is not JSON: {e}")),
@@ -104,6 +141,14 @@ impl Bot {
     /// Answers one request (a JSON value) with its response object: the
     /// request's `"id"` first, then the result's fields or `"error"`.
     pub fn respond(&self, request: &Value) -> Value {
+        self.respond_within(request, None)
+    }
+
+    /// [`Bot::respond`], with every search the request starts stopped when
+    /// `stop` fires (a server's time budget or node cap): the answer then
+    /// comes from the deepest search finished, at least one roll deep.
+    /// Until it fires, the answer is exactly [`Bot::respond`]'s.
+    pub fn respond_within(&self, request: &Value, stop: Option<&Stop>) -> Value {
         let Value::Object(request) = request else {
             return error_response(
                 None,
@@ -114,7 +159,7 @@ impl Bot {
             );
         };
         let id = request.get("id").cloned();
-        match self.handle(request) {
+        match self.handle_within(request, stop) {
             Ok(result) => {
                 let mut response = Map::new();
                 if let Some(id) = id {
@@ -134,6 +179,11 @@ impl Bot {
 
     /// Answers a request object with its result, or the error it gets.
     pub fn handle(&self, request: &Request) -> Reply {
+        self.handle_within(request, None)
+    }
+
+    /// [`Bot::handle`] with searches stopped by `stop` ([`Bot::respond_within`]).
+    pub fn handle_within(&self, request: &Request, stop: Option<&Stop>) -> Reply {
         match Command::from_name(string_field(request, "cmd")?)? {
             Command::LegalMoves => {
                 let (game, json) = self.position_json(request)?;
@@ -141,11 +191,11 @@ impl Bot {
             }
             Command::Choose => {
                 let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => self.choose(g, &json, request))
+                with_game!(&game, g => self.choose(g, &json, request, stop))
             }
             Command::Evaluate => {
                 let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => self.evaluate(g, &json, request))
+                with_game!(&game, g => self.evaluate(g, &json, request, stop))
             }
             Command::Start => {
                 let game = self.rules(string_field(request, "rules")?)?;
@@ -176,26 +226,45 @@ impl Bot {
             })
     }
 
+    /// The default table for rule set `rules`: the first whose header
+    /// names it (or that the bot does not hold, to be checked when used).
+    fn default_table(&self, rules: &str) -> Option<&String> {
+        self.tables.iter().find(|name| {
+            self.assets
+                .table_rules(name)
+                .is_none_or(|found| found == rules)
+        })
+    }
+
     /// The agent a request names in `"bot"` (a spec, string or object, or
-    /// a level), built for the game; `perfect` without a table uses the
-    /// bot's. A bot with a table plays and evaluates perfectly from it when
-    /// a request names no bot; without one, `"bot"` is required.
+    /// a level), built for the game and given `stop`; `perfect` without a
+    /// table uses the bot's default table for the rule set. A bot with one
+    /// plays and evaluates perfectly from it when a request names no bot;
+    /// without one, `"bot"` is required.
     fn agent_of<G: Codec + HasHeuristic + 'static>(
         &self,
         game: &G,
         request: &Request,
+        stop: Option<&Stop>,
     ) -> Result<(AgentSpec, Box<dyn Agent<G> + Send>), ProtocolError> {
         let invalid =
             |e: sawah_agents::SpecError| ProtocolError::new(ErrorKind::InvalidBot, e.to_string());
         let perfect = Value::String("perfect".to_string());
+        let default_table = self.default_table(game.name());
         let bot = match field(request, "bot") {
-            Err(_) if self.table.is_some() => &perfect,
+            Err(_) if default_table.is_some() => &perfect,
             Err(missing) => {
+                let hint = if self.tables.is_empty() {
+                    "a bot started with a solved table plays perfectly from it without one"
+                        .to_string()
+                } else {
+                    format!(
+                        "this bot's solved tables, which play without one, are not for {}",
+                        game.name()
+                    )
+                };
                 return Err(ProtocolError {
-                    message: format!(
-                        "{} (a server started with --table plays perfectly from it without one)",
-                        missing.message
-                    ),
+                    message: format!("{} ({hint})", missing.message),
                     ..missing
                 });
             }
@@ -209,10 +278,20 @@ impl Bot {
             _ => bot.clone(),
         };
         let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid)?;
-        if spec.table.is_none() {
-            spec.table.clone_from(&self.table);
+        if spec.depth > self.max_depth {
+            return Err(ProtocolError::new(
+                ErrorKind::InvalidBot,
+                format!(
+                    "{spec} searches {} plies deep; this server allows at most {}",
+                    spec.depth, self.max_depth
+                ),
+            ));
         }
-        let agent = spec.build_with(game, &self.assets).map_err(invalid)?;
+        if spec.table.is_none() {
+            spec.table = default_table.cloned();
+        }
+        let mut agent = spec.build_with(game, &self.assets).map_err(invalid)?;
+        agent.set_stop(stop.cloned());
         Ok((spec, agent))
     }
 
@@ -221,10 +300,11 @@ impl Bot {
         game: &G,
         json: &PositionJson,
         request: &Request,
+        stop: Option<&Stop>,
     ) -> Reply {
         let position = position_of(game, json)?;
         let roll = roll_of(game, request)?;
-        let (_, mut agent) = self.agent_of(game, request)?;
+        let (_, mut agent) = self.agent_of(game, request, stop)?;
         let moves = game.legal_moves(&position, roll);
         if moves.is_empty() {
             return Ok(json!({ "move": null, "values": [] }));
@@ -249,9 +329,10 @@ impl Bot {
         game: &G,
         json: &PositionJson,
         request: &Request,
+        stop: Option<&Stop>,
     ) -> Reply {
         let position = position_of(game, json)?;
-        let (spec, mut agent) = self.agent_of(game, request)?;
+        let (spec, mut agent) = self.agent_of(game, request, stop)?;
         if let Some(value) = terminal_value(game, &position) {
             return Ok(json!({ "value": value }));
         }

@@ -28,11 +28,13 @@ pub enum ErrorKind {
     GameNotOver,
     /// A command the rule set or agent does not have.
     Unsupported,
+    /// The request is larger than the front door accepts.
+    TooLarge,
 }
 
 impl ErrorKind {
     /// Every kind, in the order `docs/protocol.md` lists them.
-    pub const ALL: [ErrorKind; 11] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::InvalidJson,
         ErrorKind::InvalidRequest,
         ErrorKind::MissingField,
@@ -44,6 +46,7 @@ impl ErrorKind {
         ErrorKind::InvalidBot,
         ErrorKind::GameNotOver,
         ErrorKind::Unsupported,
+        ErrorKind::TooLarge,
     ];
 
     /// The name in responses (`invalid_position`).
@@ -60,6 +63,7 @@ impl ErrorKind {
             ErrorKind::InvalidBot => "invalid_bot",
             ErrorKind::GameNotOver => "game_not_over",
             ErrorKind::Unsupported => "unsupported",
+            ErrorKind::TooLarge => "too_large",
         }
     }
 

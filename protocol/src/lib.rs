@@ -18,6 +18,9 @@ mod command;
 mod error;
 mod request;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+
 pub use bot::Bot;
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};

@@ -108,12 +108,25 @@ fn a_table_held_in_memory_plays_perfectly() {
     // A rule set the table is not for is refused by name.
     let other = ask(
         &bot,
-        json!({"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}),
+        json!({"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0","bot":"perfect:table=ur-1.sawah"}),
     );
     assert_eq!(other["error"]["kind"], "invalid_bot", "{other}");
     assert!(
         other["error"]["message"].as_str().unwrap().contains("ur-1"),
         "{other}"
+    );
+    // The default table serves its own rule set only: another needs a bot.
+    let unnamed = ask(
+        &bot,
+        json!({"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}),
+    );
+    assert_eq!(unnamed["error"]["kind"], "missing_field", "{unnamed}");
+    assert!(
+        unnamed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not for ur-2"),
+        "{unnamed}"
     );
 }
 
@@ -135,7 +148,7 @@ fn a_bot_without_a_file_store_reads_no_path_a_request_names() {
             "{bot_spec}: {answer}"
         );
         let message = answer["error"]["message"].as_str().unwrap();
-        assert!(message.contains("was handed over"), "{bot_spec}: {message}");
+        assert!(message.contains("is held here"), "{bot_spec}: {message}");
     }
 }
 

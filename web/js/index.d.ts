@@ -142,7 +142,8 @@ export type ErrorKind =
   | 'invalid_roll'
   | 'invalid_bot'
   | 'game_not_over'
-  | 'unsupported';
+  | 'unsupported'
+  | 'too_large';
 
 /** The `error` field of a response. */
 export interface ProtocolErrorJson {
