@@ -9,6 +9,7 @@ pub mod models;
 pub mod play;
 pub mod progress;
 pub mod render;
+pub mod serve;
 pub mod solve;
 pub mod tournament;
 pub mod train;

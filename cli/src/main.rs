@@ -200,6 +200,12 @@ enum Command {
         #[command(flatten)]
         limits: bot::LimitArgs,
     },
+    /// Serve the opponents over HTTP (the bot protocol, resource routes,
+    /// health, metrics, OpenAPI) until SIGTERM or SIGINT; see docs/server.md.
+    Serve(sawah_cli::serve::ServeArgs),
+    /// Load-test a `sawah serve`: `choose` requests from many connections,
+    /// with throughput, latency quantiles, errors and server memory.
+    Loadtest(sawah_cli::serve::LoadtestArgs),
     /// List the legal moves for a position and roll, with the resulting positions.
     Moves {
         /// Rule set the position must belong to (optional: the position names its rules).
@@ -469,6 +475,8 @@ fn run(cli: Cli) -> Result<()> {
             let stdin = io::stdin();
             bot::serve(&server, &limits, stdin.lock(), BufWriter::new(io::stdout()))?;
         }
+        Command::Serve(args) => sawah_cli::serve::serve(registry, args)?,
+        Command::Loadtest(args) => sawah_cli::serve::loadtest(registry, args)?,
         Command::Moves {
             rules,
             position,

@@ -581,7 +581,10 @@ fn a_server_with_a_table_plays_and_evaluates_perfectly_without_a_bot_field() {
     let r = ask(r#"{"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}"#);
     assert_eq!(error_kind(&r), "missing_field");
     assert!(
-        r["error"]["message"].as_str().unwrap().contains("solved table"),
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("solved table"),
         "{r}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

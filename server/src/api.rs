@@ -1,0 +1,377 @@
+//! The routes: `POST /v1/request` (one protocol request, or a batch), the
+//! resource-style routes for the common commands, health, readiness,
+//! metrics and the OpenAPI document. Every protocol answer comes from the
+//! worker pool, so the same request gets the same JSON as from `sawah bot`.
+
+use crate::errors::{ApiError, json_response, status_of};
+use crate::metrics::Metrics;
+use crate::pool::Pool;
+use axum::body::Body;
+use axum::extract::{MatchedPath, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+use utoipa::OpenApi;
+
+/// What every handler shares.
+pub struct AppState {
+    /// The workers.
+    pub pool: Pool,
+    /// The metrics.
+    pub metrics: Metrics,
+    /// Largest request body, in bytes.
+    pub body_limit: usize,
+    /// Most requests in one batch.
+    pub max_batch: usize,
+    /// False once shutting down (`/readyz` then answers 503).
+    pub ready: AtomicBool,
+}
+
+type Shared = State<Arc<AppState>>;
+
+/// The router of every route, with metrics and JSON fallbacks.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/v1/request", post(request))
+        .route("/v1/rules", get(list_rules))
+        .route("/v1/rules/{name}", get(rules))
+        .route("/v1/start/{rules}", get(start))
+        .route("/v1/legal-moves", post(legal_moves))
+        .route("/v1/choose", post(choose))
+        .route("/v1/evaluate", post(evaluate))
+        .route("/v1/daily/{date}", get(daily))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .route("/openapi.json", get(openapi))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            track,
+        ))
+        .with_state(state)
+}
+
+/// Counts every request by route and status, with its latency.
+async fn track(State(state): Shared, request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", |path| path.as_str())
+        .to_string();
+    let started = Instant::now();
+    state.metrics.in_flight.inc();
+    let response = next.run(request).await;
+    state.metrics.in_flight.dec();
+    state
+        .metrics
+        .observe(&route, response.status().as_u16(), started.elapsed());
+    response
+}
+
+/// Answers `requests` on the pool: 503 when the queue is full.
+async fn answer(state: &AppState, requests: Vec<Value>) -> Result<Vec<Value>, ApiError> {
+    let receiver = state.pool.submit(requests).map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "every worker is busy and the queue is full; retry after the time in Retry-After",
+        )
+    })?;
+    receiver.await.map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "the server is shutting down",
+        )
+    })
+}
+
+/// One protocol request answered, with the status of its result.
+async fn answer_one(state: &AppState, request: Value, path_names_rules: bool) -> Response {
+    match answer(state, vec![request]).await {
+        Ok(mut responses) => {
+            let response = responses.pop().unwrap_or(Value::Null);
+            json_response(status_of(&response, path_names_rules), &response)
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
+/// The body as JSON: at most the body limit (413 beyond), JSON (400 if not).
+async fn read_json(state: &AppState, body: Body) -> Result<Value, ApiError> {
+    let limit = state.body_limit;
+    let bytes = match Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("the body is larger than {limit} bytes"),
+            ));
+        }
+        Err(error) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                format!("the body could not be read: {error}"),
+            ));
+        }
+    };
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_json",
+            format!("the body is not JSON: {e}"),
+        )
+    })
+}
+
+/// A body object with `"cmd"` set to `command` (a body that is not an
+/// object is answered by the protocol's `invalid_request`).
+fn with_command(body: Value, command: &str) -> Value {
+    match body {
+        Value::Object(mut fields) => {
+            fields.insert("cmd".to_string(), Value::String(command.to_string()));
+            Value::Object(fields)
+        }
+        other => other,
+    }
+}
+
+/// One protocol request, or a JSON array of them (a batch, answered with an
+/// array in the same order, sharing one time budget).
+#[utoipa::path(post, path = "/v1/request", tag = "protocol",
+    request_body(content = Object, description = "A protocol request object (docs/protocol.md), or an array of them"),
+    responses(
+        (status = 200, description = "The response object sawah bot gives (an array for a batch)", body = Object),
+        (status = 400, description = "Not JSON, not an object, or an unknown command", body = Object),
+        (status = 413, description = "The body or the batch is too large", body = Object),
+        (status = 422, description = "A field, position, roll or bot is wrong", body = Object),
+        (status = 503, description = "Overloaded: retry after Retry-After seconds", body = Object)))]
+async fn request(State(state): Shared, body: Body) -> Response {
+    let body = match read_json(&state, body).await {
+        Ok(body) => body,
+        Err(error) => return error.into_response(),
+    };
+    match body {
+        Value::Array(requests) if requests.len() > state.max_batch => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "a batch of {} requests; at most {} per batch",
+                requests.len(),
+                state.max_batch
+            ),
+        )
+        .into_response(),
+        Value::Array(requests) if requests.is_empty() => Json(json!([])).into_response(),
+        Value::Array(requests) => match answer(&state, requests).await {
+            Ok(responses) => json_response(StatusCode::OK, &Value::Array(responses)),
+            Err(error) => error.into_response(),
+        },
+        single => answer_one(&state, single, false).await,
+    }
+}
+
+/// The names of every rule set.
+#[utoipa::path(get, path = "/v1/rules", tag = "rules",
+    responses((status = 200, description = "{\"rules\":[names]}", body = Object)))]
+async fn list_rules(State(state): Shared) -> Response {
+    answer_one(&state, json!({"cmd": "list_rules"}), false).await
+}
+
+/// Everything a front end needs to draw and play a rule set.
+#[utoipa::path(get, path = "/v1/rules/{name}", tag = "rules",
+    params(("name" = String, Path, description = "Rule set name")),
+    responses((status = 200, description = "{\"rules\":{…}}", body = Object),
+              (status = 404, description = "No such rule set", body = Object)))]
+async fn rules(State(state): Shared, Path(name): Path<String>) -> Response {
+    answer_one(&state, json!({"cmd": "rules", "rules": name}), true).await
+}
+
+/// A rule set's starting position.
+#[utoipa::path(get, path = "/v1/start/{rules}", tag = "rules",
+    params(("rules" = String, Path, description = "Rule set name")),
+    responses((status = 200, description = "{\"position\":{…}}", body = Object),
+              (status = 404, description = "No such rule set", body = Object)))]
+async fn start(State(state): Shared, Path(rules): Path<String>) -> Response {
+    answer_one(&state, json!({"cmd": "start", "rules": rules}), true).await
+}
+
+/// Every legal move for a roll, with the position after each.
+#[utoipa::path(post, path = "/v1/legal-moves", tag = "play",
+    request_body(content = Object, description = "{\"position\":P,\"roll\":R}"),
+    responses((status = 200, description = "{\"moves\":[…]}", body = Object),
+              (status = 422, description = "A bad position or roll", body = Object)))]
+async fn legal_moves(State(state): Shared, body: Body) -> Response {
+    command_route(&state, body, "legal_moves").await
+}
+
+/// The move a bot plays, with every move's value.
+#[utoipa::path(post, path = "/v1/choose", tag = "play",
+    request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
+    responses((status = 200, description = "{\"move\":M,\"values\":[…]}", body = Object),
+              (status = 422, description = "A bad position, roll or bot", body = Object),
+              (status = 503, description = "Overloaded", body = Object)))]
+async fn choose(State(state): Shared, body: Body) -> Response {
+    command_route(&state, body, "choose").await
+}
+
+/// A bot's win probability for the side to move.
+#[utoipa::path(post, path = "/v1/evaluate", tag = "play",
+    request_body(content = Object, description = "{\"position\":P,\"bot\":B}"),
+    responses((status = 200, description = "{\"value\":V}", body = Object),
+              (status = 422, description = "A bad position or bot", body = Object),
+              (status = 503, description = "Overloaded", body = Object)))]
+async fn evaluate(State(state): Shared, body: Body) -> Response {
+    command_route(&state, body, "evaluate").await
+}
+
+async fn command_route(state: &AppState, body: Body, command: &str) -> Response {
+    match read_json(state, body).await {
+        Ok(body) => answer_one(state, with_command(body, command), false).await,
+        Err(error) => error.into_response(),
+    }
+}
+
+/// The throws of Senet's game of the day.
+#[utoipa::path(get, path = "/v1/daily/{date}", tag = "rules",
+    params(("date" = String, Path, description = "YYYY-MM-DD"),
+           ("count" = Option<u64>, Query, description = "Throws (default 100)")),
+    responses((status = 200, description = "{\"date\":D,\"throws\":[…]}", body = Object),
+              (status = 422, description = "Not a date, or a count out of range", body = Object)))]
+async fn daily(
+    State(state): Shared,
+    Path(date): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let mut request = Map::new();
+    request.insert("cmd".into(), json!("daily"));
+    request.insert("date".into(), json!(date));
+    if let Some(count) = query.get("count") {
+        // A number when it is one; otherwise the protocol says what is wrong.
+        let count = count
+            .parse::<u64>()
+            .map_or_else(|_| json!(count), |n| json!(n));
+        request.insert("count".into(), count);
+    }
+    answer_one(&state, Value::Object(request), false).await
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(get, path = "/healthz", tag = "operations",
+    responses((status = 200, description = "{\"status\":\"ok\"}", body = Object)))]
+async fn healthz() -> Response {
+    json_response(StatusCode::OK, &json!({"status": "ok"}))
+}
+
+/// Readiness: models and tables are loaded and the queue has room (503
+/// while full or shutting down, so a load balancer sends work elsewhere).
+#[utoipa::path(get, path = "/readyz", tag = "operations",
+    responses((status = 200, description = "{\"status\":\"ready\"}", body = Object),
+              (status = 503, description = "Queue full or shutting down", body = Object)))]
+async fn readyz(State(state): Shared) -> Response {
+    if !state.ready.load(Ordering::Relaxed) {
+        return ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "shutting down",
+        )
+        .into_response();
+    }
+    if state.pool.is_full() {
+        return ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "the queue is full",
+        )
+        .into_response();
+    }
+    json_response(
+        StatusCode::OK,
+        &json!({"status": "ready", "workers": state.pool.workers(), "queued": state.pool.queued()}),
+    )
+}
+
+/// Prometheus metrics (OpenMetrics text).
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text")))]
+async fn metrics(State(state): Shared) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        state.metrics.encode(state.pool.queued()),
+    )
+        .into_response()
+}
+
+/// This document.
+#[utoipa::path(get, path = "/openapi.json", tag = "operations",
+    responses((status = 200, description = "The OpenAPI document", body = Object)))]
+async fn openapi() -> Response {
+    json_response(StatusCode::OK, &openapi_document())
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!(
+            "no route {} {}; see /openapi.json",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!(
+            "{} is not allowed on {}; see /openapi.json",
+            request.method(),
+            request.uri().path()
+        ),
+    )
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "sawah serve",
+        description = "The sawah-ai opponents over HTTP: the bot protocol of docs/protocol.md, one request per call or in batches. Errors are {\"error\":{\"kind\":K,\"message\":M}}."
+    ),
+    paths(
+        request,
+        list_rules,
+        rules,
+        start,
+        legal_moves,
+        choose,
+        evaluate,
+        daily,
+        healthz,
+        readyz,
+        metrics,
+        openapi
+    )
+)]
+struct ApiDoc;
+
+/// The OpenAPI document of every route, generated from the handlers.
+pub fn openapi_document() -> Value {
+    serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null)
+}

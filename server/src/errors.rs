@@ -1,0 +1,113 @@
+//! HTTP statuses: every protocol error kind maps to one 4xx status, and the
+//! server's own refusals (no such route, wrong method, too large,
+//! overloaded) carry the protocol's error body too.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use sawah_protocol::ErrorKind;
+use serde_json::{Value, json};
+
+/// The status of a protocol response: 200, or the 4xx of its error kind.
+/// `path_names_rules` is set on routes whose path names the rule set, where
+/// an unknown one is a missing resource (404) rather than a bad body (422).
+pub fn status_of(response: &Value, path_names_rules: bool) -> StatusCode {
+    let Some(kind) = response["error"]["kind"].as_str() else {
+        return StatusCode::OK;
+    };
+    match ErrorKind::from_name(kind) {
+        Some(ErrorKind::InvalidJson | ErrorKind::InvalidRequest | ErrorKind::UnknownCommand) => {
+            StatusCode::BAD_REQUEST
+        }
+        Some(ErrorKind::UnknownRules) if path_names_rules => StatusCode::NOT_FOUND,
+        Some(ErrorKind::TooLarge) => StatusCode::PAYLOAD_TOO_LARGE,
+        Some(
+            ErrorKind::MissingField
+            | ErrorKind::InvalidField
+            | ErrorKind::UnknownRules
+            | ErrorKind::InvalidPosition
+            | ErrorKind::InvalidRoll
+            | ErrorKind::InvalidBot
+            | ErrorKind::GameNotOver
+            | ErrorKind::Unsupported,
+        ) => StatusCode::UNPROCESSABLE_ENTITY,
+        // A worker's internal error (a bug, logged).
+        None => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// A refusal by the HTTP layer, answered with the protocol's error body.
+#[derive(Debug)]
+pub struct ApiError {
+    /// The status.
+    pub status: StatusCode,
+    /// The error kind (a protocol kind, or `not_found`,
+    /// `method_not_allowed`, `overloaded`, `unavailable`).
+    pub kind: &'static str,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error of `status` and `kind` saying `message`.
+    pub fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// The body `{"error":{"kind":K,"message":M}}`.
+    pub fn body(&self) -> Value {
+        json!({"error": {"kind": self.kind, "message": self.message}})
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = json_response(self.status, &self.body());
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
+    }
+}
+
+/// `value` as a JSON response of `status`.
+pub fn json_response(status: StatusCode, value: &Value) -> Response {
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_protocol_error_kind_is_a_4xx() {
+        for kind in ErrorKind::ALL {
+            let response = json!({"error": {"kind": kind.as_str(), "message": "m"}});
+            for path_names_rules in [false, true] {
+                let status = status_of(&response, path_names_rules);
+                assert!(status.is_client_error(), "{kind}: {status}");
+            }
+        }
+        let position = json!({"error": {"kind": "invalid_position", "message": "m"}});
+        assert_eq!(
+            status_of(&position, false),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        let json = json!({"error": {"kind": "invalid_json", "message": "m"}});
+        assert_eq!(status_of(&json, false), StatusCode::BAD_REQUEST);
+        assert_eq!(status_of(&json!({"moves": []}), false), StatusCode::OK);
+    }
+}

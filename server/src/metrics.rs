@@ -1,0 +1,135 @@
+//! Prometheus metrics (`GET /metrics`, OpenMetrics text): requests by
+//! route and status, latency histograms by route, the queue depth, requests
+//! in flight and the process's resident memory.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+/// A request's route (the matched pattern, `unmatched` for none) and status.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteStatus {
+    route: String,
+    status: String,
+}
+
+/// A request's route.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Route {
+    route: String,
+}
+
+fn latency_histogram() -> Histogram {
+    // 50 µs to about 1.6 s, doubling.
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 16))
+}
+
+/// The server's metrics.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RouteStatus, Counter>,
+    latency: Family<Route, Histogram, fn() -> Histogram>,
+    /// Jobs waiting for a worker (set when scraped).
+    pub queue_depth: Gauge,
+    /// Requests being answered.
+    pub in_flight: Gauge,
+    resident: Gauge<u64, AtomicU64>,
+}
+
+impl Metrics {
+    /// Empty metrics, registered.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("sawah");
+        let requests = Family::<RouteStatus, Counter>::default();
+        let latency: Family<Route, Histogram, fn() -> Histogram> =
+            Family::new_with_constructor(latency_histogram);
+        let queue_depth = Gauge::default();
+        let in_flight = Gauge::default();
+        let resident = Gauge::<u64, AtomicU64>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by route and status",
+            requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time from request to response, by route",
+            latency.clone(),
+        );
+        registry.register(
+            "queue_depth",
+            "Jobs waiting for a worker",
+            queue_depth.clone(),
+        );
+        registry.register(
+            "http_requests_in_flight",
+            "Requests being answered",
+            in_flight.clone(),
+        );
+        registry.register(
+            "process_resident_memory_bytes",
+            "Resident memory of the server process (Linux; 0 elsewhere)",
+            resident.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            latency,
+            queue_depth,
+            in_flight,
+            resident,
+        }
+    }
+
+    /// Counts one answered request.
+    pub fn observe(&self, route: &str, status: u16, elapsed: Duration) {
+        self.requests
+            .get_or_create(&RouteStatus {
+                route: route.to_string(),
+                status: status.to_string(),
+            })
+            .inc();
+        self.latency
+            .get_or_create(&Route {
+                route: route.to_string(),
+            })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// The metrics as OpenMetrics text, with the queue depth given.
+    pub fn encode(&self, queue_depth: usize) -> String {
+        self.queue_depth.set(queue_depth as i64);
+        self.resident.set(resident_bytes());
+        let mut text = String::new();
+        // Writing to a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::new()
+    }
+}
+
+/// Resident memory of this process in bytes (`/proc/self/statm`), 0 where
+/// that is not available.
+pub fn resident_bytes() -> u64 {
+    let Ok(statm) = std::fs::read_to_string("/proc/self/statm") else {
+        return 0;
+    };
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|field| field.parse().ok())
+        .unwrap_or(0);
+    // Safety: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    pages * u64::try_from(page).unwrap_or(4096)
+}
