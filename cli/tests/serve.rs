@@ -1,0 +1,169 @@
+//! The `sawah serve` binary: it gives the same answers as `sawah bot
+//! --untrusted` for the same requests, stops cleanly on SIGTERM, refuses to
+//! start with a bad table, and the load tool measures it.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+mod common;
+use common::{assert_refused, sawah};
+
+/// A running `sawah serve` on a free loopback port.
+struct Served {
+    child: Child,
+    addr: String,
+}
+
+impl Served {
+    fn start(extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--workers", "2"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("{line:?}"))
+            .to_string();
+        Served { child, addr }
+    }
+
+    /// One HTTP/1.1 request on its own connection: status and body.
+    fn call(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+        (status, body.to_string())
+    }
+
+    /// SIGTERM, then the exit code.
+    fn terminate(mut self) -> Option<i32> {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        self.child.wait().unwrap().code()
+    }
+}
+
+#[test]
+fn the_server_answers_as_sawah_bot_does_and_stops_cleanly_on_sigterm() {
+    let server = Served::start(&[]);
+    let requests = [
+        json!({"id": 1, "cmd": "list_rules"}),
+        json!({"id": 2, "cmd": "rules", "rules": "senet"}),
+        json!({"id": 3, "cmd": "start", "rules": "masters"}),
+        json!({"id": 4, "cmd": "legal_moves", "position": "ur light 5/1,6/0 6/3/0", "roll": 3}),
+        json!({"id": 5, "cmd": "choose", "position": "ur light 5/1,6/0 6/3/0", "roll": 3, "bot": "hard"}),
+        json!({"id": 6, "cmd": "choose", "position": "ur light 5/1,6/0 6/3/0", "roll": 3, "bot": "medium:seed=4"}),
+        json!({"id": 7, "cmd": "evaluate", "position": "sawah dark 5/2,7/0 4/1,9/1", "bot": "expectiminimax:depth=2"}),
+        json!({"id": 8, "cmd": "daily", "date": "2026-12-02", "count": 10}),
+        json!({"id": 9, "cmd": "choose", "position": "ur light 5/1,6/0 6/3/0", "roll": 3, "bot": "neural:model=/etc/passwd"}),
+        json!({"id": 10, "cmd": "choose", "position": "ur light 9/1/0 6/3/0", "roll": 3, "bot": "easy"}),
+        json!({"id": 11, "cmd": "fly"}),
+    ];
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(["bot", "--untrusted"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    bot.stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = bot.wait_with_output().unwrap();
+    let expected: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(expected.len(), requests.len());
+    for (request, expected) in requests.iter().zip(&expected) {
+        let (status, body) = server.call("POST", "/v1/request", &request.to_string());
+        let got: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(&got, expected, "{request}");
+        assert_eq!(
+            status == 200,
+            expected.get("error").is_none(),
+            "{request}: {status}"
+        );
+    }
+    // The batch route gives the same answers, in order.
+    let batch = Value::Array(requests.to_vec()).to_string();
+    let (status, body) = server.call("POST", "/v1/request", &batch);
+    assert_eq!(status, 200);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        Value::Array(expected)
+    );
+    assert_eq!(server.terminate(), Some(0));
+}
+
+#[test]
+fn a_bad_table_stops_the_start_with_its_name() {
+    assert_refused(
+        &["serve", "--addr", "127.0.0.1:0", "--table", "ur=/dev/null"],
+        "/dev/null",
+    );
+    assert_refused(
+        &[
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--models",
+            "/no/such/folder",
+        ],
+        "/no/such/folder",
+    );
+}
+
+#[test]
+fn the_load_tool_reports_throughput_latency_and_errors() {
+    let server = Served::start(&[]);
+    let url = format!("http://{}", server.addr);
+    let (code, stdout, stderr) = sawah(&[
+        "loadtest",
+        &url,
+        "--rules",
+        "ur",
+        "--bot",
+        "hard",
+        "--concurrency",
+        "4",
+        "--requests",
+        "200",
+        "--positions",
+        "50",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("200 answered"), "{stdout}");
+    assert!(stdout.contains("errors 0 "), "{stdout}");
+    assert!(stdout.contains("p99"), "{stdout}");
+    // Unbounded runs and other schemes are refused.
+    let (code, _, stderr) = sawah(&["loadtest", &url]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--requests or --seconds"), "{stderr}");
+    let (code, _, stderr) = sawah(&["loadtest", "https://example.com", "--requests", "1"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("https"), "{stderr}");
+    assert_eq!(server.terminate(), Some(0));
+}
