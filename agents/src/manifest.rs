@@ -220,7 +220,7 @@ impl Models {
     }
 
     /// The folder the manifest was read from (none when handed over as bytes).
-    pub fn dir(&self) -> Option<&Path> {
+    pub fn dir(&self) -> Option<&std::path::Path> {
         self.dir.as_deref()
     }
 

@@ -181,7 +181,7 @@ impl Shared {
             return None;
         }
         if let Some(interval) = self.interval {
-            tokio::time::sleep_until((self.started + interval * n as u32).into()).await;
+            tokio::time::sleep_until((self.started + interval.mul_f64(n as f64)).into()).await;
         }
         Some(n)
     }
