@@ -47,30 +47,77 @@ impl Default for SearchOptions {
 struct Entry {
     key: u64,
     depth: u8,
+    /// The search that stored it (a table is reused by later searches).
+    generation: u32,
     lower: f64,
     upper: f64,
 }
 
 /// Chance-node values by position and depth: bounds `[lower, upper]`.
+///
+/// Filling a table of 2^14 entries takes longer than a one-ply search, so
+/// a finished search leaves its table to the next one on the same thread:
+/// each search has its own generation, and entries of another generation
+/// are never read, so a reused table answers exactly as a fresh one.
 struct Table {
     entries: Vec<Option<Entry>>,
     mask: u64,
+    generation: u32,
+}
+
+/// Most tables kept per thread for later searches.
+const SPARE_TABLES_KEPT: usize = 4;
+
+thread_local! {
+    static SPARE_TABLES: std::cell::RefCell<Vec<Table>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Table {
-    fn new(bits: u8) -> Table {
+    /// A table of 2^`bits` entries with none of them readable: a spare one
+    /// of this thread in a new generation, or a new one.
+    fn take(bits: u8) -> Table {
         let size = 1usize << bits.min(30);
-        Table {
-            entries: vec![None; size],
-            mask: size as u64 - 1,
+        let spare = SPARE_TABLES.with(|spares| {
+            let mut spares = spares.borrow_mut();
+            let found = spares.iter().position(|t| t.entries.len() == size)?;
+            Some(spares.swap_remove(found))
+        });
+        match spare {
+            Some(mut table) => {
+                table.generation = table.generation.wrapping_add(1);
+                if table.generation == 0 {
+                    table.entries.fill(None);
+                }
+                table
+            }
+            None => Table {
+                entries: vec![None; size],
+                mask: size as u64 - 1,
+                generation: 0,
+            },
         }
     }
 
+    /// Leaves the table to a later search on this thread.
+    fn give_back(self) {
+        SPARE_TABLES.with(|spares| {
+            let mut spares = spares.borrow_mut();
+            if spares.len() < SPARE_TABLES_KEPT {
+                spares.push(self);
+            }
+        });
+    }
+
     fn get(&self, key: u64, depth: u8) -> Option<Entry> {
-        self.entries[(key & self.mask) as usize].filter(|e| e.key == key && e.depth == depth)
+        self.entries[(key & self.mask) as usize]
+            .filter(|e| e.key == key && e.depth == depth && e.generation == self.generation)
     }
 
     fn put(&mut self, entry: Entry) {
+        let entry = Entry {
+            generation: self.generation,
+            ..entry
+        };
         self.entries[(entry.key & self.mask) as usize] = Some(entry);
     }
 }
@@ -117,10 +164,18 @@ pub struct Search<'a, G: Game, E> {
     pub nodes: u64,
 }
 
+impl<G: Game, E> Drop for Search<'_, G, E> {
+    fn drop(&mut self) {
+        if let Some(table) = self.table.take() {
+            table.give_back();
+        }
+    }
+}
+
 impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
     /// A search of `game` with `evaluator` at the leaves.
     pub fn new(game: &'a G, evaluator: &'a E, options: SearchOptions) -> Self {
-        let table = options.pruning.then(|| Table::new(options.table_bits));
+        let table = options.pruning.then(|| Table::take(options.table_bits));
         Search {
             game,
             evaluator,
@@ -275,6 +330,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             table.put(Entry {
                 key,
                 depth,
+                generation: 0,
                 lower,
                 upper,
             });

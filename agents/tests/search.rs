@@ -98,3 +98,48 @@ fn position_values_agree_too() {
         assert!((plain - star).abs() < 1e-12);
     }
 }
+
+/// Tables are reused by later searches on the same thread: the answers
+/// must be exactly those of a search with a fresh table (a new thread),
+/// even after searches of the same positions by another evaluator.
+#[test]
+fn a_reused_table_answers_as_a_fresh_one() {
+    use sawah_agents::evaluator::{Evaluator, NoisyEvaluator};
+    let game = race::preset("ur").unwrap();
+    let cases = positions_with_rolls(&game, 11, 30, 2);
+    fn values<E: Evaluator<race::RuleSet>>(
+        game: &race::RuleSet,
+        evaluator: &E,
+        cases: &[(race::Position, u8)],
+    ) -> Vec<Vec<f64>> {
+        cases
+            .iter()
+            .map(|(position, roll)| {
+                let moves = game.legal_moves(position, *roll);
+                Search::new(game, evaluator, STAR2).move_values(position, &moves, 3)
+            })
+            .collect()
+    }
+    // This thread's tables have seen the same positions with other values.
+    let _ = values(
+        &game,
+        &NoisyEvaluator::new(game.heuristic(), 0.3, 7),
+        &cases,
+    );
+    let evaluator = game.heuristic();
+    let reused = values(&game, &evaluator, &cases);
+    let fresh: Vec<Vec<f64>> = cases
+        .iter()
+        .map(|case| {
+            std::thread::scope(|scope| {
+                scope
+                    .spawn(|| values(&game, &evaluator, std::slice::from_ref(case)))
+                    .join()
+                    .unwrap()
+            })
+            .pop()
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(reused, fresh);
+}

@@ -5,8 +5,8 @@
 use sawah_agents::sample::positions_with_rolls;
 use sawah_agents::search::Stop;
 use sawah_agents::{Agent, AgentSpec, HasHeuristic, SearchAgent};
-use sawah_engine::senet::Senet;
 use sawah_engine::race;
+use sawah_engine::senet::Senet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 

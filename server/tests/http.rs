@@ -462,6 +462,46 @@ fn shutting_down_finishes_every_request_in_flight() {
     assert!(refused.is_err());
 }
 
+#[test]
+fn cors_answers_the_configured_origins_only() {
+    let server = TestServer::start(Config {
+        workers: 1,
+        cors_origins: vec!["https://play.example".to_string()],
+        ..Config::default()
+    });
+    let preflight = |origin: &str| {
+        let addr = server.addr;
+        server.runtime.block_on(async move {
+            let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+            let (mut sender, connection) = http1::handshake(TokioIo::new(stream)).await.unwrap();
+            tokio::spawn(connection);
+            let request = Request::builder()
+                .method("OPTIONS")
+                .uri("/v1/choose")
+                .header("host", addr.to_string())
+                .header("origin", origin)
+                .header("access-control-request-method", "POST")
+                .header("access-control-request-headers", "content-type")
+                .body(Full::new(Bytes::new()))
+                .unwrap();
+            sender
+                .send_request(request)
+                .await
+                .unwrap()
+                .headers()
+                .clone()
+        })
+    };
+    let allowed = preflight("https://play.example");
+    assert_eq!(
+        allowed["access-control-allow-origin"],
+        "https://play.example"
+    );
+    let other = preflight("https://elsewhere.example");
+    assert!(!other.contains_key("access-control-allow-origin"));
+    server.shut_down().unwrap();
+}
+
 fn shared_server() -> &'static TestServer {
     static SERVER: std::sync::OnceLock<TestServer> = std::sync::OnceLock::new();
     SERVER.get_or_init(TestServer::default)
