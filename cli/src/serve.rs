@@ -110,6 +110,10 @@ pub struct LoadtestArgs {
     /// answered).
     #[arg(long)]
     pub rate: Option<f64>,
+    /// `choose` requests per call: more than 1 sends batches to
+    /// /v1/request (--rate then counts calls).
+    #[arg(long, default_value_t = 1)]
+    pub batch: usize,
     /// Distinct positions (from random games) to cycle through.
     #[arg(long, default_value_t = 2000)]
     pub positions: usize,
@@ -158,14 +162,20 @@ pub fn loadtest(registry: Registry, args: LoadtestArgs) -> Result<()> {
         requests: args.requests,
         duration: args.seconds.map(Duration::from_secs_f64),
         rate: args.rate,
+        batch: args.batch,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
     let report = runtime.block_on(loadtest::run(&config, bodies))?;
+    let batches = if args.batch > 1 {
+        format!(" (batches of {})", args.batch)
+    } else {
+        String::new()
+    };
     println!(
-        "{} {} on {}: {} connections, {} answered in {:.1} s",
+        "{} {} on {}: {} connections, {} answered{batches} in {:.1} s",
         args.rules,
         args.bot,
         args.url,

@@ -123,6 +123,11 @@ impl Codec for RuleSet {
     fn export_text(&self) -> String {
         crate::export::canonical_text(&self.export())
     }
+    fn rules_digest(&self) -> String {
+        self.digest
+            .get_or_init(|| crate::export::digest_of(&self.export_text()))
+            .clone()
+    }
 }
 
 impl Codec for Senet {
@@ -181,6 +186,13 @@ impl Codec for Senet {
 
     fn export_text(&self) -> String {
         crate::export::canonical_text(&self.export())
+    }
+    fn rules_digest(&self) -> String {
+        // Senet has no parameters: one digest for every value.
+        static DIGEST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        DIGEST
+            .get_or_init(|| crate::export::digest_of(&self.export_text()))
+            .clone()
     }
 }
 

@@ -31,6 +31,9 @@ pub struct LoadConfig {
     /// Requests per second across all connections (none: as fast as they
     /// are answered).
     pub rate: Option<f64>,
+    /// `choose` requests per call: 1 sends each to `/v1/choose`, more sends
+    /// them as batches to `/v1/request` (the rate then counts calls).
+    pub batch: usize,
 }
 
 /// What a run measured.
@@ -48,12 +51,14 @@ pub struct LoadReport {
     pub latencies: Vec<f64>,
     /// Most resident memory the server reported while loaded, in bytes.
     pub max_resident: Option<u64>,
+    /// `choose` requests per call.
+    pub batch: usize,
 }
 
 impl LoadReport {
-    /// Answered requests per second.
+    /// Answered `choose` requests per second (calls × batch).
     pub fn throughput(&self) -> f64 {
-        self.latencies.len() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+        (self.latencies.len() * self.batch.max(1)) as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
     /// The `q` quantile of latency in milliseconds (0 without answers).
@@ -106,6 +111,28 @@ pub fn choose_bodies(
     Ok(bodies)
 }
 
+/// `choose` bodies grouped `batch` at a time into protocol batches (each
+/// request given its `"cmd"`), cycling through them.
+fn batches(bodies: &[Bytes], batch: usize) -> Vec<Bytes> {
+    let requests: Vec<Value> = bodies
+        .iter()
+        .filter_map(|body| serde_json::from_slice::<Value>(body).ok())
+        .map(|mut request| {
+            request["cmd"] = json!("choose");
+            request
+        })
+        .collect();
+    (0..requests.len())
+        .step_by(batch)
+        .map(|start| {
+            let group: Vec<&Value> = (start..start + batch)
+                .map(|i| &requests[i % requests.len()])
+                .collect();
+            Bytes::from(json!(group).to_string())
+        })
+        .collect()
+}
+
 /// The address to connect to and the `Host` header of `url`.
 fn authority(url: &str) -> Result<String, LoadError> {
     let rest = url
@@ -127,8 +154,15 @@ pub async fn run(config: &LoadConfig, bodies: Vec<Bytes>) -> Result<LoadReport, 
     if bodies.is_empty() {
         return Err(LoadError::Requests("no requests to send".into()));
     }
+    let batch = config.batch.max(1);
+    let (path, bodies) = if batch == 1 {
+        ("/v1/choose", bodies)
+    } else {
+        ("/v1/request", batches(&bodies, batch))
+    };
     let shared = Arc::new(Shared {
         bodies,
+        path,
         issued: AtomicU64::new(0),
         limit: config.requests.unwrap_or(u64::MAX),
         deadline: config.duration.map(|d| Instant::now() + d),
@@ -155,6 +189,7 @@ pub async fn run(config: &LoadConfig, bodies: Vec<Bytes>) -> Result<LoadReport, 
         }
     }
     report.elapsed = shared.started.elapsed();
+    report.batch = batch;
     sampling.store(false, Ordering::Relaxed);
     report.max_resident = sampler.await.ok().flatten();
     report.latencies.sort_by(f64::total_cmp);
@@ -164,6 +199,7 @@ pub async fn run(config: &LoadConfig, bodies: Vec<Bytes>) -> Result<LoadReport, 
 /// What every connection shares.
 struct Shared {
     bodies: Vec<Bytes>,
+    path: &'static str,
     issued: AtomicU64,
     limit: u64,
     deadline: Option<Instant>,
@@ -202,7 +238,7 @@ async fn connection(shared: Arc<Shared>) -> LoadReport {
             continue;
         };
         let body = shared.bodies[n as usize % shared.bodies.len()].clone();
-        let request = Request::post("/v1/choose")
+        let request = Request::post(shared.path)
             .header("host", &shared.authority)
             .header("content-type", "application/json")
             .body(Full::new(body));

@@ -236,6 +236,9 @@ pub struct RuleSet {
     pub(crate) tables: ByPlayer<Tables>,
     /// Bits 1..=L+1: squares a piece may land on, "off" included.
     pub(crate) landing_mask: u32,
+    /// The rules digest, computed once when first asked (agents check
+    /// their model files against it on every build).
+    pub(crate) digest: std::sync::OnceLock<String>,
 }
 
 impl PartialEq for RuleSet {
@@ -348,6 +351,7 @@ impl RuleSet {
             dice,
             tables,
             landing_mask,
+            digest: std::sync::OnceLock::new(),
         })
     }
 
