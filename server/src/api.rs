@@ -61,20 +61,34 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Counts every request by route and status, with its latency.
+/// Counts every request by route and status, with its latency, and logs it
+/// with its request id: every request at debug level, 5xx answers as errors.
 async fn track(State(state): Shared, request: Request, next: Next) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
         .map_or("unmatched", |path| path.as_str())
         .to_string();
+    let id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("-")
+        .to_string();
+    let method = request.method().clone();
     let started = Instant::now();
     state.metrics.in_flight.inc();
     let response = next.run(request).await;
     state.metrics.in_flight.dec();
-    state
-        .metrics
-        .observe(&route, response.status().as_u16(), started.elapsed());
+    let status = response.status().as_u16();
+    let elapsed = started.elapsed();
+    state.metrics.observe(&route, status, elapsed);
+    let micros = elapsed.as_micros() as u64;
+    if status >= 500 && status != 503 {
+        tracing::error!(id, %method, route, status, micros, "request failed");
+    } else {
+        tracing::debug!(id, %method, route, status, micros, "request");
+    }
     response
 }
 

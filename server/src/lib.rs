@@ -29,7 +29,6 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
-use tower_http::trace::TraceLayer;
 
 /// How a server runs.
 #[derive(Clone, Debug)]
@@ -105,19 +104,10 @@ pub async fn serve(
     Ok(())
 }
 
-/// The router with request ids, tracing and CORS around it.
+/// The router with request ids and CORS around it.
 fn app(state: Arc<AppState>, config: &Config) -> Result<axum::Router, ServeError> {
     let request_id = HeaderName::from_static("x-request-id");
-    let trace = TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-        let id = request
-            .headers()
-            .get("x-request-id")
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("-");
-        tracing::info_span!("request", id, method = %request.method(), path = %request.uri().path())
-    });
     let mut router = api::router(state)
-        .layer(trace)
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, RequestIds::new()));
     if !config.cors_origins.is_empty() {

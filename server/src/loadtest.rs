@@ -111,17 +111,22 @@ pub fn choose_bodies(
     Ok(bodies)
 }
 
-/// `choose` bodies grouped `batch` at a time into protocol batches (each
-/// request given its `"cmd"`), cycling through them.
-fn batches(bodies: &[Bytes], batch: usize) -> Vec<Bytes> {
-    let requests: Vec<Value> = bodies
+/// `choose` bodies as protocol requests (each given its `"cmd"`).
+fn protocol_requests(bodies: &[Bytes]) -> Vec<Value> {
+    bodies
         .iter()
         .filter_map(|body| serde_json::from_slice::<Value>(body).ok())
         .map(|mut request| {
             request["cmd"] = json!("choose");
             request
         })
-        .collect();
+        .collect()
+}
+
+/// `choose` bodies grouped `batch` at a time into protocol batches (each
+/// request given its `"cmd"`), cycling through them.
+fn batches(bodies: &[Bytes], batch: usize) -> Vec<Bytes> {
+    let requests = protocol_requests(bodies);
     (0..requests.len())
         .step_by(batch)
         .map(|start| {
@@ -330,14 +335,7 @@ pub fn in_process_rate(
     threads: usize,
     duration: Duration,
 ) -> f64 {
-    let requests: Vec<Value> = bodies
-        .iter()
-        .filter_map(|body| serde_json::from_slice::<Value>(body).ok())
-        .map(|mut request| {
-            request["cmd"] = json!("choose");
-            request
-        })
-        .collect();
+    let requests = protocol_requests(bodies);
     if requests.is_empty() {
         return 0.0;
     }
