@@ -4,12 +4,12 @@
 
 pub mod bench;
 pub mod bot;
+pub mod commands;
 pub mod describe;
 pub mod models;
 pub mod play;
 pub mod progress;
 pub mod render;
-pub mod serve;
 pub mod solve;
 pub mod tournament;
 pub mod train;

@@ -18,19 +18,34 @@ use std::path::{Path, PathBuf};
 /// The fixed opponents every evaluation plays (plus perfect play with a table).
 pub const OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax:depth=1"];
 
-/// What `sawah train` was asked.
-#[derive(Debug)]
+/// The arguments of `sawah train`.
+#[derive(clap::Args, Debug)]
 pub struct TrainArgs {
-    /// Rule set (not for --resume).
+    /// Rule set name or rule file path.
+    #[arg(long)]
     pub rules: Option<String>,
-    /// A TOML or JSON settings file.
+    /// Settings file (TOML or JSON; see docs/training.md).
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// `key=value` overrides.
+    /// Override a setting: key=value (repeatable), e.g. --set hidden=[64] --set minutes=30.
+    #[arg(long, value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// The run folder.
+    /// The new run's folder.
+    #[arg(long, value_name = "FOLDER")]
     pub out: Option<PathBuf>,
-    /// A run folder to continue.
+    /// Continue the run in this folder from its last checkpoint.
+    #[arg(long, value_name = "FOLDER")]
     pub resume: Option<PathBuf>,
+}
+
+/// The arguments of `sawah export`.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// The run folder.
+    pub run: PathBuf,
+    /// The model file to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 fn progress(config: &TrainConfig) -> indicatif::ProgressBar {

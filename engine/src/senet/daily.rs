@@ -141,6 +141,17 @@ pub fn daily_throws(date: &str, count: usize) -> Result<Vec<u8>, DateError> {
     Ok(DailyThrows::new(date)?.take(count).collect())
 }
 
+/// Today's date in UTC by the system clock: the key of today's game. Not
+/// on WebAssembly, where a page passes its own clock reading to
+/// [`date_of_unix_seconds`].
+#[cfg(not(target_arch = "wasm32"))]
+pub fn today_utc() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    date_of_unix_seconds(seconds)
+}
+
 /// The date (YYYY-MM-DD, proleptic Gregorian, UTC) of the day that holds
 /// `unix_seconds` seconds after 1970-01-01T00:00:00Z: the key of that day's
 /// game. Pure, so it works wherever a clock reading comes from (the CLI

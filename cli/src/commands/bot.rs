@@ -1,0 +1,32 @@
+//! `sawah bot`: arguments, start-up, then the JSON-lines loop of `crate::bot`.
+
+use anyhow::Result;
+use sawah_engine::registry::Registry;
+use std::io::{self, BufWriter};
+
+use crate::bot::{self, BotFiles, LimitArgs};
+
+/// The arguments of `sawah bot`.
+#[derive(clap::Args, Debug)]
+pub struct BotArgs {
+    #[command(flatten)]
+    pub files: BotFiles,
+    /// Requests come from people or programs not trusted with this
+    /// machine: read no file a request names by path (only levels and
+    /// the file names of the models and tables given here), and bound
+    /// each request's cost (the limits below).
+    #[arg(long)]
+    pub untrusted: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Loads everything, then answers stdin until end of input.
+pub fn bot_command(registry: Registry, args: BotArgs) -> Result<()> {
+    let limits = args.limits.limits(args.untrusted);
+    let setup = bot::setup(&args.files, args.untrusted, limits)?;
+    let server = bot::native_bot(registry, &setup)?;
+    let stdin = io::stdin();
+    bot::serve(&server, &limits, stdin.lock(), BufWriter::new(io::stdout()))?;
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! One module per subcommand (or family of subcommands): its clap argument
+//! struct and the function that runs it. `main.rs` only parses and
+//! dispatches; the work itself lives in the modules beside this one and in
+//! the library crates.
+
+pub mod bench;
+pub mod bot;
+pub mod describe;
+pub mod matches;
+pub mod play;
+pub mod serve;
+pub mod solve;
+pub mod tournament;

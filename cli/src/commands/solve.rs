@@ -1,0 +1,74 @@
+//! `sawah solve` and `sawah quantize`: arguments for `crate::solve`.
+
+use anyhow::Result;
+use sawah_agents::table::ValueType;
+use sawah_engine::registry::Registry;
+use std::path::PathBuf;
+
+use crate::solve::{self, SolveSettings};
+
+/// The arguments of `sawah solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Rule set name or rule file path (race family).
+    #[arg(long)]
+    pub rules: String,
+    /// Stop when a read-only pass shows max |T(V) - V| at most this.
+    #[arg(long, default_value_t = 1e-10)]
+    pub tolerance: f64,
+    /// Print every sweep, not only every layer pair.
+    #[arg(long)]
+    pub verbose: bool,
+    /// Write the table here (with a header; atomically).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// How the table stores values: f32 (for play), or u16 (half the
+    /// size, within 7.6e-6 of the solved values).
+    #[arg(long, default_value_t = ValueType::F32)]
+    pub values: ValueType,
+    /// Memory for the values and the recorded moves, in GiB: each layer
+    /// pair records every move, or as many candidate moves per roll as
+    /// fit (up to 4), keeping each roll's choice among them when that
+    /// fits too; fewer cost more Bellman passes. With --out only the
+    /// values a pair reads are held (the rest are in the checkpoints).
+    /// Peak use is about this plus a few tens of MB (the table is
+    /// streamed to disk), so the default keeps the 7-piece solves under
+    /// 8 GiB.
+    #[arg(long, value_name = "GIB", default_value_t = 7.75)]
+    pub memory: f64,
+    /// Do not extrapolate the values along the sweeps' changes when
+    /// they shrink by a steady ratio (for measuring what it gains).
+    #[arg(long)]
+    pub no_extrapolation: bool,
+}
+
+/// The arguments of `sawah quantize`.
+#[derive(clap::Args, Debug)]
+pub struct QuantizeArgs {
+    /// Rule set name or rule file path (race family).
+    #[arg(long)]
+    pub rules: String,
+    /// The solved f32 table.
+    #[arg(long, value_name = "PATH")]
+    pub table: PathBuf,
+    /// Where to write the u16 table (atomically).
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+}
+
+/// Solves the rule set and writes its table when asked.
+pub fn solve_command(registry: &mut Registry, args: SolveArgs) -> Result<()> {
+    let settings = SolveSettings {
+        tolerance: args.tolerance,
+        memory: args.memory,
+        verbose: args.verbose,
+        values: args.values,
+        extrapolate: !args.no_extrapolation,
+    };
+    solve::solve(registry, &args.rules, settings, args.out.as_deref())
+}
+
+/// Writes the u16 copy of a table.
+pub fn quantize_command(registry: &mut Registry, args: QuantizeArgs) -> Result<()> {
+    solve::quantize(registry, &args.rules, &args.table, &args.out)
+}

@@ -1,0 +1,216 @@
+//! `sawah tournament`, `sawah elo` and `sawah sprt`: arguments, checked and
+//! handed to `crate::tournament`.
+
+use anyhow::{Context, Result};
+use sawah_engine::registry::Registry;
+use std::path::PathBuf;
+
+use crate::tournament::{self, SprtArgs, TournamentArgs};
+
+/// How an Elo table is made (shared by `tournament` and `elo`).
+#[derive(clap::Args, Debug)]
+pub struct RatingArgs {
+    /// The agent whose rating is fixed, and its rating (NAME=ELO; default
+    /// random=0, or the first agent if random is not playing).
+    #[arg(long, value_name = "NAME=ELO")]
+    pub anchor: Option<String>,
+    /// Virtual drawn games per pairing, so a clean sweep still gets a finite rating.
+    #[arg(long, default_value_t = 2.0)]
+    pub prior: f64,
+    /// A solved table: adds each agent's mean win probability lost per
+    /// move (and, in a tournament, is the table of `perfect` agents that name none).
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<String>,
+}
+
+/// The arguments of `sawah tournament`.
+#[derive(clap::Args, Debug)]
+pub struct TournamentCommandArgs {
+    /// Rule set name or rule file path.
+    #[arg(long, default_value = "sawah")]
+    pub rules: String,
+    /// The agents: specs or presets separated by commas (repeatable),
+    /// e.g. random,heuristic,easy,expectiminimax:depth=2.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        required = true,
+        value_name = "SPEC,SPEC,..."
+    )]
+    pub agents: Vec<String>,
+    /// Games per pairing (rounded up to whole pairs).
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// round-robin (everyone plays everyone) or gauntlet (the first
+    /// agent plays each of the others).
+    #[arg(long, default_value = "round-robin", value_parser = clap::value_parser!(String))]
+    pub format: String,
+    /// Seed for the schedule's dice (and the agents' choices).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output folder (results and Elo tables).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Play shard K of N: a disjoint, deterministic share of the schedule
+    /// (merge the folders with `sawah elo`).
+    #[arg(long, default_value = "1/1", value_name = "K/N")]
+    pub shard: String,
+    #[command(flatten)]
+    pub rating: RatingArgs,
+}
+
+/// The arguments of `sawah elo`.
+#[derive(clap::Args, Debug)]
+pub struct EloArgs {
+    /// Tournament folders (each with a results.jsonl).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write elo.md, elo.csv, elo.json and elo.svg.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub rating: RatingArgs,
+}
+
+/// The arguments of `sawah sprt`.
+#[derive(clap::Args, Debug)]
+pub struct SprtCommandArgs {
+    /// Rule set name or rule file path.
+    #[arg(long, default_value = "sawah")]
+    pub rules: String,
+    /// The candidate agent.
+    #[arg(long, value_name = "SPEC")]
+    pub new: String,
+    /// The agent it must beat.
+    #[arg(long, value_name = "SPEC")]
+    pub base: String,
+    /// Elo difference under H0.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo difference under H1.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// False-positive rate (accepting H1 when H0 holds).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// False-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// What the Elo bounds mean: logistic or normalized.
+    #[arg(long, default_value = "logistic", value_parser = tournament::parse_model)]
+    pub model: sawah_eval::sprt::EloModel,
+    /// Seed for the dice of every pair.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pairs played between checks (the result does not depend on threads).
+    #[arg(long, default_value_t = 64)]
+    pub batch: u64,
+    /// Stop without a decision after this many games.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_games: u64,
+    /// Write the outcome as JSON here.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+}
+
+/// Plays (or resumes) the tournament and writes its Elo table.
+pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) -> Result<()> {
+    let TournamentCommandArgs {
+        rules,
+        agents,
+        games,
+        format,
+        seed,
+        out,
+        shard,
+        rating: RatingArgs {
+            anchor,
+            prior,
+            table,
+        },
+    } = args;
+    let format = format
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("--format")?;
+    let shard = shard
+        .parse()
+        .map_err(anyhow::Error::msg)
+        .context("--shard")?;
+    let anchor_given = anchor.is_some();
+    let args = TournamentArgs {
+        rules,
+        agents,
+        games,
+        format,
+        seed,
+        out,
+        shard,
+        anchor: anchor.unwrap_or_else(|| "random=0".into()),
+        prior,
+        table,
+    };
+    tournament::tournament(registry, args, anchor_given)?;
+    Ok(())
+}
+
+/// Merges tournament folders into one Elo table.
+pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
+    let EloArgs {
+        dirs,
+        out,
+        rating: RatingArgs {
+            anchor,
+            prior,
+            table,
+        },
+    } = args;
+    let anchor_given = anchor.is_some();
+    let anchor = anchor.unwrap_or_else(|| "random=0".into());
+    tournament::elo(
+        registry,
+        &dirs,
+        &out,
+        &anchor,
+        anchor_given,
+        prior,
+        table.as_deref(),
+    )?;
+    Ok(())
+}
+
+/// Runs the sequential test.
+pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()> {
+    let SprtCommandArgs {
+        rules,
+        new,
+        base,
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+        seed,
+        batch,
+        max_games,
+        out,
+    } = args;
+    let args = SprtArgs {
+        rules,
+        new,
+        base,
+        params: sawah_eval::sprt::SprtParams {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+        },
+        seed,
+        batch,
+        max_games,
+        out,
+    };
+    tournament::sprt_command(registry, args)?;
+    Ok(())
+}
