@@ -7,11 +7,8 @@ use sawah_agents::neural::NeuralNet;
 use sawah_agents::table::Table;
 use sawah_engine::race::RuleSet;
 use sawah_engine::{AnyGame, Registry};
-use sawah_eval::analysis::loss_per_agent;
-use sawah_eval::gamelog::play_recorded;
-use sawah_eval::matches::pair_seed;
-use sawah_eval::results::GameRecord;
-use sawah_train::neural::run::{RunRecord, Status};
+use sawah_eval::analysis;
+use sawah_train::neural::run::Status;
 use sawah_train::neural::{RunFolder, RunOptions, TrainConfig, train};
 use std::path::{Path, PathBuf};
 
@@ -60,66 +57,20 @@ fn progress(config: &TrainConfig) -> indicatif::ProgressBar {
     )
 }
 
-/// Mean win probability the network (greedy, one ply) gives away per move
-/// in games against perfect play, by the table.
+/// The network's loss per move against perfect play, by the table, or why
+/// it could not be measured.
 fn loss_against_perfect(
     rules: &RuleSet,
     table: &Table,
     table_path: &str,
     model: &Path,
     games: u64,
-) -> Vec<(String, f64)> {
-    use rayon::prelude::*;
-    let me = format!("neural:model={}", model.display());
-    let Ok(spec) = sawah_agents::AgentSpec::parse(&me, rules.name()) else {
-        return Vec::new();
-    };
-    let Ok(perfect) =
-        sawah_agents::AgentSpec::parse(&format!("perfect:table={table_path}"), rules.name())
-    else {
-        return Vec::new();
-    };
-    let records: Vec<GameRecord> = (0..games.div_ceil(2))
-        .into_par_iter()
-        .flat_map_iter(|pair| {
-            let seed = pair_seed(0x1055, pair);
-            let mut out = Vec::new();
-            for swapped in [false, true] {
-                let (Ok(mut a), Ok(mut b)) = (spec.build(rules), perfect.build(rules)) else {
-                    continue;
-                };
-                let played = if swapped {
-                    play_recorded(rules, b.as_mut(), a.as_mut(), seed)
-                } else {
-                    play_recorded(rules, a.as_mut(), b.as_mut(), seed)
-                };
-                let (light, dark) = if swapped {
-                    ("perfect", "net")
-                } else {
-                    ("net", "perfect")
-                };
-                out.push(GameRecord {
-                    rules: rules.name().to_string(),
-                    light: light.into(),
-                    dark: dark.into(),
-                    pair,
-                    seed,
-                    winner: played.outcome.winner,
-                    length: played.outcome.rolls,
-                    moves: played.moves,
-                    failure: played.failure,
-                });
-            }
-            out
-        })
-        .collect();
-    match loss_per_agent(rules, table, &records) {
-        Ok(losses) => losses
-            .get("net")
-            .map(|l| vec![("loss_per_move_vs_perfect".to_string(), l.mean())])
-            .unwrap_or_default(),
-        Err(_) => Vec::new(),
-    }
+) -> Result<f64, String> {
+    let spec =
+        sawah_agents::AgentSpec::parse(&format!("neural:model={}", model.display()), rules.name())
+            .map_err(|e| e.to_string())?;
+    analysis::loss_against_perfect(rules, table, table_path, &spec, games)
+        .map_err(|e| e.to_string())
 }
 
 fn run_game<G>(game: &G, options: RunOptions<'_, G>) -> Result<()>
@@ -148,11 +99,7 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
                     "--resume continues with the run's own settings (its config.json); leave out --config and --set"
                 );
             }
-            let path = dir.join("config.json");
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("{} (is this a run folder?)", path.display()))?;
-            let record: RunRecord =
-                serde_json::from_str(&text).with_context(|| path.display().to_string())?;
+            let record = RunFolder { dir: dir.clone() }.read_record()?;
             if args.rules.as_deref().is_some_and(|r| r != record.rules) {
                 bail!("the run in {} is for {}", dir.display(), record.rules);
             }
@@ -247,9 +194,19 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
                     sawah_agents::perfect::position_value(rules, t, p)
                 }
             });
+            let warnings = bar.clone();
             let measures = |_: &NeuralNet, model: &Path| match (&table, &config.table) {
                 (Some(t), Some(path)) => {
-                    loss_against_perfect(rules, t, path, model, config.eval_games)
+                    match loss_against_perfect(rules, t, path, model, config.eval_games) {
+                        Ok(loss) => vec![("loss_per_move_vs_perfect".to_string(), loss)],
+                        Err(why) => {
+                            // Said, not silently left out of the evaluation.
+                            warnings.println(format!(
+                                "loss per move against perfect play not measured: {why}"
+                            ));
+                            Vec::new()
+                        }
+                    }
                 }
                 _ => Vec::new(),
             };

@@ -1,11 +1,12 @@
 //! Game analysis against a solved table: how much win probability each
 //! agent gave away per move.
 
-use crate::gamelog::replay;
+use crate::gamelog::{play_recorded, replay};
+use crate::matches::pair_seed;
 use crate::results::GameRecord;
 use rayon::prelude::*;
-use sawah_agents::perfect;
 use sawah_agents::table::Table;
+use sawah_agents::{AgentSpec, SpecError, perfect};
 use sawah_engine::race::RuleSet;
 use sawah_engine::{Game, Player};
 use std::collections::HashMap;
@@ -111,4 +112,95 @@ pub fn loss_in_folders(
     }
     flush(&mut chunk)?;
     Ok(out)
+}
+
+/// Why the loss against perfect play could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum LossError {
+    /// An agent could not be built.
+    #[error("{spec}: {source}")]
+    Agent {
+        /// The agent's spec.
+        spec: String,
+        /// Why.
+        source: SpecError,
+    },
+    /// A game did not replay (a bug in an agent or the recorder).
+    #[error("{0}")]
+    Replay(String),
+    /// No move of the agent had a choice, so there is nothing to average.
+    #[error("in {games} games against perfect play, {spec} never had a choice of moves")]
+    NoChoices {
+        /// The agent's spec.
+        spec: String,
+        /// Games played.
+        games: u64,
+    },
+}
+
+/// Mean win probability `agent` gives away per move with a choice, by
+/// `table`, in `games` games (rounded up to pairs, seats swapped, seeded by
+/// pair) against perfect play from the table named `table_name`.
+pub fn loss_against_perfect(
+    rules: &RuleSet,
+    table: &Table,
+    table_name: &str,
+    agent: &AgentSpec,
+    games: u64,
+) -> Result<f64, LossError> {
+    let failed = |spec: &AgentSpec| {
+        let spec = spec.to_string();
+        move |source| LossError::Agent { spec, source }
+    };
+    let perfect = AgentSpec::parse(&format!("perfect:table={table_name}"), rules.name()).map_err(
+        |source| LossError::Agent {
+            spec: format!("perfect:table={table_name}"),
+            source,
+        },
+    )?;
+    // Build both once up front, so an unusable spec is an error, not a
+    // game quietly left out.
+    agent.build(rules).map_err(failed(agent))?;
+    perfect.build(rules).map_err(failed(&perfect))?;
+    let records: Vec<GameRecord> = (0..games.div_ceil(2))
+        .into_par_iter()
+        .map(|pair| {
+            let seed = pair_seed(0x1055, pair);
+            let mut out = Vec::with_capacity(2);
+            for swapped in [false, true] {
+                let mut own = agent.build(rules).map_err(failed(agent))?;
+                let mut best = perfect.build(rules).map_err(failed(&perfect))?;
+                let (played, light, dark) = if swapped {
+                    let played = play_recorded(rules, best.as_mut(), own.as_mut(), seed);
+                    (played, "perfect", "agent")
+                } else {
+                    let played = play_recorded(rules, own.as_mut(), best.as_mut(), seed);
+                    (played, "agent", "perfect")
+                };
+                out.push(GameRecord {
+                    rules: rules.name().to_string(),
+                    light: light.into(),
+                    dark: dark.into(),
+                    pair,
+                    seed,
+                    winner: played.outcome.winner,
+                    length: played.outcome.rolls,
+                    moves: played.moves,
+                    failure: played.failure,
+                });
+            }
+            Ok(out)
+        })
+        .collect::<Result<Vec<_>, LossError>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let losses = loss_per_agent(rules, table, &records).map_err(LossError::Replay)?;
+    match losses.get("agent") {
+        Some(loss) if loss.choices > 0 => Ok(loss.mean()),
+        _ => Err(LossError::NoChoices {
+            spec: agent.to_string(),
+            games: records.len() as u64,
+        }),
+    }
 }

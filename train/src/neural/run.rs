@@ -75,6 +75,16 @@ impl RunFolder {
     pub fn config(&self) -> PathBuf {
         self.dir.join("config.json")
     }
+
+    /// The run's record (`config.json`: rule set, settings, code version),
+    /// to resume it; an error names the file and says if it is not a run
+    /// folder.
+    pub fn read_record(&self) -> Result<RunRecord, TrainError> {
+        let path = self.config();
+        let text = fs::read_to_string(&path)
+            .map_err(|e| file_error(&path, format!("{e} (is this a run folder?)")))?;
+        serde_json::from_str(&text).map_err(|e| file_error(&path, e))
+    }
     /// The checkpoint.
     pub fn checkpoint(&self) -> PathBuf {
         self.dir.join("checkpoint.bin")
@@ -419,8 +429,7 @@ where
     fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
     let record = if options.resume {
         let path = folder.config();
-        let text = fs::read_to_string(&path).map_err(|e| file_error(&path, e))?;
-        let record: RunRecord = serde_json::from_str(&text).map_err(|e| file_error(&path, e))?;
+        let record = folder.read_record()?;
         if record.rules != game.name() || record.rules_digest != game.rules_digest() {
             return Err(file_error(
                 &path,
