@@ -110,10 +110,10 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
             let rules = args.rules.as_deref().unwrap_or("sawah");
             let game = registry.resolve(rules)?;
             let base = match &args.config {
-                Some(path) => TrainConfig::from_file(path).map_err(anyhow::Error::msg)?,
+                Some(path) => TrainConfig::from_file(path)?,
                 None => TrainConfig::default(),
             };
-            let config = base.with_overrides(&args.set).map_err(anyhow::Error::msg)?;
+            let config = base.with_overrides(&args.set)?;
             (game, dir.clone(), config, false)
         }
     };
@@ -255,7 +255,7 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
 
 /// Runs `sawah export`.
 pub fn export_command(run: &Path, out: &Path) -> Result<()> {
-    let entry = sawah_train::neural::export::export(run, out).map_err(anyhow::Error::msg)?;
+    let entry = sawah_train::neural::export::export(run, out)?;
     println!(
         "{}: {} {} ({} parameters, layers {:?}), sha256 {}; manifest entry in {}.json",
         out.display(),

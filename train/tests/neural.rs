@@ -151,6 +151,10 @@ fn a_short_run_learns_to_beat_random_and_exports_a_loadable_model() {
     .to_string();
     assert!(err.contains("--resume"), "{err}");
     let err = sawah_train::neural::export::export(&dir.join("nothing"), &out).unwrap_err();
-    assert!(err.contains("run folder"), "{err}");
+    assert!(
+        matches!(&err, sawah_train::neural::run::TrainError::File { path, .. } if path.ends_with("config.json")),
+        "{err}"
+    );
+    assert!(err.to_string().contains("run folder"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

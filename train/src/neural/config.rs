@@ -82,36 +82,34 @@ impl Default for TrainConfig {
 
 impl TrainConfig {
     /// Reads a TOML (`.toml`) or JSON file; unknown keys are refused by name.
-    pub fn from_file(path: &Path) -> Result<TrainConfig, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn from_file(path: &Path) -> Result<TrainConfig, ConfigError> {
+        let file_error = |message: String| ConfigError::File {
+            path: path.display().to_string(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| file_error(e.to_string()))?;
         if path.extension().is_some_and(|e| e == "toml") {
-            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+            toml::from_str(&text).map_err(|e| file_error(e.to_string()))
         } else {
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+            serde_json::from_str(&text).map_err(|e| file_error(e.to_string()))
         }
     }
 
     /// Applies `key=value` overrides (values in TOML syntax: `hidden=[64,32]`,
     /// `mode="distill"`, `lambda=0.8`; bare words are taken as strings).
-    pub fn with_overrides(&self, overrides: &[String]) -> Result<TrainConfig, String> {
-        let mut value = serde_json::to_value(self).map_err(|e| e.to_string())?;
+    pub fn with_overrides(&self, overrides: &[String]) -> Result<TrainConfig, ConfigError> {
+        let mut value =
+            serde_json::to_value(self).map_err(|e| ConfigError::BadValue(e.to_string()))?;
         for item in overrides {
             let (key, raw) = item
                 .split_once('=')
-                .ok_or_else(|| format!("--set {item:?}: expected key=value"))?;
+                .ok_or_else(|| ConfigError::NotKeyValue { item: item.clone() })?;
             let key = key.trim();
             let Some(slot) = value.get_mut(key) else {
-                return Err(format!(
-                    "--set {key}: no such setting; settings: {}",
-                    serde_json::to_value(TrainConfig::default())
-                        .ok()
-                        .and_then(|v| v.as_object().map(|o| o
-                            .keys()
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")))
-                        .unwrap_or_default()
-                ));
+                return Err(ConfigError::UnknownSetting {
+                    key: key.to_string(),
+                    known: setting_names().join(", "),
+                });
             };
             let parsed: toml::Value = toml::from_str(&format!("v = {}", raw.trim()))
                 .map(|t: toml::Table| {
@@ -120,10 +118,11 @@ impl TrainConfig {
                         .unwrap_or(toml::Value::String(raw.into()))
                 })
                 .unwrap_or_else(|_| toml::Value::String(raw.trim().to_string()));
-            *slot = serde_json::to_value(parsed).map_err(|e| e.to_string())?;
+            *slot =
+                serde_json::to_value(parsed).map_err(|e| ConfigError::BadValue(e.to_string()))?;
         }
         let config: TrainConfig =
-            serde_json::from_value(value).map_err(|e| format!("--set: {e}"))?;
+            serde_json::from_value(value).map_err(|e| ConfigError::BadValue(e.to_string()))?;
         config.validate()?;
         Ok(config)
     }
@@ -154,8 +153,14 @@ impl TrainConfig {
     }
 
     /// Checks every setting, naming the first one out of range.
-    pub fn validate(&self) -> Result<(), String> {
-        let check = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_string()) };
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let check = |ok: bool, what: &'static str| {
+            if ok {
+                Ok(())
+            } else {
+                Err(ConfigError::OutOfRange(what))
+            }
+        };
         check(
             !self.hidden.is_empty() && self.hidden.iter().all(|&w| (1..=1024).contains(&w)),
             "hidden: one or more layer widths from 1 to 1024",
@@ -226,21 +231,73 @@ mod tests {
         let err = TrainConfig::default()
             .with_overrides(&["lamda=0.5".into()])
             .unwrap_err();
-        assert!(err.contains("lamda") && err.contains("lambda"), "{err}");
+        assert!(
+            matches!(&err, ConfigError::UnknownSetting { key, known } if key == "lamda" && known.contains("lambda")),
+            "{err}"
+        );
         let err = TrainConfig::default()
             .with_overrides(&["lambda=2".into()])
             .unwrap_err();
-        assert!(err.contains("lambda"), "{err}");
+        assert_eq!(err, ConfigError::OutOfRange("lambda: 0 to 1"));
         let err = TrainConfig::default()
             .with_overrides(&["mode=distill".into()])
             .unwrap_err();
-        assert!(err.contains("table"), "{err}");
+        assert!(
+            matches!(err, ConfigError::OutOfRange(what) if what.contains("table")),
+            "{err}"
+        );
         let err = TrainConfig::default()
             .with_overrides(&["batch=many".into()])
             .unwrap_err();
+        assert!(matches!(&err, ConfigError::BadValue(_)), "{err}");
         assert!(
-            err.contains("batch") || err.contains("invalid type"),
+            err.to_string().contains("batch") || err.to_string().contains("invalid type"),
             "{err}"
         );
+        let err = TrainConfig::default()
+            .with_overrides(&["lambda".into()])
+            .unwrap_err();
+        assert!(matches!(err, ConfigError::NotKeyValue { .. }), "{err}");
     }
+}
+
+/// Why settings were refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// The settings file could not be read or parsed.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// A `--set` item without `=`.
+    #[error("--set {item:?}: expected key=value")]
+    NotKeyValue {
+        /// The item.
+        item: String,
+    },
+    /// A `--set` key that is not a setting.
+    #[error("--set {key}: no such setting; settings: {known}")]
+    UnknownSetting {
+        /// The key.
+        key: String,
+        /// Every setting, comma-separated.
+        known: String,
+    },
+    /// A `--set` value of the wrong type.
+    #[error("--set: {0}")]
+    BadValue(String),
+    /// A setting out of its range: which, and what is allowed.
+    #[error("{0}")]
+    OutOfRange(&'static str),
+}
+
+/// The names of every setting.
+fn setting_names() -> Vec<String> {
+    serde_json::to_value(TrainConfig::default())
+        .ok()
+        .and_then(|v| v.as_object().map(|o| o.keys().cloned().collect()))
+        .unwrap_or_default()
 }

@@ -1,7 +1,7 @@
 //! `sawah export`: a run's latest weights as a model file for `models/`,
 //! with its manifest entry.
 
-use super::run::{Evaluation, RunFolder, RunRecord, code_version};
+use super::run::{Evaluation, RunFolder, TrainError, code_version};
 use sawah_agents::neural::NeuralNet;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -42,18 +42,12 @@ pub struct ManifestEntry {
 /// Writes the run's current weights to `out` (atomically) with the run's
 /// last evaluation in the model's info, and the manifest entry to
 /// `OUT.json`. Returns the entry.
-pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, String> {
+pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, TrainError> {
     let folder = RunFolder {
         dir: run.to_path_buf(),
     };
-    let record_text = fs::read_to_string(folder.config())
-        .map_err(|e| format!("{}: {e} (is this a run folder?)", folder.config().display()))?;
-    let record: RunRecord = serde_json::from_str(&record_text)
-        .map_err(|e| format!("{}: {e}", folder.config().display()))?;
-    let bytes = fs::read(folder.current_model())
-        .map_err(|e| format!("{}: {e}", folder.current_model().display()))?;
-    let mut net = NeuralNet::from_bytes(&bytes)
-        .map_err(|e| format!("{}: {e}", folder.current_model().display()))?;
+    let record = folder.read_record()?;
+    let mut net = NeuralNet::load_file(&folder.current_model())?;
     let strength: Option<Evaluation> = fs::read_to_string(folder.evals()).ok().and_then(|text| {
         text.lines()
             .filter_map(|l| serde_json::from_str(l).ok())
@@ -69,7 +63,7 @@ pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, String> {
             serde_json::Value::from(code_version()),
         );
     }
-    let model_bytes = net.to_bytes().map_err(|e| e.to_string())?;
+    let model_bytes = net.to_bytes()?;
     write_atomically(out, &model_bytes)?;
     let info = &net.info.info;
     let entry = ManifestEntry {
@@ -99,11 +93,15 @@ pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, String> {
     };
     let mut entry_path = out.as_os_str().to_owned();
     entry_path.push(".json");
-    let text = serde_json::to_string_pretty(&entry).map_err(|e| e.to_string())? + "\n";
+    let text =
+        serde_json::to_string_pretty(&entry).map_err(|e| TrainError::Config(e.to_string()))? + "\n";
     write_atomically(Path::new(&entry_path), text.as_bytes())?;
     Ok(entry)
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    sawah_agents::files::write_atomically(path, bytes).map_err(|e| e.to_string())
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    sawah_agents::files::write_atomically(path, bytes).map_err(|e| TrainError::File {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
 }

@@ -54,6 +54,12 @@ pub enum TrainError {
     /// A setting.
     #[error("{0}")]
     Config(String),
+    /// The settings.
+    #[error("{0}")]
+    Settings(#[from] super::config::ConfigError),
+    /// The run's network.
+    #[error("{0}")]
+    Model(#[from] sawah_agents::neural::ModelError),
 }
 
 fn file_error(path: &Path, message: impl std::fmt::Display) -> TrainError {
@@ -442,7 +448,7 @@ where
                 ),
             ));
         }
-        record.config.validate().map_err(TrainError::Config)?;
+        record.config.validate()?;
         record
     } else {
         if folder.config().exists() {
@@ -451,7 +457,7 @@ where
                 "already holds a run; resume it with --resume, or choose another --out",
             ));
         }
-        options.config.validate().map_err(TrainError::Config)?;
+        options.config.validate()?;
         let record = RunRecord {
             rules: game.name().to_string(),
             rules_digest: game.rules_digest(),
