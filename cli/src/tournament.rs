@@ -243,7 +243,7 @@ fn rate(
             );
         };
         let solved = sawah_agents::table::Table::open(Path::new(path), rules)?;
-        for (name, l) in loss_in_folders(rules, &solved, dirs).map_err(anyhow::Error::msg)? {
+        for (name, l) in loss_in_folders(rules, &solved, dirs)? {
             loss.insert(name, l.mean());
         }
     }
@@ -432,7 +432,7 @@ fn run_sprt<G: HasHeuristic + Sync + 'static>(
 
 /// Runs `sawah sprt`.
 pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
-    args.params.validate().map_err(anyhow::Error::msg)?;
+    args.params.validate()?;
     if args.batch == 0 || args.batch > 1_000_000 {
         bail!(
             "--batch must be from 1 to 1000000 pairs, not {}",

@@ -1,9 +1,9 @@
 //! Game analysis against a solved table: how much win probability each
 //! agent gave away per move.
 
-use crate::gamelog::{play_recorded, replay};
+use crate::gamelog::{ReplayError, play_recorded, replay};
 use crate::matches::pair_seed;
-use crate::results::GameRecord;
+use crate::results::{GameRecord, ResultsError};
 use rayon::prelude::*;
 use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, SpecError, perfect};
@@ -39,7 +39,7 @@ pub fn loss_per_agent(
     rules: &RuleSet,
     table: &Table,
     games: &[GameRecord],
-) -> Result<HashMap<String, Loss>, String> {
+) -> Result<HashMap<String, Loss>, AnalysisError> {
     let per_game: Vec<[(String, Loss); 2]> = games
         .par_iter()
         .enumerate()
@@ -53,13 +53,18 @@ pub fn loss_per_agent(
                     by_seat[seat.index()].choices += 1;
                 }
             })
-            .map_err(|e| format!("game {} ({} vs {}): {e}", k + 1, game.light, game.dark))?;
+            .map_err(|source| AnalysisError::Replay {
+                game: k + 1,
+                light: game.light.clone(),
+                dark: game.dark.clone(),
+                source,
+            })?;
             Ok([
                 (game.light.clone(), by_seat[Player::Light.index()]),
                 (game.dark.clone(), by_seat[Player::Dark.index()]),
             ])
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, AnalysisError>>()?;
     let mut out: HashMap<String, Loss> = HashMap::new();
     for [light, dark] in per_game {
         for (name, loss) in [light, dark] {
@@ -78,12 +83,12 @@ pub fn loss_in_folders(
     rules: &RuleSet,
     table: &Table,
     dirs: &[std::path::PathBuf],
-) -> Result<HashMap<String, Loss>, String> {
+) -> Result<HashMap<String, Loss>, AnalysisError> {
     const CHUNK: usize = 2048;
     let mut seen = std::collections::HashSet::new();
     let mut out: HashMap<String, Loss> = HashMap::new();
     let mut chunk: Vec<GameRecord> = Vec::with_capacity(CHUNK);
-    let mut flush = |chunk: &mut Vec<GameRecord>| -> Result<(), String> {
+    let mut flush = |chunk: &mut Vec<GameRecord>| -> Result<(), AnalysisError> {
         for (name, loss) in loss_per_agent(rules, table, chunk)? {
             let entry = out.entry(name).or_default();
             entry.total += loss.total;
@@ -104,14 +109,44 @@ pub fn loss_in_folders(
                 }
             }
             Ok(())
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         if let Some(e) = failure {
-            return Err(format!("{}: {e}", dir.display()));
+            return Err(AnalysisError::InFolder {
+                dir: dir.display().to_string(),
+                source: Box::new(e),
+            });
         }
     }
     flush(&mut chunk)?;
     Ok(out)
+}
+
+/// Why games could not be analysed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// A game's moves do not replay.
+    #[error("game {game} ({light} vs {dark}): {source}")]
+    Replay {
+        /// The game's number in its batch, from 1.
+        game: usize,
+        /// The light player.
+        light: String,
+        /// The dark player.
+        dark: String,
+        /// Which move and why.
+        source: ReplayError,
+    },
+    /// A results file could not be read.
+    #[error("{0}")]
+    Results(#[from] ResultsError),
+    /// A game in a folder's results.
+    #[error("{dir}: {source}")]
+    InFolder {
+        /// The folder.
+        dir: String,
+        /// What was wrong there.
+        source: Box<AnalysisError>,
+    },
 }
 
 /// Why the loss against perfect play could not be measured.
@@ -127,7 +162,7 @@ pub enum LossError {
     },
     /// A game did not replay (a bug in an agent or the recorder).
     #[error("{0}")]
-    Replay(String),
+    Replay(#[from] AnalysisError),
     /// No move of the agent had a choice, so there is nothing to average.
     #[error("in {games} games against perfect play, {spec} never had a choice of moves")]
     NoChoices {
@@ -195,7 +230,7 @@ pub fn loss_against_perfect(
         .into_iter()
         .flatten()
         .collect();
-    let losses = loss_per_agent(rules, table, &records).map_err(LossError::Replay)?;
+    let losses = loss_per_agent(rules, table, &records)?;
     match losses.get("agent") {
         Some(loss) if loss.choices > 0 => Ok(loss.mean()),
         _ => Err(LossError::NoChoices {

@@ -157,32 +157,71 @@ pub struct ReplayStep<'a, G: Game> {
     pub played: Option<G::Move>,
 }
 
+/// What was wrong with a recorded move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayProblem {
+    /// Not `ROLL:FROM-TO` or `ROLL:pass`.
+    #[error("expected ROLL:FROM-TO or ROLL:pass")]
+    NotAToken,
+    /// The roll is not a number.
+    #[error("the roll is not a number")]
+    RollNotANumber,
+    /// The dice cannot show this roll.
+    #[error("no such roll")]
+    NoSuchRoll,
+    /// A move after the end of the game.
+    #[error("the game was already over")]
+    GameOver,
+    /// A pass although a move was possible.
+    #[error("a pass although there were legal moves")]
+    PassWithMoves,
+    /// Not among the legal moves for the roll.
+    #[error("not a legal move here")]
+    IllegalMove,
+}
+
+/// A recorded game that does not replay: which move and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ({token:?}): {problem}")]
+pub struct ReplayError {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// The move as recorded.
+    pub token: String,
+    /// What was wrong.
+    pub problem: ReplayProblem,
+}
+
 /// Replays recorded tokens from the start, calling `visit` on each step.
 /// Fails, naming the token, on one that does not parse or is not legal.
 pub fn replay<G: Game + Codec>(
     game: &G,
     tokens: &[String],
     mut visit: impl FnMut(ReplayStep<'_, G>),
-) -> Result<G::Position, String> {
+) -> Result<G::Position, ReplayError> {
     let mut position = game.start();
     for (k, token) in tokens.iter().enumerate() {
-        let bad = |why: &str| format!("move {} ({token:?}): {why}", k + 1);
+        let bad = |problem: ReplayProblem| ReplayError {
+            number: k + 1,
+            token: token.clone(),
+            problem,
+        };
         let (roll_text, rest) = token
             .split_once(':')
-            .ok_or_else(|| bad("expected ROLL:FROM-TO or ROLL:pass"))?;
+            .ok_or_else(|| bad(ReplayProblem::NotAToken))?;
         let roll: u8 = roll_text
             .parse()
-            .map_err(|_| bad("the roll is not a number"))?;
+            .map_err(|_| bad(ReplayProblem::RollNotANumber))?;
         if usize::from(roll) >= game.dice().probabilities().len() {
-            return Err(bad("no such roll"));
+            return Err(bad(ReplayProblem::NoSuchRoll));
         }
         if game.winner(&position).is_some() {
-            return Err(bad("the game was already over"));
+            return Err(bad(ReplayProblem::GameOver));
         }
         let legal = game.legal_moves(&position, roll);
         let played = if rest == "pass" {
             if !legal.is_empty() {
-                return Err(bad("a pass although there were legal moves"));
+                return Err(bad(ReplayProblem::PassWithMoves));
             }
             None
         } else {
@@ -190,7 +229,7 @@ pub fn replay<G: Game + Codec>(
                 .iter()
                 .copied()
                 .find(|&mv| move_token(game, roll, Some(mv)) == *token);
-            Some(found.ok_or_else(|| bad("not a legal move here"))?)
+            Some(found.ok_or_else(|| bad(ReplayProblem::IllegalMove))?)
         };
         visit(ReplayStep {
             position: &position,
@@ -256,7 +295,8 @@ mod tests {
         ] {
             let tokens: Vec<String> = tokens.into_iter().map(String::from).collect();
             let err = replay(&rules, &tokens, |_| {}).unwrap_err();
-            assert!(err.contains(expected), "{tokens:?}: {err}");
+            assert!(err.to_string().contains(expected), "{tokens:?}: {err}");
+            assert_eq!(err.number, tokens.len(), "the last move is the bad one");
         }
     }
 

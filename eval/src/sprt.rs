@@ -127,23 +127,29 @@ impl fmt::Display for Decision {
     }
 }
 
+/// SPRT settings out of range: which, and what is allowed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct SprtParamsError(pub String);
+
 impl SprtParams {
     /// Checks the settings, naming the first one out of range.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SprtParamsError> {
+        let fail = |message: String| Err(SprtParamsError(message));
         if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(format!("alpha must be in (0, 1), not {}", self.alpha));
+            return fail(format!("alpha must be in (0, 1), not {}", self.alpha));
         }
         if !(self.beta > 0.0 && self.beta < 1.0) {
-            return Err(format!("beta must be in (0, 1), not {}", self.beta));
+            return fail(format!("beta must be in (0, 1), not {}", self.beta));
         }
         if self.alpha + self.beta >= 1.0 {
-            return Err(format!(
+            return fail(format!(
                 "alpha + beta must be below 1, not {}",
                 self.alpha + self.beta
             ));
         }
         if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
-            return Err(format!(
+            return fail(format!(
                 "elo0 must be below elo1 (both finite), not {} and {}",
                 self.elo0, self.elo1
             ));
@@ -411,12 +417,12 @@ mod tests {
     #[test]
     fn invalid_settings_are_named() {
         let mut p = params(5.0, 0.0, EloModel::Logistic);
-        assert!(p.validate().unwrap_err().contains("elo0"));
+        assert!(p.validate().unwrap_err().0.contains("elo0"));
         p = params(0.0, 5.0, EloModel::Logistic);
         p.alpha = 0.0;
-        assert!(p.validate().unwrap_err().contains("alpha"));
+        assert!(p.validate().unwrap_err().0.contains("alpha"));
         p.alpha = 0.6;
         p.beta = 0.5;
-        assert!(p.validate().unwrap_err().contains("alpha + beta"));
+        assert!(p.validate().unwrap_err().0.contains("alpha + beta"));
     }
 }
