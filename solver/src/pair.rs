@@ -1,8 +1,12 @@
 //! Solving one layer pair by modified policy iteration.
 
 use crate::extrapolation;
+use crate::plan::{Layout, PolicyMemory, pair_blocks, pair_states, record_words};
+use crate::policy::{BELLMAN_AHEAD, PairMoves, Policy, Rolls, bellman_parts, larger};
 use crate::record::NONE;
-use crate::{plan::*, policy::*, solve::*, sweeps::*, values::*};
+use crate::solve::{LayerReport, SolveOptions};
+use crate::sweeps::{ChoiceMargins, extrapolate, in_order, sweep, sweep_choices};
+use crate::values::{Values, joint, set_first_estimates, twin};
 use rayon::prelude::*;
 use sawah_engine::race::{Block, PositionIndex, RuleSet};
 use std::time::Instant;

@@ -2,7 +2,8 @@
 //! roll, choices), the policy memory sized to the largest pair, and the
 //! layer pairs and their blocks.
 
-use crate::{policy::*, solve::*};
+use crate::policy::{Policy, Rolls, split_into};
+use crate::solve::PARTIAL_WIDTHS;
 use rayon::prelude::*;
 use sawah_engine::race::{Block, Position, PositionIndex, RuleSet};
 

@@ -3,7 +3,7 @@
 //! or by the recorded candidates).
 
 use crate::record::{INDEX, LAST, NONE, SAME};
-use crate::values::*;
+use crate::values::Values;
 use sawah_engine::race::{MAX_PIECES, Position, PositionIndex, RuleSet};
 
 /// The dice as the sweeps see them: the rolls that can move (a roll of 0

@@ -2,7 +2,12 @@
 //! and `solve`, which walks the layer pairs from the last one down.
 
 use crate::checkpoint::Ignored;
-use crate::{pair::*, plan::*, policy::*, values::*};
+use crate::pair::solve_pair;
+use crate::plan::{
+    Layout, PolicyMemory, SAMPLE_STEP, held_values, layer_pairs, packed_words_estimate, pair_states,
+};
+use crate::policy::Rolls;
+use crate::values::Values;
 use sawah_engine::race::{Position, PositionIndex, RuleSet};
 use std::time::Duration;
 

@@ -3,8 +3,9 @@
 //! ordered parallel walk over blocks.
 
 use crate::extrapolation;
+use crate::policy::{Policy, Rolls, choice_parts, larger, policy_parts, split_parts};
 use crate::record::{INDEX, NONE};
-use crate::{policy::*, values::*};
+use crate::values::Values;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 
