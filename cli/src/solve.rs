@@ -66,7 +66,7 @@ pub fn solve(
         unfinished,
         "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
     );
-    let mut current = (u8::MAX, u8::MAX);
+    let mut current = sawah_engine::race::LayerPair::new(u8::MAX, u8::MAX);
     let solution = sawah_solver::solve_with_checkpoints(
         &rules,
         options,
@@ -75,7 +75,7 @@ pub fn solve(
             if let Some(reason) = &report.ignored_checkpoint {
                 bar.suspend(|| {
                     eprintln!(
-                        "layers {:?}: checkpoint ignored ({reason}); solving the pair again",
+                        "layers {}: checkpoint ignored ({reason}); solving the pair again",
                         report.scores
                     )
                 });
@@ -85,13 +85,13 @@ pub fn solve(
                 bar.inc(report.states);
             }
             bar.set_message(format!(
-                "layers {:?}: sweep {}, Bellman pass {}, change {:.2e}",
+                "layers {}: sweep {}, Bellman pass {}, change {:.2e}",
                 report.scores, report.sweeps, report.bellman_passes, report.residual
             ));
             if verbose {
                 bar.suspend(|| {
                     eprintln!(
-                        "  layers {:?}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
+                        "  layers {}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
                         report.scores,
                         report.sweeps,
                         report.choice_sweeps,
@@ -124,7 +124,7 @@ pub fn solve(
             )
         };
         println!(
-            "layers {:?}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
+            "layers {}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
             layer.scores,
             layer.states,
             layer.residual,

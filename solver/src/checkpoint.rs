@@ -8,7 +8,7 @@
 //! atomically (temporary file, then rename), so a kill leaves either the
 //! whole file or none.
 
-use sawah_engine::race::{PositionIndex, RuleSet};
+use sawah_engine::race::{LayerPair, PositionIndex, RuleSet};
 use serde_json::json;
 use std::io::Write;
 use std::ops::Range;
@@ -17,24 +17,20 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SAWAHLYR";
 const VERSION: u32 = 1;
 
-fn file(dir: &Path, (a, b): (u8, u8)) -> PathBuf {
-    dir.join(format!("layers-{a}-{b}.bin"))
+fn file(dir: &Path, pair: LayerPair) -> PathBuf {
+    dir.join(format!("layers-{}-{}.bin", pair.mover, pair.opponent))
 }
 
-fn ranges(index: &PositionIndex, (a, b): (u8, u8)) -> Vec<Range<u64>> {
-    let mut ranges = vec![index.layer_range(a, b)];
-    if a != b {
-        ranges.push(index.layer_range(b, a));
-    }
-    ranges
+fn ranges(index: &PositionIndex, pair: LayerPair) -> Vec<Range<u64>> {
+    index.pair_ranges(pair)
 }
 
-fn header(rules: &RuleSet, index: &PositionIndex, pair: (u8, u8), residual: f64) -> Vec<u8> {
+fn header(rules: &RuleSet, index: &PositionIndex, pair: LayerPair, residual: f64) -> Vec<u8> {
     let ranges: Vec<[u64; 2]> = ranges(index, pair)
         .iter()
         .map(|r| [r.start, r.end])
         .collect();
-    json!({ "spec": rules.spec(), "pair": [pair.0, pair.1], "ranges": ranges, "residual": residual })
+    json!({ "spec": rules.spec(), "pair": [pair.mover, pair.opponent], "ranges": ranges, "residual": residual })
         .to_string()
         .into_bytes()
 }
@@ -44,7 +40,7 @@ pub fn save(
     dir: &Path,
     rules: &RuleSet,
     index: &PositionIndex,
-    pair: (u8, u8),
+    pair: LayerPair,
     residual: f64,
     value: impl Fn(u64) -> f64,
 ) -> std::io::Result<()> {
@@ -94,12 +90,12 @@ pub enum Ignored {
         file: String,
     },
     /// The checkpoint is cut short or too long.
-    #[error("{file}: {found} bytes of values; layers {pair:?} have {expected}")]
+    #[error("{file}: {found} bytes of values; layers {pair} have {expected}")]
     WrongSize {
         /// The file.
         file: String,
         /// The pair.
-        pair: (u8, u8),
+        pair: LayerPair,
         /// Bytes of values found.
         found: u64,
         /// Bytes of values expected.
@@ -114,7 +110,7 @@ pub fn load(
     dir: &Path,
     rules: &RuleSet,
     index: &PositionIndex,
-    pair: (u8, u8),
+    pair: LayerPair,
 ) -> Result<(Vec<f64>, f64), Ignored> {
     let path = file(dir, pair);
     let shown = path.display().to_string();
@@ -163,11 +159,6 @@ pub fn load(
     Ok((values, residual))
 }
 
-fn header_fields(rules: &RuleSet, index: &PositionIndex, pair: (u8, u8)) -> Vec<u8> {
+fn header_fields(rules: &RuleSet, index: &PositionIndex, pair: LayerPair) -> Vec<u8> {
     header(rules, index, pair, 0.0)
-}
-
-/// The index ranges a pair's checkpoint covers, in file order.
-pub fn pair_ranges(index: &PositionIndex, pair: (u8, u8)) -> Vec<Range<u64>> {
-    ranges(index, pair)
 }

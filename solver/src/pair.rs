@@ -1,14 +1,14 @@
 //! Solving one layer pair by modified policy iteration.
 
 use crate::extrapolation;
-use crate::plan::{Layout, PolicyMemory, pair_blocks, pair_states, record_words};
+use crate::plan::{Layout, PolicyMemory, record_words};
 use crate::policy::{BELLMAN_AHEAD, PairMoves, Policy, Rolls, bellman_parts, larger};
 use crate::record::NONE;
 use crate::solve::{LayerReport, SolveOptions};
 use crate::sweeps::{ChoiceMargins, extrapolate, in_order, sweep, sweep_choices};
 use crate::values::{Values, joint, set_first_estimates, twin};
 use rayon::prelude::*;
-use sawah_engine::race::{Block, PositionIndex, RuleSet};
+use sawah_engine::race::{Block, LayerPair, PositionIndex, RuleSet};
 use std::time::Instant;
 
 /// How far a policy is evaluated before it is improved again: until a
@@ -54,13 +54,17 @@ pub(crate) fn solve_pair(
     rules: &RuleSet,
     index: &PositionIndex,
     values: &Values,
-    (a, b): (u8, u8),
+    pair: LayerPair,
     Layout { width, choices }: Layout,
     memory: &mut PolicyMemory,
     options: SolveOptions,
     progress: &mut impl FnMut(&LayerReport),
 ) -> LayerReport {
     let start = Instant::now();
+    let LayerPair {
+        mover: a,
+        opponent: b,
+    } = pair;
     // Each position is updated together with its twin across a pass: for
     // a != b the twins of layer (a, b) are exactly layer (b, a); for a == b
     // both are in the layer, and the one with the smaller index does the work.
@@ -74,7 +78,7 @@ pub(crate) fn solve_pair(
     // stage, and inside a block from the end (a piece that moves on raises
     // its combination's rank).
     blocks.sort_by_key(|b| std::cmp::Reverse((b.stage(), b.start)));
-    let states = pair_states(index, (a, b));
+    let states = index.pair_len(pair);
     let rolls = Rolls::new(rules);
     let layout = Layout { width, choices };
     // With every move recorded, sweeps apply the Bellman operator itself.
@@ -115,7 +119,7 @@ pub(crate) fn solve_pair(
     let mut policies = memory.policies(per_pair, &twin_pairs, &record_sizes);
     // After the records of the pair before were trimmed to this one's, so
     // that the two are not held at once.
-    set_first_estimates(rules, index, values, &pair_blocks(index, (a, b)));
+    set_first_estimates(rules, index, values, &index.pair_blocks(pair));
     // New values for a twin pair; returns the larger change.
     let update = |i: u64, j: u64, parts: (f64, f64), twin_parts: (f64, f64), write: bool| {
         let (new, new_twin) = if j == i {
@@ -344,7 +348,7 @@ pub(crate) fn solve_pair(
     let mut report = LayerReport {
         candidates: width,
         residual: f64::INFINITY,
-        ..LayerReport::empty((a, b), states)
+        ..LayerReport::empty(pair, states)
     };
     let mut note = |report: &mut LayerReport, residual: f64| {
         report.residual = residual;

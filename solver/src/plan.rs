@@ -5,7 +5,7 @@
 use crate::policy::{Policy, Rolls, split_into};
 use crate::solve::PARTIAL_WIDTHS;
 use rayon::prelude::*;
-use sawah_engine::race::{Block, Position, PositionIndex, RuleSet};
+use sawah_engine::race::{LayerPair, Position, PositionIndex, RuleSet};
 
 /// How a layer pair's moves are recorded: the candidates per roll, and
 /// whether each roll's choice among them is kept as well.
@@ -259,13 +259,6 @@ impl PolicyMemory {
     }
 }
 
-/// The layer pairs `(a, b)`, `a <= b`, of a rule set with `pieces` pieces.
-pub(crate) fn layer_pairs(pieces: u8) -> Vec<(u8, u8)> {
-    (0..pieces)
-        .flat_map(|a| (a..pieces).map(move |b| (a, b)))
-        .collect()
-}
-
 /// The values held while the layer pair `(a, b)` is solved: every
 /// position's, or, when finished pairs are `released` (kept in their
 /// checkpoints), the finished positions' and the two score diagonals the
@@ -273,19 +266,19 @@ pub(crate) fn layer_pairs(pieces: u8) -> Vec<(u8, u8)> {
 pub(crate) fn held_values(
     index: &PositionIndex,
     pieces: u8,
-    (a, b): (u8, u8),
+    pair: LayerPair,
     release: bool,
 ) -> u64 {
     if !release {
         return index.len();
     }
-    let pairs = layer_pairs(pieces);
-    let total = a + b;
-    let unfinished: u64 = pairs.iter().map(|&pair| pair_states(index, pair)).sum();
+    let pairs = LayerPair::all(pieces);
+    let total = pair.borne_off();
+    let unfinished: u64 = pairs.iter().map(|&pair| index.pair_len(pair)).sum();
     let diagonals: u64 = pairs
         .iter()
-        .filter(|&&(a, b)| a + b == total || a + b == total + 1)
-        .map(|&pair| pair_states(index, pair))
+        .filter(|pair| pair.borne_off() == total || pair.borne_off() == total + 1)
+        .map(|&pair| index.pair_len(pair))
         .sum();
     index.len() - unfinished + diagonals
 }
@@ -320,14 +313,15 @@ pub(crate) fn packed_words_estimate(
     rules: &RuleSet,
     index: &PositionIndex,
     rolls: &Rolls,
-    pair: (u8, u8),
+    pair: LayerPair,
     step: u64,
 ) -> u64 {
     let width = usize::from(rules.pieces());
     // Every position whose index is a multiple of `step`, unranked inside
     // its block (unranking from the index alone searches for the block:
     // sawah's plan took 10 s that way).
-    let sampled: u64 = pair_blocks(index, pair)
+    let sampled: u64 = index
+        .pair_blocks(pair)
         .par_iter()
         .flat_map_iter(|block| {
             let first = block.start.div_ceil(step) * step - block.start;
@@ -338,22 +332,4 @@ pub(crate) fn packed_words_estimate(
         .map(|position| record_words(rules, rolls, width, &position) as u64)
         .sum();
     sampled * step * 101 / 100
-}
-
-/// The blocks of a layer pair: the layer's, then its mirror's when that is
-/// another layer.
-pub(crate) fn pair_blocks(index: &PositionIndex, (a, b): (u8, u8)) -> Vec<Block> {
-    let mut blocks = index.blocks(a, b);
-    if a != b {
-        blocks.extend(index.blocks(b, a));
-    }
-    blocks
-}
-
-/// Positions in a layer pair (the layer and its mirror).
-pub(crate) fn pair_states(index: &PositionIndex, pair: (u8, u8)) -> u64 {
-    crate::checkpoint::pair_ranges(index, pair)
-        .iter()
-        .map(|r| r.end - r.start)
-        .sum()
 }

@@ -3,12 +3,10 @@
 
 use crate::checkpoint::Ignored;
 use crate::pair::solve_pair;
-use crate::plan::{
-    Layout, PolicyMemory, SAMPLE_STEP, held_values, layer_pairs, packed_words_estimate, pair_states,
-};
+use crate::plan::{Layout, PolicyMemory, SAMPLE_STEP, held_values, packed_words_estimate};
 use crate::policy::Rolls;
 use crate::values::Values;
-use sawah_engine::race::{Position, PositionIndex, RuleSet};
+use sawah_engine::race::{LayerPair, Position, PositionIndex, RuleSet};
 use std::time::Duration;
 
 /// How a solve is run.
@@ -55,7 +53,7 @@ impl Default for SolveOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerReport {
     /// The layers: (mover's, opponent's) borne-off counts, and the mirror.
-    pub scores: (u8, u8),
+    pub scores: LayerPair,
     /// Positions in the pair.
     pub states: u64,
     /// In-place sweeps made under a recorded policy (including those over
@@ -90,7 +88,7 @@ pub struct LayerReport {
 impl LayerReport {
     /// The report of pair `scores` (of `states` positions) before any work:
     /// no sweeps, no passes, residual 0.
-    pub fn empty(scores: (u8, u8), states: u64) -> LayerReport {
+    pub fn empty(scores: LayerPair, states: u64) -> LayerReport {
         LayerReport {
             scores,
             states,
@@ -188,7 +186,7 @@ pub fn solve_with_checkpoints(
         });
     }
     let p = rules.pieces();
-    let pairs = layer_pairs(p);
+    let pairs = LayerPair::all(p);
     // With checkpoints, the values no pair still to come reads are given
     // back to the kernel (and read back from the checkpoints at the end).
     let release = checkpoints.is_some();
@@ -197,9 +195,9 @@ pub fn solve_with_checkpoints(
     set_finished_positions(&index, &values, p);
     let moving_rolls = Rolls::new(rules).moving.len();
     let mut policy_memory =
-        PolicyMemory::reserve(pairs.iter().zip(&layouts).map(|(&(a, b), layout)| {
+        PolicyMemory::reserve(pairs.iter().zip(&layouts).map(|(&pair, layout)| {
             // At most one twin pair per position of the layer (a != b: exactly).
-            let range = index.layer_range(a, b);
+            let range = index.layer_range(pair.mover, pair.opponent);
             let twin_pairs = (range.end - range.start) as usize;
             layout.per_twin_pair(moving_rolls, p).times(twin_pairs)
         }));
@@ -207,7 +205,7 @@ pub fn solve_with_checkpoints(
     let mut reports = Vec::new();
     for total in (0..=2 * (p - 1)).rev() {
         if release {
-            for &pair in pairs.iter().filter(|&&(a, b)| a + b == total + 2) {
+            for &pair in pairs.iter().filter(|pair| pair.borne_off() == total + 2) {
                 values
                     .of_pair(&index, pair)
                     .into_iter()
@@ -218,7 +216,7 @@ pub fn solve_with_checkpoints(
         for (&pair, &layout) in pairs
             .iter()
             .zip(&layouts)
-            .filter(|(pair, _)| pair.0 + pair.1 == total)
+            .filter(|(pair, _)| pair.borne_off() == total)
         {
             let job = PairJob {
                 rules,
@@ -239,7 +237,7 @@ pub fn solve_with_checkpoints(
         for &pair in &released {
             if let Err(reason) = values.restore(dir, rules, &index, pair) {
                 return Err(SolveError::Checkpoint(std::io::Error::other(format!(
-                    "the checkpoint of layers {pair:?} in {} could not be read back: {reason}",
+                    "the checkpoint of layers {pair} in {} could not be read back: {reason}",
                     dir.display()
                 ))));
             }
@@ -264,7 +262,7 @@ pub fn solve_with_checkpoints(
 fn plan_layouts(
     rules: &RuleSet,
     index: &PositionIndex,
-    pairs: &[(u8, u8)],
+    pairs: &[LayerPair],
     release: bool,
     memory: u64,
 ) -> Result<Vec<Layout>, SolveError> {
@@ -275,7 +273,7 @@ fn plan_layouts(
     let least_needed = pairs
         .iter()
         .map(|&pair| {
-            8 * held(pair) + Layout::NARROWEST.bytes(pair_states(index, pair), 0, moving_rolls, p)
+            8 * held(pair) + Layout::NARROWEST.bytes(index.pair_len(pair), 0, moving_rolls, p)
         })
         .max()
         .unwrap_or(0);
@@ -291,7 +289,7 @@ fn plan_layouts(
         .iter()
         .map(|&pair| {
             let words = packed_words_estimate(rules, index, &rolls, pair, SAMPLE_STEP);
-            let shape = (pair_states(index, pair), words);
+            let shape = (index.pair_len(pair), words);
             Layout::that_fits(held(pair), shape, moving_rolls, p, memory)
                 .unwrap_or(Layout::NARROWEST)
         })
@@ -313,7 +311,7 @@ struct PairJob<'a> {
     rules: &'a RuleSet,
     index: &'a PositionIndex,
     values: &'a Values,
-    pair: (u8, u8),
+    pair: LayerPair,
     layout: Layout,
     options: SolveOptions,
     checkpoints: Option<&'a std::path::Path>,
@@ -327,7 +325,7 @@ impl PairJob<'_> {
         policy_memory: &mut PolicyMemory,
         progress: &mut impl FnMut(&LayerReport),
     ) -> Result<LayerReport, SolveError> {
-        let states = pair_states(self.index, self.pair);
+        let states = self.index.pair_len(self.pair);
         let saved = self
             .checkpoints
             .map(|dir| self.values.restore(dir, self.rules, self.index, self.pair));

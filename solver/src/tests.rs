@@ -2,7 +2,7 @@
 
 use crate::record::{NONE, SAME};
 use crate::{pair::*, plan::*, policy::*, solve::*, sweeps::*, values::*};
-use sawah_engine::race::PositionIndex;
+use sawah_engine::race::{LayerPair, PositionIndex};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use proptest::prelude::*;
@@ -109,25 +109,22 @@ fn sawah_layouts_at_the_default_budget() {
     let index = PositionIndex::new(&rules);
     let rolls = Rolls::new(&rules);
     let budget = SolveOptions::default().memory;
-    for pair in layer_pairs(rules.pieces()) {
+    for pair in LayerPair::all(rules.pieces()) {
         // A coarser sample than the solver's, for speed.
         let words = packed_words_estimate(&rules, &index, &rolls, pair, 4_099);
         let layout = Layout::that_fits(
             held_values(&index, rules.pieces(), pair, true),
-            (pair_states(&index, pair), words),
+            (index.pair_len(pair), words),
             rolls.moving.len(),
             rules.pieces(),
             budget,
         );
-        let width = match pair {
-            (0, 1) => 3,
-            _ => 7,
-        };
+        let width = if pair == LayerPair::new(0, 1) { 3 } else { 7 };
         let expected = Layout {
             width,
             choices: true,
         };
-        assert_eq!(layout, Some(expected), "layers {pair:?}");
+        assert_eq!(layout, Some(expected), "layers {pair}");
     }
 }
 
@@ -198,8 +195,8 @@ fn first_estimates_start_closer_to_the_solution_than_a_half() {
     let index = &solution.index;
     let values = values_of(&solution.values);
     let (mut estimated, mut half, mut count) = (0.0, 0.0, 0u64);
-    for (a, b) in layer_pairs(rules.pieces()) {
-        for block in &pair_blocks(index, (a, b)) {
+    for pair in LayerPair::all(rules.pieces()) {
+        for block in &index.pair_blocks(pair) {
             index.for_each_in_block(block, |i, position| {
                 let bounds = Bounds::of(&rules, index, position);
                 let estimate = bounds.estimate(&values);
@@ -255,11 +252,11 @@ fn every_layout_solves_the_largest_pair_to_the_same_values() {
     };
     let solution = solve(&rules, options, |_| {}).expect("solves");
     let index = &solution.index;
-    let pair = layer_pairs(rules.pieces())
+    let pair = LayerPair::all(rules.pieces())
         .into_iter()
-        .max_by_key(|&pair| pair_states(index, pair))
+        .max_by_key(|&pair| index.pair_len(pair))
         .expect("a pair");
-    let ranges = crate::checkpoint::pair_ranges(index, pair);
+    let ranges = index.pair_ranges(pair);
     let rolls = Rolls::new(&rules);
     for (width, choices) in [(3, true), (2, true), (2, false), (1, false)] {
         let layout = Layout { width, choices };

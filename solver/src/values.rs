@@ -2,7 +2,7 @@
 //! of a layer pair from the solved pairs above it.
 
 use rayon::prelude::*;
-use sawah_engine::race::{Block, Position, PositionIndex, RuleSet};
+use sawah_engine::race::{Block, LayerPair, Position, PositionIndex, RuleSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The values being solved, shared between threads (f64 bits in atomics;
@@ -19,8 +19,9 @@ impl Values {
         self.0[i as usize].store(v.to_bits(), Ordering::Relaxed);
     }
     /// The values of a layer pair, one slice per layer.
-    pub(crate) fn of_pair(&self, index: &PositionIndex, pair: (u8, u8)) -> Vec<&[AtomicU64]> {
-        crate::checkpoint::pair_ranges(index, pair)
+    pub(crate) fn of_pair(&self, index: &PositionIndex, pair: LayerPair) -> Vec<&[AtomicU64]> {
+        index
+            .pair_ranges(pair)
             .into_iter()
             .map(|range| &self.0[range.start as usize..range.end as usize])
             .collect()
@@ -32,7 +33,7 @@ impl Values {
         dir: &std::path::Path,
         rules: &RuleSet,
         index: &PositionIndex,
-        pair: (u8, u8),
+        pair: LayerPair,
     ) -> Result<f64, crate::checkpoint::Ignored> {
         let (saved, residual) = crate::checkpoint::load(dir, rules, index, pair)?;
         let all = self.of_pair(index, pair).into_iter().flatten();

@@ -3,11 +3,11 @@
 //! loads or is ignored; never a panic.
 
 use proptest::prelude::*;
-use sawah_engine::race::{self, PositionIndex};
+use sawah_engine::race::{self, LayerPair, PositionIndex};
 use sawah_solver::checkpoint;
 use std::path::PathBuf;
 
-const PAIR: (u8, u8) = (0, 1);
+const PAIR: LayerPair = LayerPair::new(0, 1);
 
 /// A folder holding masters-2's checkpoint of layer pair (0, 1), with
 /// made-up values, and that checkpoint's bytes.
@@ -33,7 +33,7 @@ fn a_checkpoint_loads_for_its_own_rule_set_and_pair_only() {
     let rules = race::preset("masters-2").unwrap();
     let index = PositionIndex::new(&rules);
     let (values, residual) = load(&dir, &bytes).unwrap();
-    let ranges = checkpoint::pair_ranges(&index, PAIR);
+    let ranges = index.pair_ranges(PAIR);
     let expected: Vec<f64> = ranges
         .into_iter()
         .flatten()
@@ -48,7 +48,7 @@ fn a_checkpoint_loads_for_its_own_rule_set_and_pair_only() {
         "{foreign}"
     );
     assert!(foreign.to_string().contains("layers-0-1.bin"), "{foreign}");
-    let missing = checkpoint::load(&dir, &rules, &index, (0, 0)).unwrap_err();
+    let missing = checkpoint::load(&dir, &rules, &index, LayerPair::new(0, 0)).unwrap_err();
     assert!(matches!(missing, checkpoint::Ignored::Missing), "{missing}");
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -71,7 +71,7 @@ proptest! {
             // is checked), so at most the one value holding it differs.
             let rules = race::preset("masters-2").unwrap();
             let index = PositionIndex::new(&rules);
-            let expected: Vec<f64> = checkpoint::pair_ranges(&index, PAIR)
+            let expected: Vec<f64> = index.pair_ranges(PAIR)
                 .into_iter()
                 .flatten()
                 .map(|i| i as f64 * 1e-6)

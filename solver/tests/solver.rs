@@ -2,7 +2,7 @@
 //! position listed, a hash map from position to slot, and plain value
 //! iteration over all of them at once: no layers, no index, no ordering.
 
-use sawah_engine::race::{self, Position, RuleSet, Setup, SideSetup};
+use sawah_engine::race::{self, LayerPair, Position, RuleSet, Setup, SideSetup};
 use sawah_engine::{ByPlayer, Player};
 use sawah_solver::{LayerReport, SolveOptions, solve};
 use std::collections::HashMap;
@@ -381,7 +381,7 @@ fn a_released_pair_whose_checkpoint_is_gone_is_an_error() {
     // Pair (1, 1) is released when (0, 0) starts; delete the checkpoints then.
     let result =
         sawah_solver::solve_with_checkpoints(&rules, SolveOptions::default(), Some(&dir), |r| {
-            if r.scores == (0, 0) {
+            if r.scores == LayerPair::new(0, 0) {
                 let _ = std::fs::remove_dir_all(&dir);
             }
         });
@@ -416,20 +416,24 @@ fn a_damaged_checkpoint_is_solved_again_and_reported() {
         .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(told.len(), 1, "told once: {told:?}");
-    assert_eq!(told[0].0, (0, 1));
+    assert_eq!(told[0].0, LayerPair::new(0, 1));
     assert!(
         told[0].1.contains("layers-0-1.bin") && told[0].1.contains("bytes of values"),
         "{}",
         told[0].1
     );
-    let layer = again.layers.iter().find(|l| l.scores == (0, 1)).unwrap();
+    let layer = again
+        .layers
+        .iter()
+        .find(|l| l.scores == LayerPair::new(0, 1))
+        .unwrap();
     assert!(layer.sweeps > 0, "(0, 1) was solved again");
     assert!(layer.ignored_checkpoint.is_some());
     assert!(
         again
             .layers
             .iter()
-            .filter(|l| l.scores != (0, 1))
+            .filter(|l| l.scores != LayerPair::new(0, 1))
             .all(|l| l.sweeps == 0),
         "the others resumed"
     );

@@ -32,6 +32,50 @@ struct Layer {
     len: u64,
 }
 
+/// A layer pair: the positions where the side to move has borne off
+/// `mover` pieces and the other side `opponent`, together with the mirror
+/// layer (`opponent`, `mover`), which holds every position's twin (the same
+/// pieces with the other side to move). The solver works pair by pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LayerPair {
+    /// Pieces borne off by the side to move.
+    pub mover: u8,
+    /// Pieces borne off by the other side.
+    pub opponent: u8,
+}
+
+impl LayerPair {
+    /// The pair of layer (`mover`, `opponent`).
+    pub const fn new(mover: u8, opponent: u8) -> LayerPair {
+        LayerPair { mover, opponent }
+    }
+
+    /// Every pair of a rule set with `pieces` pieces, each once (`mover` at
+    /// most `opponent`), in order.
+    pub fn all(pieces: u8) -> Vec<LayerPair> {
+        (0..pieces)
+            .flat_map(|mover| (mover..pieces).map(move |opponent| LayerPair::new(mover, opponent)))
+            .collect()
+    }
+
+    /// Whether the layer is its own mirror (both sides have borne off as many).
+    pub fn is_own_mirror(self) -> bool {
+        self.mover == self.opponent
+    }
+
+    /// Pieces borne off in all (the score diagonal the pair lies on).
+    pub fn borne_off(self) -> u8 {
+        self.mover + self.opponent
+    }
+}
+
+impl std::fmt::Display for LayerPair {
+    /// `(mover, opponent)`, as the solver's reports print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {})", self.mover, self.opponent)
+    }
+}
+
 /// The dense index of one rule set.
 #[derive(Clone, Debug)]
 pub struct PositionIndex {
@@ -338,6 +382,33 @@ impl PositionIndex {
         }
     }
 
+    /// The index ranges of a layer pair, in order: its layer, then the
+    /// mirror layer when that is another one.
+    pub fn pair_ranges(&self, pair: LayerPair) -> Vec<std::ops::Range<u64>> {
+        let LayerPair { mover, opponent } = pair;
+        let mut ranges = vec![self.layer_range(mover, opponent)];
+        if !pair.is_own_mirror() {
+            ranges.push(self.layer_range(opponent, mover));
+        }
+        ranges
+    }
+
+    /// The blocks of a layer pair: the layer's, then its mirror's when that
+    /// is another layer.
+    pub fn pair_blocks(&self, pair: LayerPair) -> Vec<Block> {
+        let LayerPair { mover, opponent } = pair;
+        let mut blocks = self.blocks(mover, opponent);
+        if !pair.is_own_mirror() {
+            blocks.extend(self.blocks(opponent, mover));
+        }
+        blocks
+    }
+
+    /// Positions in a layer pair (the layer and its mirror).
+    pub fn pair_len(&self, pair: LayerPair) -> u64 {
+        self.pair_ranges(pair).iter().map(|r| r.end - r.start).sum()
+    }
+
     /// Colex rank of the set `bits` (packed) among sets of its size.
     #[inline]
     fn comb_rank(&self, bits: u32) -> u64 {
@@ -508,6 +579,38 @@ impl PositionIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layer_pairs_cover_every_unfinished_layer_once() {
+        for name in ["ur-1", "ur-2", "ur-3", "masters-2"] {
+            let rules = crate::race::preset(name).unwrap();
+            let index = PositionIndex::new(&rules);
+            let p = rules.pieces();
+            let pairs = LayerPair::all(p);
+            assert_eq!(
+                pairs.len(),
+                usize::from(p) * usize::from(p + 1) / 2,
+                "{name}"
+            );
+            let in_pairs: u64 = pairs.iter().map(|&pair| index.pair_len(pair)).sum();
+            let unfinished: u64 = (0..p)
+                .flat_map(|a| (0..p).map(move |b| (a, b)))
+                .map(|(a, b)| {
+                    let range = index.layer_range(a, b);
+                    range.end - range.start
+                })
+                .sum();
+            assert_eq!(in_pairs, unfinished, "{name}");
+            for pair in pairs {
+                let blocks: u64 = index.pair_blocks(pair).iter().map(|b| b.len).sum();
+                assert_eq!(blocks, index.pair_len(pair), "{name} {pair}");
+                assert_eq!(
+                    index.pair_ranges(pair).len(),
+                    if pair.is_own_mirror() { 1 } else { 2 }
+                );
+            }
+        }
+    }
 
     /// The table look-ups against the bit loops: every position of the
     /// tiny presets, and positions spread over every block of every layer
