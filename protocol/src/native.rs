@@ -104,7 +104,11 @@ impl Limits {
             return None;
         }
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
-        let deadline = self.time_budget.map(|budget| Instant::now() + budget);
+        // A budget too large to add to the clock is no deadline at all
+        // (`--time-budget-ms` comes from the command line).
+        let deadline = self
+            .time_budget
+            .and_then(|budget| Instant::now().checked_add(budget));
         Some(Stop::new(move |nodes| {
             nodes >= max_nodes || deadline.is_some_and(|deadline| Instant::now() >= deadline)
         }))
@@ -271,5 +275,12 @@ mod tests {
         .stop()
         .unwrap();
         assert!(time.fired(0));
+        let endless = Limits {
+            time_budget: Some(Duration::from_millis(u64::MAX)),
+            ..Limits::NONE
+        }
+        .stop()
+        .unwrap();
+        assert!(!endless.fired(0));
     }
 }
