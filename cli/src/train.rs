@@ -86,9 +86,19 @@ where
     Ok(())
 }
 
-/// Runs `sawah train`.
-pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
-    let (game, folder, config, resume) = match (&args.resume, &args.out) {
+/// What `sawah train` starts: the game, the run folder, the settings, and
+/// whether it resumes.
+struct Plan {
+    game: AnyGame,
+    folder: PathBuf,
+    config: TrainConfig,
+    resume: bool,
+}
+
+/// Checks the arguments and reads the settings (a new run's, or the run's
+/// own record when resuming).
+fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
+    match (&args.resume, &args.out) {
         (Some(_), Some(_)) => {
             bail!("give either --out (a new run) or --resume (an existing one), not both")
         }
@@ -103,66 +113,85 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
             if args.rules.as_deref().is_some_and(|r| r != record.rules) {
                 bail!("the run in {} is for {}", dir.display(), record.rules);
             }
-            let game = registry.resolve(&record.rules)?;
-            (game, dir.clone(), record.config, true)
+            Ok(Plan {
+                game: registry.resolve(&record.rules)?,
+                folder: dir.clone(),
+                config: record.config,
+                resume: true,
+            })
         }
         (None, Some(dir)) => {
             let rules = args.rules.as_deref().unwrap_or("sawah");
-            let game = registry.resolve(rules)?;
             let base = match &args.config {
                 Some(path) => TrainConfig::from_file(path)?,
                 None => TrainConfig::default(),
             };
-            let config = base.with_overrides(&args.set)?;
-            (game, dir.clone(), config, false)
+            Ok(Plan {
+                game: registry.resolve(rules)?,
+                folder: dir.clone(),
+                config: base.with_overrides(&args.set)?,
+                resume: false,
+            })
         }
-    };
-    let bar = progress(&config);
-    let mut observe = |status: &Status| {
-        let c = status.counters;
-        bar.set_position(if config.games > 0 {
-            c.games
-        } else {
-            c.seconds as u64
-        });
-        let mut message = format!(
-            "{} games, {:.0} pos/s, loss {:.4}, TD error {:.3}",
-            c.games,
-            c.positions as f64 / c.seconds.max(1e-9),
-            status.loss,
-            status.td_error
-        );
-        if let Some(e) = &status.evaluation {
-            let scores: Vec<String> = e
-                .results
-                .iter()
-                .map(|(o, s, lo, hi)| {
-                    format!(
-                        "{o} {:.1}% ({:.1}-{:.1})",
-                        100.0 * s,
-                        100.0 * lo,
-                        100.0 * hi
-                    )
-                })
-                .collect();
-            let measures: Vec<String> = e
-                .measures
-                .iter()
-                .map(|(n, v)| format!("{n} {v:.4}"))
-                .collect();
-            bar.println(format!(
-                "after {} games: {} {}",
-                e.games,
-                scores.join(", "),
-                measures.join(", ")
-            ));
-        }
-        message.truncate(200);
-        bar.set_message(message);
-    };
+    }
+}
+
+/// Shows a training status on the progress bar, and each evaluation as a
+/// line above it.
+fn show_status(bar: &indicatif::ProgressBar, config: &TrainConfig, status: &Status) {
+    let c = status.counters;
+    bar.set_position(if config.games > 0 {
+        c.games
+    } else {
+        c.seconds as u64
+    });
+    let mut message = format!(
+        "{} games, {:.0} pos/s, loss {:.4}, TD error {:.3}",
+        c.games,
+        c.positions as f64 / c.seconds.max(1e-9),
+        status.loss,
+        status.td_error
+    );
+    if let Some(e) = &status.evaluation {
+        let scores: Vec<String> = e
+            .results
+            .iter()
+            .map(|(o, s, lo, hi)| {
+                format!(
+                    "{o} {:.1}% ({:.1}-{:.1})",
+                    100.0 * s,
+                    100.0 * lo,
+                    100.0 * hi
+                )
+            })
+            .collect();
+        let measures: Vec<String> = e
+            .measures
+            .iter()
+            .map(|(n, v)| format!("{n} {v:.4}"))
+            .collect();
+        bar.println(format!(
+            "after {} games: {} {}",
+            e.games,
+            scores.join(", "),
+            measures.join(", ")
+        ));
+    }
+    message.truncate(200);
+    bar.set_message(message);
+}
+
+/// The run's first line: what is trained, on what, where, with which seed.
+fn announce(plan: &Plan) {
+    let Plan {
+        game,
+        folder,
+        config,
+        resume,
+    } = plan;
     println!(
         "{} {} on {}: {} in {} (seed {})",
-        if resume { "resuming" } else { "training" },
+        if *resume { "resuming" } else { "training" },
         match config.mode {
             sawah_train::neural::Mode::SelfPlay => "self-play TD(lambda)",
             sawah_train::neural::Mode::Distill => "distillation",
@@ -177,78 +206,100 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
         folder.display(),
         config.seed
     );
+}
+
+/// Trains a race rule set: with a solved table, perfect play is an
+/// opponent, the teacher (distillation) and the measure of loss per move.
+fn train_race(
+    rules: &RuleSet,
+    plan: &Plan,
+    bar: &indicatif::ProgressBar,
+    observe: &mut dyn FnMut(&Status),
+) -> Result<()> {
+    let config = &plan.config;
+    let table = match &config.table {
+        Some(path) => {
+            Some(Table::open(Path::new(path), rules).with_context(|| format!("table {path}"))?)
+        }
+        None => None,
+    };
     let mut opponents: Vec<String> = OPPONENTS.iter().map(|s| s.to_string()).collect();
-    let result = match &game {
-        AnyGame::Race(rules) => {
-            let table = match &config.table {
-                Some(path) => Some(
-                    Table::open(Path::new(path), rules).with_context(|| format!("table {path}"))?,
-                ),
-                None => None,
-            };
-            if let Some(path) = &config.table {
-                opponents.push(format!("perfect:table={path}"));
-            }
-            let teacher = table.as_ref().map(|t| {
-                move |p: &sawah_engine::race::Position| {
-                    sawah_agents::perfect::position_value(rules, t, p)
+    if let Some(path) = &config.table {
+        opponents.push(format!("perfect:table={path}"));
+    }
+    let teacher = table.as_ref().map(|t| {
+        move |p: &sawah_engine::race::Position| sawah_agents::perfect::position_value(rules, t, p)
+    });
+    let measures = |_: &NeuralNet, model: &Path| match (&table, &config.table) {
+        (Some(t), Some(path)) => {
+            match loss_against_perfect(rules, t, path, model, config.eval_games) {
+                Ok(loss) => vec![("loss_per_move_vs_perfect".to_string(), loss)],
+                Err(why) => {
+                    // Said, not silently left out of the evaluation.
+                    bar.println(format!(
+                        "loss per move against perfect play not measured: {why}"
+                    ));
+                    Vec::new()
                 }
-            });
-            let warnings = bar.clone();
-            let measures = |_: &NeuralNet, model: &Path| match (&table, &config.table) {
-                (Some(t), Some(path)) => {
-                    match loss_against_perfect(rules, t, path, model, config.eval_games) {
-                        Ok(loss) => vec![("loss_per_move_vs_perfect".to_string(), loss)],
-                        Err(why) => {
-                            // Said, not silently left out of the evaluation.
-                            warnings.println(format!(
-                                "loss per move against perfect play not measured: {why}"
-                            ));
-                            Vec::new()
-                        }
-                    }
-                }
-                _ => Vec::new(),
-            };
-            let options = RunOptions {
-                folder: RunFolder {
-                    dir: folder.clone(),
-                },
-                config: config.clone(),
-                resume,
-                teacher: teacher
-                    .as_ref()
-                    .map(|t| t as &(dyn Fn(&sawah_engine::race::Position) -> f64 + Sync)),
-                opponents,
-                measures: Some(&measures),
-                observe: &mut observe,
-            };
-            run_game(&**rules, options)
-        }
-        AnyGame::Senet(senet) => {
-            if config.table.is_some() {
-                bail!("senet has no solved tables; leave out table");
             }
-            let options = RunOptions {
-                folder: RunFolder {
-                    dir: folder.clone(),
-                },
-                config: config.clone(),
-                resume,
-                teacher: None,
-                opponents,
-                measures: None,
-                observe: &mut observe,
-            };
-            run_game(&**senet, options)
         }
+        _ => Vec::new(),
+    };
+    let options = RunOptions {
+        folder: RunFolder {
+            dir: plan.folder.clone(),
+        },
+        config: config.clone(),
+        resume: plan.resume,
+        teacher: teacher
+            .as_ref()
+            .map(|t| t as &(dyn Fn(&sawah_engine::race::Position) -> f64 + Sync)),
+        opponents,
+        measures: Some(&measures),
+        observe,
+    };
+    run_game(rules, options)
+}
+
+/// Trains Senet (no tables: self-play against the fixed opponents).
+fn train_senet(
+    senet: &sawah_engine::senet::Senet,
+    plan: &Plan,
+    observe: &mut dyn FnMut(&Status),
+) -> Result<()> {
+    if plan.config.table.is_some() {
+        bail!("senet has no solved tables; leave out table");
+    }
+    let options = RunOptions {
+        folder: RunFolder {
+            dir: plan.folder.clone(),
+        },
+        config: plan.config.clone(),
+        resume: plan.resume,
+        teacher: None,
+        opponents: OPPONENTS.iter().map(|s| s.to_string()).collect(),
+        measures: None,
+        observe,
+    };
+    run_game(senet, options)
+}
+
+/// Runs `sawah train`.
+pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
+    let plan = plan(registry, &args)?;
+    let bar = progress(&plan.config);
+    let mut observe = |status: &Status| show_status(&bar, &plan.config, status);
+    announce(&plan);
+    let result = match &plan.game {
+        AnyGame::Race(rules) => train_race(rules, &plan, &bar, &mut observe),
+        AnyGame::Senet(senet) => train_senet(senet, &plan, &mut observe),
     };
     bar.finish_and_clear();
     result?;
     println!(
         "model: {} (export with `sawah export {} --out models/NAME.safetensors`)",
-        folder.join("current.safetensors").display(),
-        folder.display()
+        plan.folder.join("current.safetensors").display(),
+        plan.folder.display()
     );
     Ok(())
 }
