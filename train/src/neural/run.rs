@@ -424,16 +424,15 @@ fn evaluate<G: HasHeuristic + Sync + 'static>(
     })
 }
 
-/// Runs (or resumes) training until the settings' budget is spent.
-/// Returns the final counters.
-pub fn train<G>(game: &G, options: RunOptions<'_, G>) -> Result<Counters, TrainError>
-where
-    G: HasHeuristic + Sync + 'static,
-    G::Position: Send,
-{
-    let folder = options.folder.clone();
-    fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
-    let record = if options.resume {
+/// The run's record: when resuming, read and checked against `game`;
+/// otherwise a new one for `config`, written to the (new) run folder.
+fn open_record<G: HasHeuristic>(
+    game: &G,
+    folder: &RunFolder,
+    resume: bool,
+    config: &TrainConfig,
+) -> Result<RunRecord, TrainError> {
+    if resume {
         let path = folder.config();
         let record = folder.read_record()?;
         if record.rules != game.name() || record.rules_digest != game.rules_digest() {
@@ -449,7 +448,7 @@ where
             ));
         }
         record.config.validate()?;
-        record
+        Ok(record)
     } else {
         if folder.config().exists() {
             return Err(file_error(
@@ -457,19 +456,31 @@ where
                 "already holds a run; resume it with --resume, or choose another --out",
             ));
         }
-        options.config.validate()?;
+        config.validate()?;
         let record = RunRecord {
             rules: game.name().to_string(),
             rules_digest: game.rules_digest(),
             encoder: game.encoder_id().to_string(),
-            config: options.config.clone(),
+            config: config.clone(),
             code_version: code_version(),
         };
         let text =
             serde_json::to_string_pretty(&record).map_err(|e| TrainError::Config(e.to_string()))?;
         write_atomically(&folder.config(), text.as_bytes())?;
-        record
-    };
+        Ok(record)
+    }
+}
+
+/// Runs (or resumes) training until the settings' budget is spent.
+/// Returns the final counters.
+pub fn train<G>(game: &G, options: RunOptions<'_, G>) -> Result<Counters, TrainError>
+where
+    G: HasHeuristic + Sync + 'static,
+    G::Position: Send,
+{
+    let folder = options.folder.clone();
+    fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
+    let record = open_record(game, &folder, options.resume, &options.config)?;
     let config = record.config.clone();
     let input_size = game.input_size();
     let mut widths = vec![input_size];
