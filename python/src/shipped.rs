@@ -1,0 +1,54 @@
+//! The shipped models, embedded in the extension (see `build.rs`), and the
+//! files agents read: the shipped models in memory, anything else (a
+//! table, a model or weights named by path) from the file system, as
+//! `sawah bot` reads them for a local program.
+
+use sawah_agents::assets::{Assets, FileAssets, MemoryAssets};
+use sawah_agents::manifest::Models;
+use sawah_agents::{AgentSpec, SpecError};
+use std::sync::{Arc, OnceLock};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
+}
+
+/// The shipped models (checked against the manifest's SHA-256 once).
+pub fn models() -> &'static Models {
+    static MODELS: OnceLock<Models> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        Models::from_bytes(embedded::MANIFEST, "manifest.json", |name| {
+            embedded::FILES
+                .iter()
+                .find(|(file, _)| *file == name)
+                .map(|(_, bytes)| bytes.to_vec())
+                .ok_or_else(|| "not shipped".to_string())
+        })
+        .expect("the shipped models match their manifest (checked by the tests)")
+    })
+}
+
+/// The shipped models, then the file system.
+pub fn assets() -> Arc<dyn Assets> {
+    static ASSETS: OnceLock<Arc<MemoryAssets>> = OnceLock::new();
+    ASSETS
+        .get_or_init(|| {
+            let mut assets = MemoryAssets::default().with_fallback(FileAssets);
+            models().add_to(&mut assets);
+            Arc::new(assets)
+        })
+        .clone()
+}
+
+/// A spec as typed: a level (`hard`, `easy:seed=3`) through the shipped
+/// manifest, or any agent spec.
+pub fn spec(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
+    AgentSpec::parse(&models().expand_by_name(text, rules), rules)
+}
+
+/// A protocol bot like `sawah bot --models models`: the shipped levels,
+/// and files named by path read from the file system.
+pub fn bot() -> sawah_protocol::Bot {
+    sawah_protocol::Bot::new(sawah_engine::Registry::new())
+        .with_models(Some(models().clone()))
+        .with_fallback(FileAssets)
+}
