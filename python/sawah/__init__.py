@@ -28,6 +28,11 @@ from sawah._native import (
 )
 from sawah.scoring import Score, score
 
+try:  # Registers the Gymnasium environment ids when Gymnasium is installed.
+    import sawah.envs as _envs  # noqa: F401
+except ImportError:
+    pass
+
 __version__ = version()
 
 _default_bot = None

@@ -53,6 +53,7 @@ class SawahEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0.0, 1.0, (self.game.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.game.action_size)
         self._episode_seat = seat or "light"
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -65,18 +66,18 @@ class SawahEnv(gymnasium.Env):
             seat = "light" if self.np_random.integers(0, 2) == 0 else "dark"
         self._episode_seat = seat
         self._core.reset(int(dice_seed), seat)
-        return self._core.observe(seat), self._info()
+        observation, mask, roll = self._core.view()
+        self._mask = mask
+        return observation, {"action_mask": mask, "roll": roll, "seat": seat}
 
     def step(self, action):
-        observation, reward, terminated, truncated = self._core.step_for(int(action))
-        return observation, float(reward), terminated, truncated, self._info()
+        observation, reward, terminated, truncated, mask, roll = self._core.step_for(int(action))
+        self._mask = mask
+        return observation, reward, terminated, truncated, {"action_mask": mask, "roll": roll, "seat": self._episode_seat}
 
     def action_masks(self):
         """The legal actions (a bool array of ``action_space.n``)."""
-        return self._core.action_mask()
-
-    def _info(self):
-        return {"action_mask": self._core.action_mask(), "roll": self._core.roll, "seat": self._episode_seat}
+        return self._mask
 
     @property
     def position(self):
@@ -150,3 +151,17 @@ class SawahVectorEnv(VectorEnv):
     def sample_legal_actions(self):
         """A uniformly random legal action per environment, drawn in Rust."""
         return self._core.sample_actions()
+
+
+def _register():
+    """Registers ``sawah/<rules>-v0`` with Gymnasium for every built-in
+    rule set (``gymnasium.make("sawah/ur-v0", opponent="hard")``)."""
+    from sawah._native import rule_sets
+
+    for rules in rule_sets():
+        env_id = f"sawah/{rules}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="sawah.envs:SawahEnv", kwargs={"rules": rules})
+
+
+_register()

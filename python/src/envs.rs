@@ -92,23 +92,35 @@ impl CoreEnv {
         self.env().step(action).map_err(value_error)
     }
 
-    /// Plays `action` and returns what a Gymnasium step needs for the
-    /// learner on `seat`: (observation, reward, terminated, truncated).
-    fn step_for<'py>(
-        &self,
-        py: Python<'py>,
-        action: i64,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, bool, bool)> {
+    /// Plays `action` and returns what a Gymnasium step needs, seen from
+    /// the learner: (observation, reward, terminated, truncated, action
+    /// mask, roll), in one call.
+    fn step_for<'py>(&self, py: Python<'py>, action: i64) -> PyResult<GymStep<'py>> {
         let mut env = self.env();
         let action = usize::try_from(action)
             .map_err(|_| value_error(format!("action {action} is negative")))?;
         env.step(action).map_err(value_error)?;
-        let (size, _) = env.sizes();
-        let mut obs = vec![0.0; size];
-        let view = env.seat();
-        env.observe(view, &mut obs);
-        let (reward, terminated, truncated) = outcome(env.status(), view);
-        Ok((PyArray1::from_vec(py, obs), reward, terminated, truncated))
+        let (reward, terminated, truncated) = outcome(env.status(), env.seat());
+        let (observation, mask) = gym_view(&mut **env);
+        Ok((
+            PyArray1::from_vec(py, observation),
+            reward,
+            terminated,
+            truncated,
+            PyArray1::from_vec(py, mask),
+            env.roll(),
+        ))
+    }
+
+    /// The learner's view after a reset: (observation, action mask, roll).
+    fn view<'py>(&self, py: Python<'py>) -> GymView<'py> {
+        let mut env = self.env();
+        let (observation, mask) = gym_view(&mut **env);
+        (
+            PyArray1::from_vec(py, observation),
+            PyArray1::from_vec(py, mask),
+            env.roll(),
+        )
     }
 
     /// The observation from `view` (`"light"`/`"dark"`; default the side to
@@ -208,6 +220,30 @@ impl CoreEnv {
     fn game(&self) -> PyGame {
         self.game.clone()
     }
+}
+
+/// What a Gymnasium step returns, with the action mask and the roll.
+type GymStep<'py> = (
+    Bound<'py, PyArray1<f32>>,
+    f32,
+    bool,
+    bool,
+    Bound<'py, PyArray1<bool>>,
+    u8,
+);
+
+/// The learner's observation, action mask and roll.
+type GymView<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>, u8);
+
+/// The observation from the learner's seat and the action mask.
+fn gym_view(env: &mut dyn DynEnv) -> (Vec<f32>, Vec<bool>) {
+    let (size, actions) = env.sizes();
+    let mut observation = vec![0.0; size];
+    let view = env.seat();
+    env.observe(view, &mut observation);
+    let mut mask = vec![false; actions];
+    env.mask(&mut mask);
+    (observation, mask)
 }
 
 /// A step's reward for `view` (none: the side that won gets nothing to

@@ -1,0 +1,48 @@
+"""The protocol through Python answers exactly as `sawah bot` does."""
+
+import json
+import subprocess
+
+import sawah
+
+REQUESTS = [
+    {"cmd": "start", "rules": "ur"},
+    {"cmd": "legal_moves", "position": "ur light 7/-/0 7/-/0", "roll": 2},
+    {"cmd": "choose", "position": "ur light 7/-/0 7/-/0", "roll": 2, "bot": "hard"},
+    {"cmd": "choose", "position": "senet light 1,3,5,7,9/0 2,4,6,8,10/0", "roll": 3, "bot": "medium"},
+    {"cmd": "evaluate", "position": "masters light 7/-/0 7/-/0", "bot": "easy"},
+    {"cmd": "list_rules"},
+    {"cmd": "choose", "position": "ur light 7/-/0 7/-/0", "roll": 9, "bot": "hard"},
+    {"cmd": "dance"},
+]
+
+
+def test_answers_are_dicts_and_errors_are_answers():
+    answer = sawah.request({"cmd": "legal_moves", "position": "ur light 7/-/0 7/-/0", "roll": 2})
+    assert [(m["from"], m["to"]) for m in answer["moves"]] == [(0, 2)]
+    error = sawah.request({"cmd": "dance"})
+    assert error["error"]["kind"] == "unknown_command"
+    assert sawah.request("not json")["error"]["kind"] == "invalid_json"
+
+
+def test_python_answers_what_sawah_bot_answers(sawah_bin):
+    lines = "\n".join(json.dumps(r) for r in REQUESTS) + "\n"
+    result = subprocess.run(
+        [sawah_bin, "bot", "--models", _models_dir()],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    expected = result.stdout.splitlines()
+    bot = sawah.Bot()
+    assert len(expected) == len(REQUESTS)
+    for request, line in zip(REQUESTS, expected):
+        assert bot.handle_line(json.dumps(request)) == line, request
+        assert sawah.request(request) == json.loads(line)
+
+
+def _models_dir():
+    import pathlib
+
+    return str(pathlib.Path(__file__).resolve().parents[2] / "models")
