@@ -478,149 +478,223 @@ where
     G: HasHeuristic + Sync + 'static,
     G::Position: Send,
 {
-    let folder = options.folder.clone();
-    fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
-    let record = open_record(game, &folder, options.resume, &options.config)?;
-    let config = record.config.clone();
-    let input_size = game.input_size();
-    let mut widths = vec![input_size];
-    widths.extend(&config.hidden);
-    widths.push(1);
+    let mut trainer = Trainer::start(game, options)?;
+    let mut samples = play_round(
+        game,
+        &trainer.config,
+        trainer.options.teacher,
+        &trainer.player,
+        trainer.counters.rounds,
+    );
+    while !trainer.done() {
+        samples = trainer.round(samples)?;
+    }
+    trainer.finish()
+}
 
-    let device = Device::flex().autodiff();
-    device.seed(config.seed);
-    let mut model = ValueNet::new(&widths, &device);
-    let mut optimizer = AdamConfig::new().init();
-    let mut counters = Counters::default();
-    let mut player: Option<NeuralNet> = None;
-    let mut heuristic = HeuristicWeights::initial(game);
-    if options.resume && folder.checkpoint().exists() {
-        let path = folder.checkpoint();
-        let bytes = fs::read(&path).map_err(|e| file_error(&path, e))?;
-        let checkpoint = decode_checkpoint(&bytes).map_err(|e| file_error(&path, e))?;
-        if checkpoint.header.widths != widths
-            || checkpoint.header.rules_digest != game.rules_digest()
-        {
-            return Err(file_error(
+/// The games of `round`, played by `net` (with the teacher's values as
+/// targets when distilling).
+fn play_round<G>(
+    game: &G,
+    config: &TrainConfig,
+    teacher: Option<super::selfplay::Teacher<'_, G::Position>>,
+    net: &NeuralNet,
+    round: u64,
+) -> Vec<Sample>
+where
+    G: HasHeuristic + Sync + 'static,
+    G::Position: Send,
+{
+    generate(
+        net,
+        game,
+        config.games_per_round,
+        config.exploration,
+        config.lambda,
+        |i| mix(config.seed, round, i),
+        if config.mode == Mode::Distill {
+            teacher
+        } else {
+            None
+        },
+    )
+}
+
+/// What a checkpoint holds besides the learner's network and optimizer.
+struct Resumed {
+    player: NeuralNet,
+    heuristic: HeuristicWeights,
+    counters: Counters,
+}
+
+/// Reads the run's checkpoint at `path` into `model` and `optimizer`, after
+/// checking it is for `game` and a network of `widths`.
+fn load_checkpoint<G: HasHeuristic>(
+    game: &G,
+    path: &Path,
+    widths: &[usize],
+    model: &mut ValueNet,
+    optimizer: &mut ModuleOptimizer,
+) -> Result<Resumed, TrainError> {
+    let bytes = fs::read(path).map_err(|e| file_error(path, e))?;
+    let checkpoint = decode_checkpoint(&bytes).map_err(|e| file_error(path, e))?;
+    if checkpoint.header.widths != widths || checkpoint.header.rules_digest != game.rules_digest() {
+        return Err(file_error(
+            path,
+            "the checkpoint does not match the run's rule set or network",
+        ));
+    }
+    let mut store =
+        BurnpackStore::from_bytes(Some(burn::tensor::Bytes::from_bytes_vec(checkpoint.model)));
+    model
+        .load_from(&mut store)
+        .map_err(|e| file_error(path, format!("weights: {e:?}")))?;
+    let record =
+        OptimizerRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(checkpoint.optimizer))
+            .map_err(|e| file_error(path, format!("optimizer: {e:?}")))?;
+    let fresh = std::mem::replace(optimizer, AdamConfig::new().init());
+    *optimizer = fresh.load_record(record);
+    Ok(Resumed {
+        player: NeuralNet::from_bytes(&checkpoint.player).map_err(|e| file_error(path, e))?,
+        heuristic: checkpoint.header.heuristic,
+        counters: checkpoint.header.counters,
+    })
+}
+
+/// A training run in progress: the learner (network and optimizer), the
+/// network the self-play games are played with, the learned heuristic, the
+/// counters, and the run folder and TensorBoard writer they go to.
+struct Trainer<'g, 'o, G: HasHeuristic> {
+    game: &'g G,
+    options: RunOptions<'o, G>,
+    config: TrainConfig,
+    widths: Vec<usize>,
+    device: Device,
+    model: ValueNet,
+    optimizer: ModuleOptimizer,
+    player: NeuralNet,
+    heuristic: HeuristicWeights,
+    counters: Counters,
+    board: tensorboard_rs::summary_writer::SummaryWriter,
+    session_start: Instant,
+    seconds_before: f64,
+    last_checkpoint: Instant,
+}
+
+/// One round's figures for the logs.
+struct RoundFigures {
+    loss: f64,
+    td_error: f64,
+    heuristic_loss: f64,
+    learning_rate: f64,
+    positions: usize,
+    elapsed: f64,
+}
+
+impl<'g, 'o, G> Trainer<'g, 'o, G>
+where
+    G: HasHeuristic + Sync + 'static,
+    G::Position: Send,
+{
+    /// Opens the run (new, or resumed from its checkpoint) and its
+    /// TensorBoard folder for this process.
+    fn start(game: &'g G, options: RunOptions<'o, G>) -> Result<Trainer<'g, 'o, G>, TrainError> {
+        let folder = &options.folder;
+        fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
+        let record = open_record(game, folder, options.resume, &options.config)?;
+        let config = record.config.clone();
+        let mut widths = vec![game.input_size()];
+        widths.extend(&config.hidden);
+        widths.push(1);
+        let device = Device::flex().autodiff();
+        device.seed(config.seed);
+        let mut model = ValueNet::new(&widths, &device);
+        let mut optimizer = AdamConfig::new().init();
+        let resumed = if options.resume && folder.checkpoint().exists() {
+            let path = folder.checkpoint();
+            Some(load_checkpoint(
+                game,
                 &path,
-                "the checkpoint does not match the run's rule set or network",
-            ));
-        }
-        let mut store =
-            BurnpackStore::from_bytes(Some(burn::tensor::Bytes::from_bytes_vec(checkpoint.model)));
-        model
-            .load_from(&mut store)
-            .map_err(|e| file_error(&path, format!("weights: {e:?}")))?;
-        let optim_record =
-            OptimizerRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(checkpoint.optimizer))
-                .map_err(|e| file_error(&path, format!("optimizer: {e:?}")))?;
-        optimizer = optimizer.load_record(optim_record);
-        player = Some(NeuralNet::from_bytes(&checkpoint.player).map_err(|e| file_error(&path, e))?);
-        counters = checkpoint.header.counters;
-        heuristic = checkpoint.header.heuristic;
+                &widths,
+                &mut model,
+                &mut optimizer,
+            )?)
+        } else {
+            None
+        };
+        let (player, heuristic, counters) = match resumed {
+            Some(resumed) => (resumed.player, resumed.heuristic, resumed.counters),
+            None => {
+                let counters = Counters::default();
+                let player = model
+                    .to_inference(model_info(game, &config, &counters))
+                    .map_err(|e| TrainError::Config(format!("copying the network: {e}")))?;
+                (player, HeuristicWeights::initial(game), counters)
+            }
+        };
+        // One TensorBoard folder per process (two writers in one folder
+        // within the same second would overwrite each other's file).
+        let tb_dir = folder
+            .tensorboard()
+            .join(format!("session-{:06}", counters.rounds));
+        fs::create_dir_all(&tb_dir).map_err(|e| file_error(&tb_dir, e))?;
+        Ok(Trainer {
+            game,
+            config,
+            widths,
+            model,
+            optimizer,
+            player,
+            heuristic,
+            counters,
+            board: tensorboard_rs::summary_writer::SummaryWriter::new(&tb_dir),
+            device,
+            options,
+            session_start: Instant::now(),
+            seconds_before: counters.seconds,
+            last_checkpoint: Instant::now(),
+        })
     }
 
-    // One TensorBoard folder per process (two writers in one folder within
-    // the same second would overwrite each other's file).
-    let tb_dir = folder
-        .tensorboard()
-        .join(format!("session-{:06}", counters.rounds));
-    fs::create_dir_all(&tb_dir).map_err(|e| file_error(&tb_dir, e))?;
-    let mut board = tensorboard_rs::summary_writer::SummaryWriter::new(&tb_dir);
-
-    let info = |counters: &Counters| model_info(game, &config, counters);
-    let snapshot = |model: &ValueNet, counters: &Counters| -> Result<NeuralNet, TrainError> {
-        model
-            .to_inference(info(counters))
-            .map_err(|e| TrainError::Config(format!("copying the network: {e}")))
-    };
-    let mut player = match player {
-        Some(p) => p,
-        None => snapshot(&model, &counters)?,
-    };
-    let session_start = Instant::now();
-    let seconds_before = counters.seconds;
-    let mut last_checkpoint = Instant::now();
-    let teacher = options.teacher;
-    let play_round = |net: &NeuralNet, round: u64| -> Vec<Sample> {
-        generate(
-            net,
-            game,
-            config.games_per_round,
-            config.exploration,
-            config.lambda,
-            |i| mix(config.seed, round, i),
-            if config.mode == Mode::Distill {
-                teacher
-            } else {
-                None
-            },
-        )
-    };
-    let done = |c: &Counters| {
+    /// Whether the budget (games or minutes) is spent.
+    fn done(&self) -> bool {
+        let (config, c) = (&self.config, &self.counters);
         (config.games > 0 && c.games >= config.games)
             || (config.minutes > 0.0 && c.seconds >= config.minutes * 60.0)
-    };
-    let save = |model: &ValueNet,
-                optimizer: &ModuleOptimizer,
-                player: &NeuralNet,
-                heuristic: &HeuristicWeights,
-                counters: &Counters|
-     -> Result<(), TrainError> {
-        let mut store = BurnpackStore::from_bytes(None);
-        model
-            .save_into(&mut store)
-            .map_err(|e| TrainError::Config(format!("saving weights: {e:?}")))?;
-        let model_bytes = store
-            .get_bytes()
-            .map_err(|e| TrainError::Config(format!("saving weights: {e:?}")))?
-            .to_vec();
-        let optim_bytes = optimizer
-            .to_record()
-            .into_bytes()
-            .map_err(|e| TrainError::Config(format!("saving the optimizer: {e:?}")))?
-            .to_vec();
-        let checkpoint = Checkpoint {
-            header: CheckpointHeader {
-                rules: game.name().to_string(),
-                rules_digest: game.rules_digest(),
-                encoder: game.encoder_id().to_string(),
-                widths: widths.clone(),
-                counters: *counters,
-                heuristic: heuristic.clone(),
-                code_version: code_version(),
-            },
-            model: model_bytes,
-            optimizer: optim_bytes,
-            player: player
-                .to_bytes()
-                .map_err(|e| TrainError::Config(e.to_string()))?,
-        };
-        let bytes = encode_checkpoint(&checkpoint).map_err(TrainError::Config)?;
-        write_atomically(&folder.checkpoint(), &bytes)?;
-        let weights = serde_json::to_string_pretty(&heuristic.to_file(game))
-            .map_err(|e| TrainError::Config(e.to_string()))?;
-        write_atomically(&folder.heuristic(), weights.as_bytes())?;
-        let current = snapshot(model, counters)?;
-        write_atomically(
-            &folder.current_model(),
-            &current
-                .to_bytes()
-                .map_err(|e| TrainError::Config(e.to_string()))?,
-        )
-    };
+    }
 
-    let mut samples = play_round(&player, counters.rounds);
-    while !done(&counters) {
-        let round = counters.rounds;
-        let next_player = snapshot(&model, &counters)?;
+    /// The learner's network as an inference model.
+    fn snapshot(&self) -> Result<NeuralNet, TrainError> {
+        self.model
+            .to_inference(model_info(self.game, &self.config, &self.counters))
+            .map_err(|e| TrainError::Config(format!("copying the network: {e}")))
+    }
+
+    /// One round: trains on `samples` while the next round's games are
+    /// played, logs it, evaluates and checkpoints when due. Returns the
+    /// next round's samples.
+    fn round(&mut self, samples: Vec<Sample>) -> Result<Vec<Sample>, TrainError> {
+        let round = self.counters.rounds;
+        let next_player = self.snapshot()?;
         let round_start = Instant::now();
         let mut heuristic_loss = f64::NAN;
+        let config = &self.config;
         let learning_rate =
-            config.learning_rate_at(config.progress(counters.games, counters.seconds));
+            config.learning_rate_at(config.progress(self.counters.games, self.counters.seconds));
+        let (game, teacher) = (self.game, self.options.teacher);
+        let (heuristic, optimizer) = (&mut self.heuristic, &mut self.optimizer);
+        let update = RoundUpdate {
+            samples: &samples,
+            batch: config.batch,
+            input_size: game.input_size(),
+            device: &self.device,
+            shuffle_seed: mix(config.seed, 0x5f1e, round),
+            learning_rate,
+        };
+        let model = self.model.clone();
         // Play the next round's games while the learner trains on this one's.
         let (next_samples, (trained, loss, steps)) = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| play_round(&next_player, round + 1));
+            let handle = scope.spawn(|| play_round(game, config, teacher, &next_player, round + 1));
             if config.heuristic_learning_rate > 0.0 {
                 let mut order: Vec<usize> = (0..samples.len()).collect();
                 order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(
@@ -635,110 +709,177 @@ where
                     config.heuristic_learning_rate,
                 );
             }
-            let trained = train_round(
-                model.clone(),
-                &mut optimizer,
-                RoundUpdate {
-                    samples: &samples,
-                    batch: config.batch,
-                    input_size,
-                    device: &device,
-                    shuffle_seed: mix(config.seed, 0x5f1e, round),
-                    learning_rate,
-                },
-            );
+            let trained = train_round(model, optimizer, update);
             (handle.join(), trained)
         });
         let next_samples =
             next_samples.map_err(|_| TrainError::Config("a self-play thread panicked".into()))?;
-        model = trained;
-        let td_error = samples
-            .iter()
-            .map(|s| f64::from((s.target - s.predicted).abs()))
-            .sum::<f64>()
-            / samples.len().max(1) as f64;
-        let elapsed = round_start.elapsed().as_secs_f64();
+        self.model = trained;
+        let figures = RoundFigures {
+            loss,
+            td_error: samples
+                .iter()
+                .map(|s| f64::from((s.target - s.predicted).abs()))
+                .sum::<f64>()
+                / samples.len().max(1) as f64,
+            heuristic_loss,
+            learning_rate,
+            positions: samples.len(),
+            elapsed: round_start.elapsed().as_secs_f64(),
+        };
+        let counters = &mut self.counters;
         counters.rounds += 1;
-        counters.games += config.games_per_round;
+        counters.games += self.config.games_per_round;
         counters.positions += samples.len() as u64;
         counters.steps += steps;
-        counters.seconds = seconds_before + session_start.elapsed().as_secs_f64();
-        let step = counters.games as usize;
-        board.add_scalar("train/loss", loss as f32, step);
-        board.add_scalar("train/td_error", td_error as f32, step);
-        board.add_scalar("train/learning_rate", learning_rate as f32, step);
-        if heuristic_loss.is_finite() {
-            board.add_scalar("train/heuristic_loss", heuristic_loss as f32, step);
+        counters.seconds = self.seconds_before + self.session_start.elapsed().as_secs_f64();
+        self.log_round(&figures);
+        self.player = next_player;
+        self.after_round(&figures)?;
+        Ok(next_samples)
+    }
+
+    /// The round's scalars in TensorBoard.
+    fn log_round(&mut self, figures: &RoundFigures) {
+        let step = self.counters.games as usize;
+        let board = &mut self.board;
+        board.add_scalar("train/loss", figures.loss as f32, step);
+        board.add_scalar("train/td_error", figures.td_error as f32, step);
+        board.add_scalar("train/learning_rate", figures.learning_rate as f32, step);
+        if figures.heuristic_loss.is_finite() {
+            board.add_scalar("train/heuristic_loss", figures.heuristic_loss as f32, step);
         }
         board.add_scalar(
             "speed/games_per_second",
-            (config.games_per_round as f64 / elapsed) as f32,
+            (self.config.games_per_round as f64 / figures.elapsed) as f32,
             step,
         );
         board.add_scalar(
             "speed/positions_per_second",
-            (samples.len() as f64 / elapsed) as f32,
+            (figures.positions as f64 / figures.elapsed) as f32,
             step,
         );
-        samples = next_samples;
-        player = next_player;
+    }
 
-        let finished = done(&counters);
-        let mut evaluation = None;
-        if (config.eval_every > 0 && counters.games >= counters.evaluated_at + config.eval_every)
-            || finished
-        {
-            counters.evaluated_at = counters.games;
-            save(&model, &optimizer, &player, &heuristic, &counters)?;
-            last_checkpoint = Instant::now();
-            let current = snapshot(&model, &counters)?;
-            let e = evaluate(
-                game,
-                &folder.current_model(),
-                &current,
-                &options,
-                &config,
-                &counters,
-            )?;
-            for (opponent, score, low, high) in &e.results {
-                board.add_scalar(&format!("eval/score_vs_{opponent}"), *score as f32, step);
-                board.add_scalar(&format!("eval/score_vs_{opponent}_low"), *low as f32, step);
-                board.add_scalar(
-                    &format!("eval/score_vs_{opponent}_high"),
-                    *high as f32,
-                    step,
-                );
-            }
-            for (name, value) in &e.measures {
-                board.add_scalar(&format!("eval/{name}"), *value as f32, step);
-            }
-            let mut line =
-                serde_json::to_string(&e).map_err(|e| TrainError::Config(e.to_string()))?;
-            line.push('\n');
-            let path = folder.evals();
-            fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-                .and_then(|mut f| f.write_all(line.as_bytes()))
-                .map_err(|err| file_error(&path, err))?;
-            evaluation = Some(e);
+    /// After a round: evaluates (and checkpoints) when due or finished,
+    /// checkpoints when the last one is old, and reports the round.
+    fn after_round(&mut self, figures: &RoundFigures) -> Result<(), TrainError> {
+        let finished = self.done();
+        let config = &self.config;
+        let due = config.eval_every > 0
+            && self.counters.games >= self.counters.evaluated_at + config.eval_every;
+        let evaluation = if due || finished {
+            Some(self.evaluate()?)
+        } else {
+            None
+        };
+        let stale =
+            self.last_checkpoint.elapsed().as_secs_f64() >= self.config.checkpoint_minutes * 60.0;
+        if finished || stale {
+            self.save()?;
         }
-        if finished || last_checkpoint.elapsed().as_secs_f64() >= config.checkpoint_minutes * 60.0 {
-            save(&model, &optimizer, &player, &heuristic, &counters)?;
-            last_checkpoint = Instant::now();
-        }
-        board.flush();
-        (options.observe)(&Status {
-            counters,
-            loss,
-            td_error,
+        self.board.flush();
+        (self.options.observe)(&Status {
+            counters: self.counters,
+            loss: figures.loss,
+            td_error: figures.td_error,
             evaluation,
         });
+        Ok(())
     }
-    if !folder.current_model().exists() {
-        save(&model, &optimizer, &player, &heuristic, &counters)?;
+
+    /// Checkpoints, then plays the evaluation matches and measures, and
+    /// records them in TensorBoard and `evals.jsonl`.
+    fn evaluate(&mut self) -> Result<Evaluation, TrainError> {
+        self.counters.evaluated_at = self.counters.games;
+        self.save()?;
+        let current = self.snapshot()?;
+        let folder = &self.options.folder;
+        let e = evaluate(
+            self.game,
+            &folder.current_model(),
+            &current,
+            &self.options,
+            &self.config,
+            &self.counters,
+        )?;
+        let step = self.counters.games as usize;
+        for (opponent, score, low, high) in &e.results {
+            let board = &mut self.board;
+            board.add_scalar(&format!("eval/score_vs_{opponent}"), *score as f32, step);
+            board.add_scalar(&format!("eval/score_vs_{opponent}_low"), *low as f32, step);
+            board.add_scalar(
+                &format!("eval/score_vs_{opponent}_high"),
+                *high as f32,
+                step,
+            );
+        }
+        for (name, value) in &e.measures {
+            self.board
+                .add_scalar(&format!("eval/{name}"), *value as f32, step);
+        }
+        let mut line = serde_json::to_string(&e).map_err(|e| TrainError::Config(e.to_string()))?;
+        line.push('\n');
+        let path = self.options.folder.evals();
+        fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(line.as_bytes()))
+            .map_err(|err| file_error(&path, err))?;
+        Ok(e)
     }
-    board.flush();
-    Ok(counters)
+
+    /// Writes the checkpoint, the learned heuristic and the current model
+    /// (each atomically).
+    fn save(&mut self) -> Result<(), TrainError> {
+        let mut store = BurnpackStore::from_bytes(None);
+        self.model
+            .save_into(&mut store)
+            .map_err(|e| TrainError::Config(format!("saving weights: {e:?}")))?;
+        let model_bytes = store
+            .get_bytes()
+            .map_err(|e| TrainError::Config(format!("saving weights: {e:?}")))?
+            .to_vec();
+        let optim_bytes = self
+            .optimizer
+            .to_record()
+            .into_bytes()
+            .map_err(|e| TrainError::Config(format!("saving the optimizer: {e:?}")))?
+            .to_vec();
+        let game = self.game;
+        let checkpoint = Checkpoint {
+            header: CheckpointHeader {
+                rules: game.name().to_string(),
+                rules_digest: game.rules_digest(),
+                encoder: game.encoder_id().to_string(),
+                widths: self.widths.clone(),
+                counters: self.counters,
+                heuristic: self.heuristic.clone(),
+                code_version: code_version(),
+            },
+            model: model_bytes,
+            optimizer: optim_bytes,
+            player: self.player.to_bytes()?,
+        };
+        let bytes = encode_checkpoint(&checkpoint).map_err(TrainError::Config)?;
+        let folder = &self.options.folder;
+        write_atomically(&folder.checkpoint(), &bytes)?;
+        let weights = serde_json::to_string_pretty(&self.heuristic.to_file(game))
+            .map_err(|e| TrainError::Config(e.to_string()))?;
+        write_atomically(&folder.heuristic(), weights.as_bytes())?;
+        write_atomically(&folder.current_model(), &self.snapshot()?.to_bytes()?)?;
+        self.last_checkpoint = Instant::now();
+        Ok(())
+    }
+
+    /// Ends the session: a model file even if no round ran, and the
+    /// TensorBoard events flushed. Returns the counters.
+    fn finish(mut self) -> Result<Counters, TrainError> {
+        if !self.options.folder.current_model().exists() {
+            self.save()?;
+        }
+        self.board.flush();
+        Ok(self.counters)
+    }
 }
