@@ -86,7 +86,11 @@ enum Command {
 }
 
 fn main() {
-    if let Err(error) = run(Cli::parse()) {
+    let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve(_) | Command::Loadtest(_)) {
+        end_quietly_on_a_closed_pipe();
+    }
+    if let Err(error) = run(cli) {
         eprintln!("error: {}", error_chain(&error));
         std::process::exit(1);
     }
@@ -118,6 +122,20 @@ fn run(cli: Cli) -> Result<()> {
         Command::Moves(args) => describe::moves_command(registry, args),
         Command::Rules(args) => describe::rules_command(registry, args),
         Command::Bench(args) => bench::bench_playouts(registry, args),
+    }
+}
+
+/// Lets a closed standard output end the command as it ends other Unix
+/// tools (`sawah rules | head -1`): by SIGPIPE, quietly. Rust programs
+/// ignore SIGPIPE, so a write to a closed pipe fails instead, and
+/// `println!` panics. The server and the load tool write to sockets, where
+/// a closed connection is an error to handle, and keep ignoring it.
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action, at start-up, before any
+    // thread is spawned.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -254,7 +254,7 @@ fn rate(
 pub fn elo(
     registry: &mut Registry,
     dirs: &[PathBuf],
-    out: &Path,
+    out: Option<&Path>,
     anchor: &str,
     anchor_given: bool,
     prior: f64,
@@ -351,14 +351,16 @@ pub fn elo(
     let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     let mut sources: Vec<String> = sources.into_iter().collect();
     sources.sort();
-    let heading = format!(
-        "# {rules_name} Elo table\n\nCommand: `sawah elo {} --out {}`",
-        sources.join(" "),
-        out.display()
-    );
-    table
-        .write(out, &heading)
-        .with_context(|| format!("writing the Elo table to {}", out.display()))?;
+    if let Some(out) = out {
+        let heading = format!(
+            "# {rules_name} Elo table\n\nCommand: `sawah elo {} --out {}`",
+            sources.join(" "),
+            out.display()
+        );
+        table
+            .write(out, &heading)
+            .with_context(|| format!("writing the Elo table to {}", out.display()))?;
+    }
     println!(
         "{} games from {} folder{}{}",
         games.len(),
@@ -371,10 +373,12 @@ pub fn elo(
         }
     );
     print!("{}", table.markdown());
-    println!(
-        "written: {}/elo.md, elo.csv, elo.json, elo.svg",
-        out.display()
-    );
+    if let Some(out) = out {
+        println!(
+            "written: {}/elo.md, elo.csv, elo.json, elo.svg",
+            out.display()
+        );
+    }
     Ok(())
 }
 

@@ -385,3 +385,17 @@ fn with_a_solved_table_perfect_play_loses_nothing_per_move() {
     assert_eq!(json["rows"][0]["agent"], "perfect");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn elo_without_out_prints_the_table_and_writes_nothing() {
+    let dir = scratch("elo-print");
+    let (code, _, stderr) = tournament(&dir, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    let before: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    let (code, stdout, stderr) = sawah(&["elo", dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("| `heuristic` |"), "{stdout}");
+    assert!(!stdout.contains("written:"), "{stdout}");
+    let after: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(before.len(), after.len());
+}

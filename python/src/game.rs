@@ -332,6 +332,35 @@ impl PyGame {
         Ok(PyArray1::from_vec(py, mask))
     }
 
+    /// The legal actions of many positions at once, each with its roll: a
+    /// bool array of shape (positions, action_size).
+    fn legal_masks<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<PyRef<'py, PyPosition>>,
+        rolls: Vec<u8>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        if rolls.len() != positions.len() {
+            return Err(value_error(format!(
+                "{} positions but {} rolls",
+                positions.len(),
+                rolls.len()
+            )));
+        }
+        with_game!(&self.game, g => {
+            let size = g.action_size();
+            let mut out = vec![false; positions.len() * size];
+            for (k, (position, &roll)) in positions.iter().zip(&rolls).enumerate() {
+                let p = self.position_of(g, position)?;
+                let roll = PyGame::check_roll(g, roll)?;
+                for &mv in g.legal_moves(&p, roll).iter() {
+                    out[k * size + g.action_of(mv)] = true;
+                }
+            }
+            Ok(PyArray1::from_vec(py, out).reshape([positions.len(), size])?)
+        })
+    }
+
     /// Everything a front end needs to draw and play the rule set (the
     /// protocol's `rules` answer).
     fn export(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

@@ -65,6 +65,10 @@ def test_batch_observations_are_the_single_ones(rules):
     batch = game.observe_batch([p for p, _ in samples], [r for _, r in samples])
     expected = np.stack([game.observe(p, r) for p, r in samples])
     assert np.array_equal(batch, expected)
+    masks = game.legal_masks([p for p, _ in samples], [r for _, r in samples])
+    assert np.array_equal(masks, np.stack([game.legal_mask(p, r) for p, r in samples]))
+    with pytest.raises(ValueError, match="2 positions but 1 rolls"):
+        game.legal_masks([samples[0][0], samples[1][0]], [1])
 
 
 def test_observations_are_seen_from_the_side_to_move():

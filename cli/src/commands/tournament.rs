@@ -65,9 +65,10 @@ pub struct EloArgs {
     /// Tournament folders (each with a results.jsonl).
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Where to write elo.md, elo.csv, elo.json and elo.svg.
+    /// Where to write elo.md, elo.csv, elo.json and elo.svg; without it
+    /// the table is only printed.
     #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub rating: RatingArgs,
 }
@@ -170,7 +171,7 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
     tournament::elo(
         registry,
         &dirs,
-        &out,
+        out.as_deref(),
         &anchor,
         anchor_given,
         prior,
