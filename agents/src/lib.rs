@@ -9,6 +9,8 @@ pub mod evaluator;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;
 pub mod heuristic;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod identity;
 pub mod manifest;
 pub mod neural;
 pub mod perfect;

@@ -4,6 +4,7 @@
 use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
 use sawah_eval::analysis::loss_in_folders;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
@@ -37,6 +38,8 @@ pub struct TournamentArgs {
     pub prior: f64,
     /// Solved table for loss per move (and `perfect` agents without one).
     pub table: Option<String>,
+    /// The shipped models' folder (default: found as `models::find` finds it).
+    pub models: Option<PathBuf>,
 }
 
 /// The identity of a rule set's full description.
@@ -110,6 +113,57 @@ fn standings_line(progress: &Progress) -> String {
     line
 }
 
+/// What each agent name meant in the folders merged so far: its portable
+/// spec and the files it read, and the folder that said so first.
+#[derive(Default)]
+struct Meanings(HashMap<String, (String, Vec<AgentFile>, PathBuf)>);
+
+impl Meanings {
+    /// Refuses a folder whose agents mean something else under the same
+    /// names (another spec, or a file with other contents).
+    fn check(&mut self, dir: &Path, header: &results::Header) -> Result<()> {
+        for (k, name) in header.agents.iter().enumerate() {
+            let spec = header
+                .specs
+                .get(k)
+                .map(|s| portable_text(s))
+                .unwrap_or_default();
+            let files = header.files.get(k).cloned().unwrap_or_default();
+            let Some((first_spec, first_files, first_dir)) = self.0.get(name) else {
+                self.0
+                    .insert(name.clone(), (spec, files, dir.to_path_buf()));
+                continue;
+            };
+            if *first_spec != spec {
+                bail!(
+                    "{}: {name} is {spec}, but in {} it is {first_spec}; merge folders whose agents are the same",
+                    dir.display(),
+                    first_dir.display()
+                );
+            }
+            for file in &files {
+                let first = first_files
+                    .iter()
+                    .find(|f| f.option == file.option && f.name == file.name);
+                if let Some(first) = first
+                    && first.sha256 != file.sha256
+                {
+                    bail!(
+                        "{}: the {} file {} of {name} has SHA-256 {}, but in {} it has SHA-256 {}; it changed between the runs",
+                        dir.display(),
+                        file.option,
+                        file.name,
+                        file.sha256,
+                        first_dir.display(),
+                        first.sha256
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs `sawah tournament`.
 pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: bool) -> Result<()> {
     if args.games == 0 || args.games > 100_000_000 {
@@ -123,7 +177,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
     }
     let game = registry.resolve(&args.rules)?;
     // Levels (easy, medium, hard) resolve through the shipped models.
-    let models = crate::models::find(None)?;
+    let models = crate::models::find(args.models.as_deref())?;
     let mut specs = Vec::new();
     let mut labels = Vec::new();
     for text in &args.agents {
@@ -271,6 +325,7 @@ pub fn elo(
     let mut order: Vec<String> = Vec::new();
     let mut rules: Option<(String, String, PathBuf)> = None;
     let mut duplicates = 0u64;
+    let mut meanings = Meanings::default();
     for dir in dirs {
         let mut file_games = Vec::new();
         let file = results::read_with(dir, |mut game| {
@@ -298,6 +353,7 @@ pub fn elo(
                 order.push(name.clone());
             }
         }
+        meanings.check(dir, h)?;
         if file.partial_tail > 0 {
             eprintln!(
                 "note: {} ends in an unfinished line ({} bytes), left out",

@@ -399,3 +399,144 @@ fn elo_without_out_prints_the_table_and_writes_nothing() {
     let after: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(before.len(), after.len());
 }
+
+/// Copies the shipped models into `dir/models`.
+fn copy_models(dir: &Path) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join("models").join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// `sawah tournament` of the shipped levels on ur, run in `cwd` (which
+/// finds the models as ./models).
+fn levels_tournament(cwd: &Path, out: &Path, shard: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sawah"));
+    command
+        .current_dir(cwd)
+        .args([
+            "tournament",
+            "--rules",
+            "ur",
+            "--agents",
+            "random,easy,hard",
+        ])
+        .args(["--games", "60", "--seed", "5", "--shard", shard, "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    command
+}
+
+#[test]
+fn shards_run_in_other_folders_resume_and_merge_into_the_unsharded_table() {
+    let root = scratch("portable");
+    // Three working folders, each reaching the shipped models by its own
+    // path: a copy, a symbolic link, another copy.
+    let (a, b, c) = (root.join("a"), root.join("b"), root.join("c"));
+    copy_models(&a);
+    copy_models(&c);
+    std::fs::create_dir_all(&b).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models"),
+        b.join("models"),
+    )
+    .unwrap();
+    #[cfg(not(unix))]
+    copy_models(&b);
+    let ok = |mut command: Command| {
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+    };
+    let whole = root.join("whole");
+    ok(levels_tournament(&a, &whole, "1/1"));
+    let (one, two) = (root.join("one"), root.join("two"));
+    ok(levels_tournament(&a, &one, "1/2"));
+    // Shard 2 from b, killed part-way, then resumed from c.
+    let mut child = levels_tournament(&b, &two, "2/2").spawn().unwrap();
+    let file = two.join("results.jsonl");
+    let lines = || {
+        std::fs::read_to_string(&file)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let started = std::time::Instant::now();
+    while lines() < 10 && started.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let header = std::fs::read_to_string(&file).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(header.contains("model=ur.safetensors"), "{header}");
+    assert!(!header.contains("/models/"), "no paths: {header}");
+    ok(levels_tournament(&c, &two, "2/2"));
+    let mut sharded = games(&one);
+    sharded.extend(games(&two));
+    sharded.sort();
+    assert_eq!(sharded, games(&whole), "the shards are the whole run");
+    // Merged from yet another folder, with the models reached by another path.
+    let merged = root.join("merged");
+    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .current_dir(&c)
+        .args(["elo"])
+        .args([&one, &two])
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let csv = |dir: &Path| std::fs::read_to_string(dir.join("elo.csv")).unwrap();
+    assert_eq!(
+        csv(&merged),
+        csv(&whole),
+        "the merged table is the unsharded one"
+    );
+
+    // A model that really changed is refused, by name and both checksums.
+    let mut model = std::fs::read(c.join("models/ur.safetensors")).unwrap();
+    let last = model.len() - 1;
+    model[last] ^= 1;
+    std::fs::write(c.join("models/ur.safetensors"), &model).unwrap();
+    // ... with its manifest updated to match (a retrained model shipped).
+    let manifest = std::fs::read_to_string(c.join("models/manifest.json")).unwrap();
+    let sum = |bytes: &[u8]| {
+        use sha2::Digest;
+        format!("{:x}", sha2::Sha256::digest(bytes))
+    };
+    let old = sum(&std::fs::read(a.join("models/ur.safetensors")).unwrap());
+    assert!(manifest.contains(&old));
+    let manifest = manifest.replace(&old, &sum(&model));
+    std::fs::write(c.join("models/manifest.json"), manifest).unwrap();
+    let output = levels_tournament(&c, &two, "2/2").output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("model file ur.safetensors of easy")
+            && stderr.matches("SHA-256").count() == 2,
+        "{stderr}"
+    );
+    // ... and merging a shard played with it into the others is refused too.
+    let three = root.join("three");
+    ok(levels_tournament(&c, &three, "2/2"));
+    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(["elo"])
+        .args([&one, &three])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("ur.safetensors of easy") && stderr.matches("SHA-256").count() == 2,
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -9,6 +9,7 @@
 //! refuses a folder whose header differs from what it was asked to play.
 
 use crate::gamelog::AgentFailure;
+use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
@@ -39,8 +40,17 @@ pub struct Header {
     /// The agents' names (as given), in schedule order.
     pub agents: Vec<String>,
     /// The agents' canonical specs, in the same order (a preset such as
-    /// `medium` resolved to what it meant when the file was started).
+    /// `medium` resolved to what it meant when the file was started), with
+    /// every file they read named by its file name alone, so that the same
+    /// agents give the same header wherever the command runs (files
+    /// written before 0.1.0's portable identities hold paths; they are
+    /// compared without their folders).
     pub specs: Vec<String>,
+    /// The files each agent reads (model, weights, table) with their
+    /// checksums, in agent order: what a file name stood for. Empty in files
+    /// written before they were recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<Vec<AgentFile>>,
     /// `round-robin` or `gauntlet`.
     pub format: String,
     /// Games per pairing (whole pairs).
@@ -298,6 +308,29 @@ pub fn open_for_run(
     Ok((ResultsWriter { file, path }, games, existing.partial_tail))
 }
 
+/// The first file that two headers of the same agents record with
+/// different contents: the agent, and the file as each header has it.
+/// Headers without checksums (older files) agree with any.
+pub fn changed_file<'h>(
+    first: &'h Header,
+    second: &'h Header,
+) -> Option<(String, &'h AgentFile, &'h AgentFile)> {
+    for (k, (a, b)) in first.files.iter().zip(&second.files).enumerate() {
+        for file in a {
+            let other = b
+                .iter()
+                .find(|o| o.option == file.option && o.name == file.name);
+            if let Some(other) = other
+                && other.sha256 != file.sha256
+            {
+                let agent = first.agents.get(k).cloned().unwrap_or_default();
+                return Some((agent, file, other));
+            }
+        }
+    }
+    None
+}
+
 fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), ResultsError> {
     let mismatch = |field: &str, e: String, f: String| ResultsError::Mismatch {
         path: path.display().to_string(),
@@ -319,11 +352,19 @@ fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), Re
             found.agents.join(","),
         ));
     }
-    if expected.specs != found.specs {
+    let portable = |specs: &[String]| specs.iter().map(|s| portable_text(s)).collect::<Vec<_>>();
+    if portable(&expected.specs) != portable(&found.specs) {
         return Err(mismatch(
             "agent specs (a preset changed meaning?)",
-            expected.specs.join(","),
-            found.specs.join(","),
+            portable(&expected.specs).join(","),
+            portable(&found.specs).join(","),
+        ));
+    }
+    if let Some((agent, e, f)) = changed_file(expected, found) {
+        return Err(mismatch(
+            &format!("{} file {} of {agent}", e.option, e.name),
+            format!("SHA-256 {}", e.sha256),
+            format!("SHA-256 {}", f.sha256),
         ));
     }
     for (field, e, f) in [
@@ -371,6 +412,7 @@ mod tests {
             rules_digest: "0123456789abcdef".into(),
             agents: vec!["random".into(), "heuristic".into()],
             specs: vec!["random".into(), "heuristic".into()],
+            files: Vec::new(),
             format: "round-robin".into(),
             games_per_pairing: 4,
             seed: 1,

@@ -186,21 +186,32 @@ impl Tournament {
             .collect()
     }
 
-    /// The header of this run's results file.
-    pub fn header(&self) -> Header {
-        Header {
+    /// The header of this run's results file: the agents by their
+    /// portable specs, with the checksums of the files they read.
+    pub fn header(&self) -> Result<Header, TournamentError> {
+        let files = self
+            .agents
+            .iter()
+            .map(|spec| spec.files())
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Header {
             kind: results::KIND.to_string(),
             format_version: results::FORMAT_VERSION,
             rules: self.rules.clone(),
             rules_digest: self.rules_digest.clone(),
             agents: self.names(),
-            specs: self.agents.iter().map(|a| a.to_string()).collect(),
+            specs: self
+                .agents
+                .iter()
+                .map(|a| a.portable().to_string())
+                .collect(),
+            files,
             format: self.format.to_string(),
             games_per_pairing: self.pairs_per_pairing() * 2,
             seed: self.seed,
             shard: self.shard.to_string(),
             code_version: env!("CARGO_PKG_VERSION").to_string(),
-        }
+        })
     }
 }
 
@@ -222,6 +233,9 @@ pub enum TournamentError {
     /// The results file.
     #[error(transparent)]
     Results(#[from] ResultsError),
+    /// A file an agent reads, read for its checksum.
+    #[error("{0}")]
+    AgentFile(#[from] sawah_agents::identity::FileError),
 }
 
 /// What the observer hears after each game.
@@ -331,7 +345,7 @@ where
             source,
         })?;
     }
-    let (writer, existing, cut_bytes) = results::open_for_run(dir, &tournament.header())?;
+    let (writer, existing, cut_bytes) = results::open_for_run(dir, &tournament.header()?)?;
     let done: HashSet<(String, String, u64)> = existing.iter().map(GameRecord::key).collect();
     let jobs = tournament.jobs();
     let mut progress = Progress {
@@ -461,7 +475,7 @@ mod tests {
         );
         assert_eq!(t.pairings().len(), 6);
         assert_eq!(t.schedule().len(), 6 * 3);
-        assert_eq!(t.header().games_per_pairing, 6);
+        assert_eq!(t.header().unwrap().games_per_pairing, 6);
         let g = tournament(
             &["random", "heuristic", "easy", "medium"],
             Format::Gauntlet,

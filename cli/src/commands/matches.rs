@@ -6,6 +6,7 @@ use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
 use sawah_eval::matches::play_match;
 use sawah_eval::stats::elo_from_score;
+use std::path::PathBuf;
 
 /// The arguments of `sawah match`.
 #[derive(clap::Args, Debug)]
@@ -23,6 +24,10 @@ pub struct MatchArgs {
     /// Seed for the dice of every pair (and the agents' choices).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The shipped models' folder, where levels (easy, medium, hard)
+    /// resolve; default: ./models, then the source tree's.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
 }
 
 /// Plays the match and prints the score with its interval.
@@ -33,12 +38,13 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         rules,
         games,
         seed,
+        models,
     } = args;
     if games == 0 || games > 100_000_000 {
         bail!("--games must be from 1 to 100000000, not {games}");
     }
     let game = registry.resolve(&rules)?;
-    let models = crate::models::find(None)?;
+    let models = crate::models::find(models.as_deref())?;
     let expand = |text: &str| crate::models::expand(&models, text, game.name());
     let first = AgentSpec::parse(&expand(&first), game.name()).context("first agent")?;
     let second = AgentSpec::parse(&expand(&second), game.name()).context("second agent")?;

@@ -55,6 +55,10 @@ pub struct TournamentCommandArgs {
     /// (merge the folders with `sawah elo`).
     #[arg(long, default_value = "1/1", value_name = "K/N")]
     pub shard: String,
+    /// The shipped models' folder, where levels (easy, medium, hard)
+    /// resolve; default: ./models, then the source tree's.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
     #[command(flatten)]
     pub rating: RatingArgs,
 }
@@ -124,6 +128,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         seed,
         out,
         shard,
+        models,
         rating: RatingArgs {
             anchor,
             prior,
@@ -150,6 +155,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         anchor: anchor.unwrap_or_else(|| "random=0".into()),
         prior,
         table,
+        models,
     };
     tournament::tournament(registry, args, anchor_given)?;
     Ok(())
