@@ -32,6 +32,8 @@ pub struct PlayOptions {
     pub rolls: Rolls,
     /// The computer's agent.
     pub opponent: AgentSpec,
+    /// The computer as the player named it (`hard`); its spec when empty.
+    pub opponent_name: String,
 }
 
 impl PlayOptions {
@@ -42,6 +44,7 @@ impl PlayOptions {
             seed,
             rolls: Rolls::Seeded(seed),
             opponent: AgentSpec::new(sawah_agents::spec::AgentKind::Random),
+            opponent_name: String::new(),
         }
     }
 }
@@ -115,7 +118,13 @@ pub fn play<G: Render + HasHeuristic + 'static>(
     let mut opponent = opponent_spec
         .build(game)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    let computer = options.opponent.to_string();
+    // As the player named it, with what it resolved to.
+    let spec = options.opponent.portable().to_string();
+    let computer = match options.opponent_name.as_str() {
+        "" => spec,
+        name if name == spec => spec,
+        name => format!("{name}: {spec}"),
+    };
     let human = options.human;
     writeln!(output, "{}", game.name())?;
     match &options.rolls {

@@ -540,3 +540,38 @@ fn shards_run_in_other_folders_resume_and_merge_into_the_unsharded_table() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn match_names_agents_as_typed_and_warns_about_a_mirror_match() {
+    let (code, stdout, stderr) = sawah(&["match", "hard", "easy", "--rules", "ur", "--games", "4"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("hard vs easy on ur: 4 games"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n  hard = neural:depth=1:model=ur.safetensors\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  hard wins "), "{stdout}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let (code, stdout, stderr) = sawah(&["match", "easy", "easy", "--rules", "ur", "--games", "4"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: both agents are neural:noise=0.04:model=ur.safetensors with the same seed"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("Elo difference +0 ("), "no -0: {stdout}");
+    let (_, _, stderr) = sawah(&[
+        "match",
+        "easy",
+        "easy:seed=2",
+        "--rules",
+        "ur",
+        "--games",
+        "2",
+    ]);
+    assert!(!stderr.contains("warning"), "{stderr}");
+}

@@ -18,7 +18,7 @@ def test_an_agent_scores_what_sawah_match_reports(sawah_bin):
         text=True,
         check=True,
     ).stdout
-    wins = re.search(r"heuristic wins (\d+), expectiminimax wins (\d+)", report)
+    wins = re.search(r"heuristic wins (\d+), expectiminimax:depth=1 wins (\d+)", report)
     score = re.search(r"score ([0-9.]+) \(95% CI ([0-9.]+) to ([0-9.]+)\)", report)
     assert (result.wins, result.losses) == (int(wins[1]), int(wins[2]))
     assert f"{result.score:.3f}" == score[1]

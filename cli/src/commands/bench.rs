@@ -145,12 +145,13 @@ pub fn bench_choose(registry: &mut Registry, args: BenchChooseArgs) -> Result<()
                 bench::choose_latency(g, agent.as_mut(), positions, seed)
             });
             println!(
-                "{:<16} {:<8} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({spec})",
+                "{:<16} {:<8} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({})",
                 game.name(),
                 text,
                 result.quantile(0.5),
                 result.quantile(0.99),
-                result.quantile(1.0)
+                result.quantile(1.0),
+                spec.portable()
             );
         }
     }

@@ -46,39 +46,52 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
     let game = registry.resolve(&rules)?;
     let models = crate::models::find(models.as_deref())?;
     let expand = |text: &str| crate::models::expand(&models, text, game.name());
-    let first = AgentSpec::parse(&expand(&first), game.name()).context("first agent")?;
-    let second = AgentSpec::parse(&expand(&second), game.name()).context("second agent")?;
+    // Agents are shown as typed (`hard`), with what they resolved to below.
+    let (first_name, second_name) = (first.trim(), second.trim());
+    let first_spec = AgentSpec::parse(&expand(first_name), game.name()).context("first agent")?;
+    let second_spec =
+        AgentSpec::parse(&expand(second_name), game.name()).context("second agent")?;
+    if first_spec == second_spec {
+        eprintln!(
+            "warning: both agents are {} with the same seed: each pair's two games mirror each other, so the score is 0.5 by construction; give one a different seed (for example {second_name}:seed=2) to compare an agent with itself",
+            first_spec.portable()
+        );
+    }
     let result = match &game {
-        AnyGame::Race(r) => play_match(&**r, &first, &second, games, seed),
-        AnyGame::Senet(s) => play_match(&**s, &first, &second, games, seed),
+        AnyGame::Race(r) => play_match(&**r, &first_spec, &second_spec, games, seed),
+        AnyGame::Senet(s) => play_match(&**s, &first_spec, &second_spec, games, seed),
     }?;
     let score = result.score();
     println!(
-        "{} vs {} on {}: {} games ({} pairs, paired dice, seed {seed})",
-        result.first,
-        result.second,
+        "{first_name} vs {second_name} on {}: {} games ({} pairs, paired dice, seed {seed})",
         game.name(),
         result.games(),
         result.pair_scores.len()
     );
+    for (name, spec) in [(first_name, &first_spec), (second_name, &second_spec)] {
+        let spec = spec.portable().to_string();
+        if spec != name {
+            println!("  {name} = {spec}");
+        }
+    }
     println!(
-        "  {} wins {}, {} wins {}, stopped {}; light (first to move) won {}; {:.1} rolls/game",
-        result.first,
-        result.first_wins,
-        result.second,
-        result.second_wins,
-        result.stopped,
-        result.light_wins,
-        result.mean_rolls
+        "  {first_name} wins {}, {second_name} wins {}, stopped {}; light (first to move) won {}; {:.1} rolls/game",
+        result.first_wins, result.second_wins, result.stopped, result.light_wins, result.mean_rolls
     );
     println!(
-        "  score {:.3} (95% CI {:.3} to {:.3}), Elo difference {:+.0} ({:+.0} to {:+.0})",
+        "  score {:.3} (95% CI {:.3} to {:.3}), Elo difference {} ({} to {})",
         score.mean,
         score.low,
         score.high,
-        elo_from_score(score.mean),
-        elo_from_score(score.low),
-        elo_from_score(score.high)
+        signed_elo(score.mean),
+        signed_elo(score.low),
+        signed_elo(score.high)
     );
     Ok(())
+}
+
+/// The Elo difference of a score, rounded and signed, never `-0`.
+fn signed_elo(score: f64) -> String {
+    // Adding 0.0 turns -0.0 into 0.0.
+    format!("{:+.0}", elo_from_score(score).round() + 0.0)
 }

@@ -86,7 +86,8 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         let throws = DailyThrows::new(&date)?;
         options.rolls = play::Rolls::Daily { date, throws };
     }
-    let opponent = opponent.as_deref().unwrap_or("medium");
+    let opponent = opponent.as_deref().unwrap_or("medium").trim();
+    options.opponent_name = opponent.to_string();
     let opponent = crate::models::expand(&models, opponent, game.name());
     options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
     if options.opponent.table.is_none() {
