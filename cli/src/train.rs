@@ -137,7 +137,9 @@ fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
 }
 
 /// Shows a training status on the progress bar, and each evaluation as a
-/// line above it.
+/// line above it. When stderr is not a terminal (a batch job's log), the
+/// bar is hidden and each evaluation is a plain line on stderr instead,
+/// with the round's figures, so that the log shows progress.
 fn show_status(bar: &indicatif::ProgressBar, config: &TrainConfig, status: &Status) {
     let c = status.counters;
     bar.set_position(if config.games > 0 {
@@ -170,12 +172,17 @@ fn show_status(bar: &indicatif::ProgressBar, config: &TrainConfig, status: &Stat
             .iter()
             .map(|(n, v)| format!("{n} {v:.4}"))
             .collect();
-        bar.println(format!(
+        let line = format!(
             "after {} games: {} {}",
             e.games,
             scores.join(", "),
             measures.join(", ")
-        ));
+        );
+        if bar.is_hidden() {
+            eprintln!("{}; {message}", line.trim_end());
+        } else {
+            bar.println(line);
+        }
     }
     message.truncate(200);
     bar.set_message(message);

@@ -54,6 +54,10 @@ fn a_killed_run_resumes_to_the_same_weights_and_exports() {
     args.extend(SETTINGS);
     let (code, _, stderr) = sawah(&args);
     assert_eq!(code, 0, "{stderr}");
+    // Not a terminal: each evaluation is a plain line in the log.
+    let line = stderr.lines().find(|l| l.starts_with("after 3000 games: "));
+    let line = line.unwrap_or_else(|| panic!("no evaluation line: {stderr}"));
+    assert!(line.contains("pos/s, loss "), "{line}");
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
         .args(["train", "--rules", "masters", "--out"])
