@@ -19,9 +19,8 @@ pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
     ];
     for dir in candidates {
         if dir.join(MANIFEST_FILE).exists() {
-            return Ok(Some(
-                Models::load(&dir).with_context(|| format!("models in {}", dir.display()))?,
-            ));
+            // The error names the manifest's path already.
+            return Ok(Some(Models::load(&dir)?));
         }
     }
     Ok(None)

@@ -253,3 +253,92 @@ impl RuleSet {
         serde_json::to_value(self.export()).unwrap_or_default()
     }
 }
+
+/// What a position's sides may hold: its pieces per side and its squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideLimits {
+    /// Pieces per side.
+    pub pieces: u8,
+    /// Squares (or houses) on a side's route.
+    pub squares: u8,
+    /// Whether sides have a waiting count (the race family).
+    pub waiting: bool,
+}
+
+/// Says in plain words what is wrong with a JSON position that does not
+/// have the shape of [`PositionJson`]: which field, and what it must be
+/// (with `limits`, the rule set's own ranges). None when the shape is right.
+pub fn malformed_position(value: &serde_json::Value, limits: Option<SideLimits>) -> Option<String> {
+    use serde_json::Value;
+    const FIELDS: &str = "\"rules\", \"turn\", \"light\" and \"dark\"";
+    let Value::Object(map) = value else {
+        return Some(format!(
+            "a position is notation text or an object with {FIELDS}"
+        ));
+    };
+    if let Some(key) = map
+        .keys()
+        .find(|k| !["rules", "turn", "light", "dark"].contains(&k.as_str()))
+    {
+        return Some(format!("unknown field {key:?}; a position has {FIELDS}"));
+    }
+    for key in ["rules", "turn", "light", "dark"] {
+        if !map.contains_key(key) {
+            return Some(format!("missing {key:?}; a position has {FIELDS}"));
+        }
+    }
+    if !map["rules"].is_string() {
+        return Some("\"rules\" must be a rule set's name".into());
+    }
+    if !matches!(map["turn"].as_str(), Some("light" | "dark")) {
+        return Some("\"turn\" must be \"light\" or \"dark\"".into());
+    }
+    let count = |what: &str| match limits {
+        Some(l) => format!("{what} must be a whole number from 0 to {}", l.pieces),
+        None => format!("{what} must be a whole number from 0 to 255"),
+    };
+    for side in ["light", "dark"] {
+        let side_fields = match limits {
+            Some(SideLimits { waiting: false, .. }) => "\"scored\" and \"squares\"",
+            _ => "\"waiting\", \"scored\" and \"squares\"",
+        };
+        let Value::Object(fields) = &map[side] else {
+            return Some(format!("{side:?} must be an object with {side_fields}"));
+        };
+        if let Some(key) = fields
+            .keys()
+            .find(|k| !["waiting", "scored", "squares"].contains(&k.as_str()))
+        {
+            return Some(format!(
+                "unknown field {key:?} in {side:?}; a side has {side_fields}"
+            ));
+        }
+        for key in ["scored", "squares"] {
+            if !fields.contains_key(key) {
+                return Some(format!(
+                    "missing {key:?} in {side:?}; a side has {side_fields}"
+                ));
+            }
+        }
+        let whole = |v: &Value, most: u8| v.as_u64().is_some_and(|n| n <= u64::from(most));
+        let most = limits.map_or(u8::MAX, |l| l.pieces);
+        for key in ["waiting", "scored"] {
+            if let Some(v) = fields.get(key)
+                && !(v.is_null() && key == "waiting")
+                && !whole(v, most)
+            {
+                return Some(count(&format!("\"{side}.{key}\"")));
+            }
+        }
+        let last = limits.map_or(u8::MAX, |l| l.squares);
+        let squares_ok = fields["squares"]
+            .as_array()
+            .is_some_and(|a| a.iter().all(|s| whole(s, last) && s.as_u64() != Some(0)));
+        if !squares_ok {
+            return Some(format!(
+                "\"{side}.squares\" must be a list of square numbers from 1 to {last}"
+            ));
+        }
+    }
+    None
+}

@@ -38,6 +38,22 @@ impl AnyGame {
     }
 }
 
+/// What the sides of `game`'s positions may hold.
+fn side_limits(game: &AnyGame) -> crate::json::SideLimits {
+    match game {
+        AnyGame::Race(rules) => crate::json::SideLimits {
+            pieces: rules.pieces(),
+            squares: rules.route_len(),
+            waiting: true,
+        },
+        AnyGame::Senet(_) => crate::json::SideLimits {
+            pieces: senet::PIECES,
+            squares: senet::HOUSES,
+            waiting: false,
+        },
+    }
+}
+
 /// Runs `$body` with `$game` bound to the concrete game inside an
 /// [`AnyGame`](crate::AnyGame) (`&RuleSet` or `&Senet`), so generic code is
 /// written once for every family.
@@ -203,8 +219,18 @@ impl Registry {
     ) -> Result<(AnyGame, PositionJson), PositionInputError> {
         let json: PositionJson = match value {
             serde_json::Value::String(text) => notation::parse(text)?,
-            other => serde_json::from_value(other.clone())
-                .map_err(|e| PositionInputError::Malformed(e.to_string()))?,
+            other => serde_json::from_value(other.clone()).map_err(|e| {
+                // Said in plain words, with the rule set's own ranges when
+                // it names a known one; serde's message only as a last resort.
+                let limits = other
+                    .get("rules")
+                    .and_then(|r| r.as_str())
+                    .and_then(|name| self.get(name).ok())
+                    .map(|game| side_limits(&game));
+                PositionInputError::Malformed(
+                    crate::json::malformed_position(other, limits).unwrap_or_else(|| e.to_string()),
+                )
+            })?,
         };
         let game = self.get(&json.rules)?;
         Ok((game, json))

@@ -63,8 +63,66 @@ fn unknown_fields_are_refused_by_name() {
     assert!(err.to_string().contains("colour"), "{err}");
 }
 
+#[test]
+fn malformed_positions_are_explained_in_plain_words() {
+    let side = r#"{"waiting":7,"scored":0,"squares":[]}"#;
+    let cases = [
+        (
+            format!(r#"{{"rules":"ur","turn":"light","light":{{"waiting":"x","scored":0,"squares":[]}},"dark":{side}}}"#),
+            r#""light.waiting" must be a whole number from 0 to 7"#,
+        ),
+        (
+            format!(r#"{{"rules":"ur","turn":"light","light":{side},"dark":{{"waiting":7,"scored":-1,"squares":[]}}}}"#),
+            r#""dark.scored" must be a whole number from 0 to 7"#,
+        ),
+        (
+            format!(r#"{{"rules":"ur","turn":"blue","light":{side},"dark":{side}}}"#),
+            r#""turn" must be "light" or "dark""#,
+        ),
+        (
+            r#"{"rules":"ur","turn":"light"}"#.to_string(),
+            r#"missing "light"; a position has "rules", "turn", "light" and "dark""#,
+        ),
+        (
+            format!(r#"{{"rules":"ur","turn":"light","light":{{"waiting":7,"scored":0,"squares":[3,"a"]}},"dark":{side}}}"#),
+            r#""light.squares" must be a list of square numbers from 1 to 14"#,
+        ),
+        (
+            r#"{"rules":"senet","turn":"light","light":{"scored":0},"dark":{"scored":0,"squares":[]}}"#.to_string(),
+            r#"missing "squares" in "light"; a side has "scored" and "squares""#,
+        ),
+        (
+            r#"[1,2]"#.to_string(),
+            r#"a position is notation text or an object with "rules", "turn", "light" and "dark""#,
+        ),
+    ];
+    for (text, expected) in cases {
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let err = registry().parse_position(&value).unwrap_err().to_string();
+        assert_eq!(err, format!("malformed position: {expected}"), "{text}");
+        for rust in ["u8", "struct", "variant", "invalid type"] {
+            assert!(!err.contains(rust), "{err}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn arbitrary_json_positions_never_panic_and_are_explained(
+        waiting in prop::sample::select(vec!["7", "-1", "300", "\"x\"", "null", "[]", "1.5"]),
+        squares in prop::sample::select(vec!["[]", "[1,2]", "[0]", "[99]", "\"a\"", "{}", "[true]"]),
+        turn in prop::sample::select(vec!["\"light\"", "\"dark\"", "1", "null"]),
+        rules in prop::sample::select(vec!["\"ur\"", "\"senet\"", "\"x\"", "5"]),
+    ) {
+        let text = format!(r#"{{"rules":{rules},"turn":{turn},"light":{{"waiting":{waiting},"scored":0,"squares":{squares}}},"dark":{{"scored":0,"squares":[]}}}}"#);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        if let Err(err) = registry().parse_position(&value) {
+            let err = err.to_string();
+            prop_assert!(!err.contains("u8") && !err.contains("struct "), "{}", err);
+        }
+    }
 
     #[test]
     fn json_and_notation_round_trip(index in 0usize..15, seed in any::<u64>()) {

@@ -120,6 +120,14 @@ impl TrainConfig {
                 .unwrap_or_else(|_| toml::Value::String(raw.trim().to_string()));
             *slot =
                 serde_json::to_value(parsed).map_err(|e| ConfigError::BadValue(e.to_string()))?;
+            // Checked one at a time, so that the error names the setting.
+            if serde_json::from_value::<TrainConfig>(value.clone()).is_err() {
+                return Err(ConfigError::BadSetting {
+                    key: key.to_string(),
+                    value: raw.trim().to_string(),
+                    allowed: allowed_values(key),
+                });
+            }
         }
         let config: TrainConfig =
             serde_json::from_value(value).map_err(|e| ConfigError::BadValue(e.to_string()))?;
@@ -249,11 +257,31 @@ mod tests {
         let err = TrainConfig::default()
             .with_overrides(&["batch=many".into()])
             .unwrap_err();
-        assert!(matches!(&err, ConfigError::BadValue(_)), "{err}");
-        assert!(
-            err.to_string().contains("batch") || err.to_string().contains("invalid type"),
-            "{err}"
+        assert_eq!(
+            err.to_string(),
+            "--set batch=many: batch must be a whole number, 0 or more"
         );
+        for (item, message) in [
+            ("minutes=abc", "--set minutes=abc: minutes must be a number"),
+            (
+                "hidden=abc",
+                "--set hidden=abc: hidden must be a list of layer widths, such as [64] or [128,64]",
+            ),
+            (
+                "mode=ppo",
+                "--set mode=ppo: mode must be self-play or distill",
+            ),
+            (
+                "games_per_round=-3",
+                "--set games_per_round=-3: games_per_round must be a whole number, 0 or more",
+            ),
+        ] {
+            let err = TrainConfig::default()
+                .with_overrides(&[item.into()])
+                .unwrap_err();
+            assert_eq!(err.to_string(), message);
+            assert!(!message.contains("f64") && !message.contains("u64"));
+        }
         let err = TrainConfig::default()
             .with_overrides(&["lambda".into()])
             .unwrap_err();
@@ -289,9 +317,33 @@ pub enum ConfigError {
     /// A `--set` value of the wrong type.
     #[error("--set: {0}")]
     BadValue(String),
+    /// A `--set` value that is not what its setting takes.
+    #[error("--set {key}={value}: {key} must be {allowed}")]
+    BadSetting {
+        /// The setting.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What it takes.
+        allowed: &'static str,
+    },
     /// A setting out of its range: which, and what is allowed.
     #[error("{0}")]
     OutOfRange(&'static str),
+}
+
+/// What a setting takes, in words (for `--set` errors).
+fn allowed_values(key: &str) -> &'static str {
+    match key {
+        "mode" => "self-play or distill",
+        "hidden" => "a list of layer widths, such as [64] or [128,64]",
+        "learning_rate_end" => "a number (the learning rate at the end of the budget)",
+        "table" => "a solved table's path",
+        "games" | "games_per_round" | "batch" | "seed" | "eval_every" | "eval_games" => {
+            "a whole number, 0 or more"
+        }
+        _ => "a number",
+    }
 }
 
 /// The names of every setting.
