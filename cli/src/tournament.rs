@@ -113,6 +113,15 @@ fn standings_line(progress: &Progress) -> String {
     line
 }
 
+/// `1 pairing`, `6 pairings`.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// What each agent name meant in the folders merged so far: its portable
 /// spec and the files it read, and the folder that said so first.
 #[derive(Default)]
@@ -176,6 +185,10 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         );
     }
     let game = registry.resolve(&args.rules)?;
+    if let Some(path) = &args.table {
+        // Checked now, not after the games.
+        open_table(&game, path)?;
+    }
     // Levels (easy, medium, hard) resolve through the shipped models.
     let models = crate::models::find(args.models.as_deref())?;
     let mut specs = Vec::new();
@@ -210,10 +223,11 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
     let anchor = anchor_options(&args.anchor, &t.names(), anchor_given)?;
     let pairings = t.pairings().len();
     println!(
-        "{} tournament on {}: {} agents, {pairings} pairings, {} games each (paired dice), seed {}, shard {}; results in {}",
+        "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
         t.format,
         t.rules,
         t.agents.len(),
+        counted(pairings, "pairing"),
         t.pairs_per_pairing() * 2,
         t.seed,
         t.shard,
@@ -280,6 +294,24 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
 
 /// The Elo table of `games`, with loss per move where a table is given
 /// (measured by replaying the games in the result folders `dirs`).
+/// The solved table at `path` for `game`, checked (a race rule set's, and
+/// this one's).
+fn open_table<'g>(
+    game: &'g AnyGame,
+    path: &str,
+) -> Result<(&'g sawah_engine::race::RuleSet, sawah_agents::table::Table)> {
+    let AnyGame::Race(rules) = game else {
+        bail!(
+            "--table: {} has no solved tables (only the race family is solved)",
+            game.name()
+        );
+    };
+    Ok((
+        rules,
+        sawah_agents::table::Table::open(Path::new(path), rules)?,
+    ))
+}
+
 fn rate(
     game: &AnyGame,
     games: &[GameRecord],
@@ -290,13 +322,7 @@ fn rate(
 ) -> Result<EloTable> {
     let mut loss = HashMap::new();
     if let Some(path) = table {
-        let AnyGame::Race(rules) = game else {
-            bail!(
-                "--table: {} has no solved tables (only the race family is solved)",
-                game.name()
-            );
-        };
-        let solved = sawah_agents::table::Table::open(Path::new(path), rules)?;
+        let (rules, solved) = open_table(game, path)?;
         for (name, l) in loss_in_folders(rules, &solved, dirs)? {
             loss.insert(name, l.mean());
         }

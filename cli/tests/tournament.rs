@@ -174,6 +174,21 @@ fn bad_tournament_arguments_get_clear_errors() {
             "at least two agents",
         ),
         (
+            // Checked before any game is played.
+            &[
+                "tournament",
+                "--rules",
+                "ur-1",
+                "--agents",
+                "random,heuristic",
+                "--table",
+                "/dev/null",
+                "--out",
+                d,
+            ],
+            "table /dev/null: not a regular file",
+        ),
+        (
             &["tournament", "--agents", "random,alphazero", "--out", d],
             "alphazero",
         ),
@@ -287,6 +302,7 @@ fn bad_tournament_arguments_get_clear_errors() {
     for (args, needle) in cases {
         assert_refused(args, needle);
     }
+    assert!(!dir.join("results.jsonl").exists(), "nothing was played");
     // Another tournament's folder is refused, naming the difference.
     let (code, _, stderr) = tournament(&dir, &["--games", "2"]);
     assert_eq!(code, 0, "{stderr}");
