@@ -49,15 +49,36 @@ impl PlayOptions {
     }
 }
 
-/// Asks until the person gives a valid move number; `None` on end of input or quit.
+/// Asks until the person gives a valid move number; `None` on end of input
+/// or quit. With one legal move, Enter alone plays it; `?` or `help` lists
+/// the moves and what can be typed.
 fn ask_move<G: Render>(
     game: &G,
     moves: &[G::Move],
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> io::Result<Option<G::Move>> {
+    let choices = || {
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| format!("{}) {}", i + 1, game.describe_move(m)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     loop {
-        write!(output, "  your move [1-{}, q to quit]: ", moves.len())?;
+        if moves.len() == 1 {
+            write!(
+                output,
+                "  your move [Enter plays it, q to quit, ? for help]: "
+            )?;
+        } else {
+            write!(
+                output,
+                "  your move [1-{}, q to quit, ? for help]: ",
+                moves.len()
+            )?;
+        }
         output.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
@@ -67,17 +88,24 @@ fn ask_move<G: Render>(
         if answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit") {
             return Ok(None);
         }
+        if answer == "?" || answer.eq_ignore_ascii_case("help") {
+            writeln!(
+                output,
+                "  Your moves: {}. Type a move's number (Enter alone when there is only one), q to quit.",
+                choices()
+            )?;
+            continue;
+        }
+        if answer.is_empty() && moves.len() == 1 {
+            return Ok(Some(moves[0]));
+        }
         match answer.parse::<usize>() {
             Ok(n) if (1..=moves.len()).contains(&n) => return Ok(Some(moves[n - 1])),
             _ => writeln!(
                 output,
                 "  {answer:?} is not a move: type a number from 1 to {} ({})",
                 moves.len(),
-                moves
-                    .iter()
-                    .map(|&m| game.describe_move(m))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                choices()
             )?,
         }
     }
@@ -194,8 +222,19 @@ pub fn play<G: Render + HasHeuristic + 'static>(
                     notes_suffix(game, &position, mv)
                 )?;
             }
+            if moves.len() == 1 {
+                writeln!(output, "  (your only move)")?;
+            }
             match ask_move(game, &moves, &mut input, &mut output)? {
-                Some(mv) => mv,
+                Some(mv) => {
+                    writeln!(
+                        output,
+                        "You play {}{}.",
+                        game.describe_move(mv),
+                        notes_suffix(game, &position, mv)
+                    )?;
+                    mv
+                }
                 None => {
                     writeln!(output, "\nGame abandoned.")?;
                     return Ok(None);

@@ -133,3 +133,28 @@ fn the_computer_can_be_any_agent() {
         &text[..300]
     );
 }
+
+#[test]
+fn enter_plays_a_forced_move_help_lists_the_moves_and_moves_are_echoed() {
+    let rules = race::preset("ur").unwrap();
+    let options = PlayOptions::seeded(Player::Light, 3);
+    // Seed 3: the first roll is a 2 with one legal move (enter -> 2).
+    let mut output = Vec::new();
+    play(&rules, &options, "?\n\nq\n".as_bytes(), &mut output).unwrap();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.contains("(your only move)"), "{text}");
+    assert!(
+        text.contains("Your moves: 1) enter -> 2. Type a move's number"),
+        "{text}"
+    );
+    assert!(text.contains("You play enter -> 2."), "{text}");
+    // With a choice, Enter alone is not a move.
+    let mut output = Vec::new();
+    let input = "\n".repeat(3) + "1\n" + &"\n".repeat(20) + "q\n";
+    play(&rules, &options, input.as_bytes(), &mut output).unwrap();
+    let text = String::from_utf8(output).unwrap();
+    assert!(
+        text.contains("\"\" is not a move: type a number from 1 to 2"),
+        "{text}"
+    );
+}

@@ -69,6 +69,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     } = args;
     let game = registry.resolve(&rules)?;
     let models = crate::models::find(models.as_deref())?;
+    let seed_given = seed.is_some();
     let seed = seed.unwrap_or_else(clock_seed);
     let mut options = play::PlayOptions::seeded(side.into(), seed);
     if let Some(date) = daily {
@@ -77,6 +78,9 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         }
         if opponent.as_deref().is_some_and(|o| o != "medium") {
             bail!("the game of the day is played against medium; leave out --opponent");
+        }
+        if seed_given {
+            bail!("the game of the day's throws are the same for everyone; leave out --seed");
         }
         let date = if date == "today" {
             daily::today_utc()
