@@ -113,6 +113,14 @@ fn standings_line(progress: &Progress) -> String {
     line
 }
 
+/// `spec`, playing from `table` if it is a `perfect` agent that names none.
+pub fn with_default_table(mut spec: AgentSpec, table: &Option<String>) -> AgentSpec {
+    if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
+        spec.table = table.clone();
+    }
+    spec
+}
+
 /// `1 pairing`, `6 pairings`.
 fn counted(count: usize, noun: &str) -> String {
     if count == 1 {
@@ -199,11 +207,9 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
             bail!("--agents has an empty entry; give specs separated by commas");
         }
         let expanded = crate::models::expand(&models, text, game.name());
-        let mut spec =
+        let spec =
             AgentSpec::parse(&expanded, game.name()).with_context(|| format!("agent {text:?}"))?;
-        if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
-            spec.table = args.table.clone();
-        }
+        let spec = with_default_table(spec, &args.table);
         specs.push(spec);
         labels.push(text.to_string());
     }
@@ -483,6 +489,10 @@ pub struct SprtArgs {
     pub max_games: u64,
     /// Where to write the result as JSON.
     pub out: Option<PathBuf>,
+    /// The table of `perfect` agents that name none.
+    pub table: Option<String>,
+    /// The shipped models' folder.
+    pub models: Option<PathBuf>,
 }
 
 fn run_sprt<G: HasHeuristic + Sync + 'static>(
@@ -532,10 +542,17 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         );
     }
     let game = registry.resolve(&args.rules)?;
-    let models = crate::models::find(None)?;
+    if let Some(path) = &args.table {
+        open_table(&game, path)?;
+    }
+    let models = crate::models::find(args.models.as_deref())?;
     let expand = |text: &str| crate::models::expand(&models, text, game.name());
     let new = AgentSpec::parse(&expand(&args.new), game.name()).context("--new")?;
     let base = AgentSpec::parse(&expand(&args.base), game.name()).context("--base")?;
+    let (new, base) = (
+        with_default_table(new, &args.table),
+        with_default_table(base, &args.table),
+    );
     let p = &args.params;
     println!(
         "SPRT on {}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",

@@ -18,9 +18,13 @@ pub const OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax:depth=1
 /// The arguments of `sawah train`.
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
-    /// Rule set name or rule file path.
+    /// Rule set name or rule file path [default: sawah, or the resumed run's].
     #[arg(long)]
     pub rules: Option<String>,
+    /// The seed of everything (weights, dice, exploration, shuffling): the
+    /// same as --set seed=N [default: 1, or the settings file's].
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Settings file (TOML or JSON; see docs/training.md).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -104,9 +108,9 @@ fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
         }
         (None, None) => bail!("give --out FOLDER for a new run, or --resume FOLDER"),
         (Some(dir), None) => {
-            if args.config.is_some() || !args.set.is_empty() {
+            if args.config.is_some() || !args.set.is_empty() || args.seed.is_some() {
                 bail!(
-                    "--resume continues with the run's own settings (its config.json); leave out --config and --set"
+                    "--resume continues with the run's own settings (its config.json); leave out --config, --set and --seed"
                 );
             }
             let record = RunFolder { dir: dir.clone() }.read_record()?;
@@ -126,10 +130,17 @@ fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
                 Some(path) => TrainConfig::from_file(path)?,
                 None => TrainConfig::default(),
             };
+            let mut overrides = args.set.clone();
+            if let Some(seed) = args.seed {
+                if args.set.iter().any(|s| s.trim_start().starts_with("seed")) {
+                    bail!("give the seed once: --seed or --set seed=N");
+                }
+                overrides.push(format!("seed={seed}"));
+            }
             Ok(Plan {
                 game: registry.resolve(rules)?,
                 folder: dir.clone(),
-                config: base.with_overrides(&args.set)?,
+                config: base.with_overrides(&overrides)?,
                 resume: false,
             })
         }

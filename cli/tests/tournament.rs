@@ -591,3 +591,48 @@ fn match_names_agents_as_typed_and_warns_about_a_mirror_match() {
     ]);
     assert!(!stderr.contains("warning"), "{stderr}");
 }
+
+#[test]
+fn match_and_sprt_take_the_table_perfect_agents_play_from() {
+    let dir = scratch("perfect-table");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("ur-2.table");
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let t = table.to_str().unwrap();
+    let (code, stdout, stderr) = sawah(&[
+        "match", "perfect", "random", "--rules", "ur-2", "--games", "20", "--table", t,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("perfect wins"), "{stdout}");
+    assert_refused(
+        &[
+            "match", "perfect", "random", "--rules", "ur-2", "--games", "2",
+        ],
+        "table",
+    );
+    let (code, stdout, stderr) = sawah(&[
+        "sprt", "--rules", "ur-2", "--new", "perfect", "--base", "random", "--elo1", "100",
+        "--table", t,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("perfect (new)") && stdout.contains("accepted"),
+        "{stdout}"
+    );
+    assert_refused(
+        &[
+            "sprt",
+            "--rules",
+            "ur-2",
+            "--new",
+            "perfect",
+            "--base",
+            "random",
+            "--table",
+            "/dev/null",
+        ],
+        "/dev/null",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -52,8 +52,14 @@ fn a_killed_run_resumes_to_the_same_weights_and_exports() {
         whole.to_str().unwrap(),
     ];
     args.extend(SETTINGS);
+    args.extend(["--seed", "7"]);
     let (code, _, stderr) = sawah(&args);
     assert_eq!(code, 0, "{stderr}");
+    let config = std::fs::read_to_string(whole.join("config.json")).unwrap();
+    assert!(
+        config.contains("\"seed\": 7"),
+        "--seed is the run's seed: {config}"
+    );
     // Not a terminal: each evaluation is a plain line in the log.
     let line = stderr.lines().find(|l| l.starts_with("after 3000 games: "));
     let line = line.unwrap_or_else(|| panic!("no evaluation line: {stderr}"));
@@ -63,6 +69,7 @@ fn a_killed_run_resumes_to_the_same_weights_and_exports() {
         .args(["train", "--rules", "masters", "--out"])
         .arg(&killed)
         .args(SETTINGS)
+        .args(["--seed", "7"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -118,6 +125,20 @@ fn bad_training_arguments_get_clear_errors() {
     let d = dir.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["train", "--rules", "ur"], "--out"),
+        (
+            &[
+                "train", "--rules", "ur", "--out", d, "--seed", "3", "--set", "seed=4",
+            ],
+            "give the seed once",
+        ),
+        (
+            &["train", "--resume", d, "--seed", "3"],
+            "leave out --config, --set and --seed",
+        ),
+        (
+            &["train", "--rules", "ur", "--out", d, "--set", "minutes=abc"],
+            "--set minutes=abc: minutes must be a number",
+        ),
         (
             &["train", "--rules", "ur", "--out", d, "--set", "lamda=1"],
             "no such setting",

@@ -28,6 +28,10 @@ pub struct MatchArgs {
     /// resolve; default: ./models, then the source tree's.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
+    /// A solved table: the one `perfect` agents play from when their spec
+    /// names none.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<String>,
 }
 
 /// Plays the match and prints the score with its interval.
@@ -39,6 +43,7 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         games,
         seed,
         models,
+        table,
     } = args;
     if games == 0 || games > 100_000_000 {
         bail!("--games must be from 1 to 100000000, not {games}");
@@ -51,6 +56,8 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
     let first_spec = AgentSpec::parse(&expand(first_name), game.name()).context("first agent")?;
     let second_spec =
         AgentSpec::parse(&expand(second_name), game.name()).context("second agent")?;
+    let first_spec = crate::tournament::with_default_table(first_spec, &table);
+    let second_spec = crate::tournament::with_default_table(second_spec, &table);
     if first_spec == second_spec {
         eprintln!(
             "warning: both agents are {} with the same seed: each pair's two games mirror each other, so the score is 0.5 by construction; give one a different seed (for example {second_name}:seed=2) to compare an agent with itself",

@@ -116,6 +116,14 @@ pub struct SprtCommandArgs {
     /// Write the outcome as JSON here.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// A solved table: the one `perfect` agents play from when their spec
+    /// names none.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<String>,
+    /// The shipped models' folder, where levels resolve; default: ./models,
+    /// then the source tree's.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
 }
 
 /// Plays (or resumes) the tournament and writes its Elo table.
@@ -201,6 +209,8 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         batch,
         max_games,
         out,
+        table,
+        models,
     } = args;
     let args = SprtArgs {
         rules,
@@ -217,6 +227,8 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         batch,
         max_games,
         out,
+        table,
+        models,
     };
     tournament::sprt_command(registry, args)?;
     Ok(())
