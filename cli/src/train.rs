@@ -251,7 +251,8 @@ fn train_race(
     let measures = |_: &NeuralNet, model: &Path| match (&table, &config.table) {
         (Some(t), Some(path)) => {
             match loss_against_perfect(rules, t, path, model, config.eval_games) {
-                Ok(loss) => vec![("loss_per_move_vs_perfect".to_string(), loss)],
+                // In percentage points, as loss per move is everywhere.
+                Ok(loss) => vec![("loss_per_move_vs_perfect_pp".to_string(), 100.0 * loss)],
                 Err(why) => {
                     // Said, not silently left out of the evaluation.
                     bar.println(format!(

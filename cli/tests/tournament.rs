@@ -391,7 +391,7 @@ fn with_a_solved_table_perfect_play_loses_nothing_per_move() {
             .unwrap()
             .iter()
             .find(|r| r["agent"] == agent)
-            .unwrap()["loss_per_move"]
+            .unwrap()["loss_per_move_pp"]
             .as_f64()
             .unwrap()
     };

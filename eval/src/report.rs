@@ -32,8 +32,9 @@ pub struct Row {
     /// Likelihood of superiority over the next agent down the table.
     pub los_next: Option<f64>,
     /// Mean win probability lost per move against perfect play (real
-    /// choices only), where a solved table was given.
-    pub loss_per_move: Option<f64>,
+    /// choices only), where a solved table was given, in percentage points
+    /// (as in every format: 1.0 is one point of win probability).
+    pub loss_per_move_pp: Option<f64>,
 }
 
 /// A whole table.
@@ -202,7 +203,7 @@ pub fn elo_table(
                 wins: wins[i],
                 failures: failures[i],
                 los_next: order.get(rank + 1).map(|&j| fitted.los(i, j)),
-                loss_per_move: loss.get(&names[i]).copied(),
+                loss_per_move_pp: loss.get(&names[i]).map(|l| 100.0 * l),
             }
         })
         .collect();
@@ -225,7 +226,7 @@ pub fn elo_table(
 impl EloTable {
     /// The table in Markdown.
     pub fn markdown(&self) -> String {
-        let with_loss = self.rows.iter().any(|r| r.loss_per_move.is_some());
+        let with_loss = self.rows.iter().any(|r| r.loss_per_move_pp.is_some());
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -245,8 +246,8 @@ impl EloTable {
             let loss = if with_loss {
                 format!(
                     " {} |",
-                    r.loss_per_move
-                        .map(|l| format!("{:.2} pp", 100.0 * l))
+                    r.loss_per_move_pp
+                        .map(|l| format!("{l:.2} pp"))
                         .unwrap_or_else(|| "n/a".into())
                 )
             } else {
@@ -289,10 +290,10 @@ impl EloTable {
         out
     }
 
-    /// The table as CSV (`agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move`).
+    /// The table as CSV (`agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move_pp`).
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move\n",
+            "agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move_pp\n",
         );
         for r in &self.rows {
             let quoted = format!("\"{}\"", r.agent.replace('"', "\"\""));
@@ -307,8 +308,8 @@ impl EloTable {
                 r.wins,
                 r.failures,
                 r.los_next.map(|p| format!("{p:.6}")).unwrap_or_default(),
-                r.loss_per_move
-                    .map(|l| format!("{l:.6}"))
+                r.loss_per_move_pp
+                    .map(|l| format!("{l:.4}"))
                     .unwrap_or_default()
             );
         }

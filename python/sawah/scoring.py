@@ -16,8 +16,9 @@ from sawah._native import Agent, CoreEnv, Table, pair_seed, score_interval
 @dataclass
 class Score:
     """How an agent did: its score (0 to 1) with a 95% interval over pairs,
-    its wins and losses, and with a table its mean loss per decision (in
-    win probability: 0.01 is one percentage point)."""
+    its wins and losses, and with a table its mean loss per decision in
+    percentage points of win probability (the unit of loss per move in
+    every report of this project)."""
 
     rules: str
     opponent: str
@@ -28,15 +29,15 @@ class Score:
     low: float
     high: float
     decisions: int = 0
-    mean_loss: float | None = None
+    mean_loss_pp: float | None = None
 
     def __str__(self):
         text = (
             f"{self.score:.3f} [{self.low:.3f}, {self.high:.3f}] against {self.opponent} on {self.rules} "
             f"over {self.games} games ({self.wins} won, {self.losses} lost)"
         )
-        if self.mean_loss is not None:
-            text += f"; mean loss {100 * self.mean_loss:.3f} points per decision over {self.decisions} decisions"
+        if self.mean_loss_pp is not None:
+            text += f"; mean loss {self.mean_loss_pp:.3f} points per decision over {self.decisions} decisions"
         return text
 
 
@@ -92,5 +93,5 @@ def score(policy, rules="ur", opponent="hard", pairs=100, seed=0, table=None):
         low=low,
         high=high,
         decisions=decisions,
-        mean_loss=(total_loss / decisions) if decisions else (0.0 if table is not None else None),
+        mean_loss_pp=(100 * total_loss / decisions) if decisions else (0.0 if table is not None else None),
     )
