@@ -1,13 +1,43 @@
 //! Progress bars in one style (hidden when standard error is not a terminal).
 
 /// A bar of `len` steps drawn with indicatif's `template` ("=> " as its
-/// characters; the default style should the template not parse).
+/// characters; the default style should the template not parse). `{rate}`
+/// is the speed rounded for reading (`123/s`, `4.5/s`), where indicatif's
+/// `{per_sec}` shows four decimals.
 pub fn bar(len: u64, template: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template(template)
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = out.write_str(&rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
     );
     bar
+}
+
+/// A speed for people: whole numbers from 10 per second up, one decimal
+/// below.
+pub fn rate(per_second: f64) -> String {
+    if !per_second.is_finite() {
+        "-/s".to_string()
+    } else if per_second >= 10.0 {
+        format!("{per_second:.0}/s")
+    } else {
+        format!("{per_second:.1}/s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rates_are_rounded_for_reading() {
+        assert_eq!(super::rate(1234.5678), "1235/s");
+        assert_eq!(super::rate(4.5678), "4.6/s");
+        assert_eq!(super::rate(f64::INFINITY), "-/s");
+    }
 }

@@ -84,7 +84,7 @@ fn progress_bar(total: u64, what: &str) -> indicatif::ProgressBar {
     crate::progress::bar(
         total,
         &format!(
-            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}})  {{msg}}"
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} ({{rate}}, ETA {{eta}})  {{msg}}"
         ),
     )
 }
