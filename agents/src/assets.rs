@@ -66,16 +66,49 @@ impl Assets for FileAssets {
     }
 }
 
-/// The store used when none is given: the file system natively, nothing on
-/// WebAssembly (where every file must be handed over as bytes).
+/// The store used when none is given: the file system natively (and, with
+/// the `shipped` feature, the embedded models for names that are not
+/// files), nothing on WebAssembly (where every file must be handed over as
+/// bytes).
 pub fn default_assets() -> &'static dyn Assets {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(all(not(target_arch = "wasm32"), feature = "shipped"))]
+    {
+        &FilesThenShipped
+    }
+    #[cfg(all(not(target_arch = "wasm32"), not(feature = "shipped")))]
     {
         &FileAssets
     }
     #[cfg(target_arch = "wasm32")]
     {
         &NO_ASSETS
+    }
+}
+
+/// The file system, and for a model name that is not a file there, the
+/// shipped model of that name embedded in the crate: a local file always
+/// wins, so `model=ur.safetensors` means the file when there is one.
+#[cfg(all(not(target_arch = "wasm32"), feature = "shipped"))]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FilesThenShipped;
+
+#[cfg(all(not(target_arch = "wasm32"), feature = "shipped"))]
+impl Assets for FilesThenShipped {
+    fn model(&self, name: &str) -> Result<Arc<NeuralNet>, SpecError> {
+        match crate::shipped::file(name) {
+            Some(bytes) if !std::path::Path::new(name).exists() => NeuralNet::from_bytes(bytes)
+                .map(Arc::new)
+                .map_err(|e| SpecError::Model(Arc::new(e))),
+            _ => FileAssets.model(name),
+        }
+    }
+
+    fn table(&self, name: &str, rules: &RuleSet) -> Result<Arc<Table>, SpecError> {
+        FileAssets.table(name, rules)
+    }
+
+    fn weights(&self, name: &str) -> Result<String, SpecError> {
+        FileAssets.weights(name)
     }
 }
 

@@ -107,8 +107,15 @@ impl AgentSpec {
 }
 
 /// SHA-256 of a file, in hex; with `limit`, of its first `limit` bytes
-/// followed by its length.
+/// followed by its length. A model name that is not a file but a shipped
+/// model embedded in the crate is that model (as agents read it).
 fn checksum(path: &Path, limit: Option<u64>) -> std::io::Result<String> {
+    #[cfg(feature = "shipped")]
+    if !path.exists()
+        && let Some(bytes) = path.to_str().and_then(crate::shipped::file)
+    {
+        return Ok(format!("{:x}", Sha256::digest(bytes)));
+    }
     let mut file = std::fs::File::open(path)?;
     let length = file.metadata()?.len();
     let mut hasher = Sha256::new();

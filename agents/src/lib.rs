@@ -16,6 +16,8 @@ pub mod neural;
 pub mod perfect;
 pub mod sample;
 pub mod search;
+#[cfg(feature = "shipped")]
+pub mod shipped;
 pub mod spec;
 pub mod table;
 

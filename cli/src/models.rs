@@ -1,29 +1,27 @@
 //! Finding the shipped levels: `--models DIR`, else `./models`, else the
-//! `models/` folder of the source tree the binary was built from. Without a
-//! manifest the built-in presets serve `easy`, `medium` and `hard`.
+//! models embedded in the binary when it was built (so an installed `sawah`
+//! needs no files beside it). An embedded level names its model by file
+//! name (`model=ur.safetensors`): agents read it from the binary unless a
+//! file of that name is in the working folder.
 
 use anyhow::{Context, Result};
 use sawah_agents::manifest::{MANIFEST_FILE, Models};
 use std::path::{Path, PathBuf};
 
-/// The models folder to use, checked, or `None` when there is none.
+/// The models to use, checked: `explicit`, else `./models`, else the
+/// embedded ones.
 pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
     if let Some(dir) = explicit {
         return Ok(Some(
             Models::load(dir).with_context(|| format!("--models {}", dir.display()))?,
         ));
     }
-    let candidates = [
-        PathBuf::from("models"),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models"),
-    ];
-    for dir in candidates {
-        if dir.join(MANIFEST_FILE).exists() {
-            // The error names the manifest's path already.
-            return Ok(Some(Models::load(&dir)?));
-        }
+    let local = PathBuf::from("models");
+    if local.join(MANIFEST_FILE).exists() {
+        // The error names the manifest's path already.
+        return Ok(Some(Models::load(&local)?));
     }
-    Ok(None)
+    Ok(Some(sawah_agents::shipped::models().clone()))
 }
 
 /// A bot name with a leading level resolved through `models` (when there

@@ -636,3 +636,37 @@ fn match_and_sprt_take_the_table_perfect_agents_play_from() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_installed_binary_plays_the_shipped_levels_with_no_files_beside_it() {
+    // A copy of the binary, run from an empty folder: the levels come from
+    // the models embedded in it.
+    let dir = scratch("installed");
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::create_dir_all(dir.join("work")).unwrap();
+    let binary = dir.join("bin/sawah");
+    std::fs::copy(env!("CARGO_BIN_EXE_sawah"), &binary).unwrap();
+    let output = Command::new(&binary)
+        .current_dir(dir.join("work"))
+        .args(["match", "hard", "easy", "--rules", "senet", "--games", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("model=senet.safetensors"), "{stdout}");
+    // A file of that name in the working folder is read instead (here a
+    // broken one, refused by name).
+    std::fs::write(dir.join("work/senet.safetensors"), b"not a model").unwrap();
+    let output = Command::new(&binary)
+        .current_dir(dir.join("work"))
+        .args(["match", "hard", "easy", "--rules", "senet", "--games", "2"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("senet.safetensors"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -287,11 +287,30 @@ pub fn malformed_position(value: &serde_json::Value, limits: Option<SideLimits>)
             return Some(format!("missing {key:?}; a position has {FIELDS}"));
         }
     }
+    // What was given, for the message: short JSON.
+    let given = |v: &Value| {
+        let mut text = v.to_string();
+        if text.len() > 40 {
+            let mut end = 37;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            text.push_str("...");
+        }
+        format!(", not {text}")
+    };
     if !map["rules"].is_string() {
-        return Some("\"rules\" must be a rule set's name".into());
+        return Some(format!(
+            "\"rules\" must be a rule set's name{}",
+            given(&map["rules"])
+        ));
     }
     if !matches!(map["turn"].as_str(), Some("light" | "dark")) {
-        return Some("\"turn\" must be \"light\" or \"dark\"".into());
+        return Some(format!(
+            "\"turn\" must be \"light\" or \"dark\"{}",
+            given(&map["turn"])
+        ));
     }
     let count = |what: &str| match limits {
         Some(l) => format!("{what} must be a whole number from 0 to {}", l.pieces),
@@ -303,7 +322,10 @@ pub fn malformed_position(value: &serde_json::Value, limits: Option<SideLimits>)
             _ => "\"waiting\", \"scored\" and \"squares\"",
         };
         let Value::Object(fields) = &map[side] else {
-            return Some(format!("{side:?} must be an object with {side_fields}"));
+            return Some(format!(
+                "{side:?} must be an object with {side_fields}{}",
+                given(&map[side])
+            ));
         };
         if let Some(key) = fields
             .keys()
@@ -327,7 +349,7 @@ pub fn malformed_position(value: &serde_json::Value, limits: Option<SideLimits>)
                 && !(v.is_null() && key == "waiting")
                 && !whole(v, most)
             {
-                return Some(count(&format!("\"{side}.{key}\"")));
+                return Some(count(&format!("\"{side}.{key}\"")) + &given(v));
             }
         }
         let last = limits.map_or(u8::MAX, |l| l.squares);
@@ -336,7 +358,8 @@ pub fn malformed_position(value: &serde_json::Value, limits: Option<SideLimits>)
             .is_some_and(|a| a.iter().all(|s| whole(s, last) && s.as_u64() != Some(0)));
         if !squares_ok {
             return Some(format!(
-                "\"{side}.squares\" must be a list of square numbers from 1 to {last}"
+                "\"{side}.squares\" must be a list of square numbers from 1 to {last}{}",
+                given(&fields["squares"])
             ));
         }
     }

@@ -69,15 +69,15 @@ fn malformed_positions_are_explained_in_plain_words() {
     let cases = [
         (
             format!(r#"{{"rules":"ur","turn":"light","light":{{"waiting":"x","scored":0,"squares":[]}},"dark":{side}}}"#),
-            r#""light.waiting" must be a whole number from 0 to 7"#,
+            r#""light.waiting" must be a whole number from 0 to 7, not "x""#,
         ),
         (
             format!(r#"{{"rules":"ur","turn":"light","light":{side},"dark":{{"waiting":7,"scored":-1,"squares":[]}}}}"#),
-            r#""dark.scored" must be a whole number from 0 to 7"#,
+            r#""dark.scored" must be a whole number from 0 to 7, not -1"#,
         ),
         (
             format!(r#"{{"rules":"ur","turn":"blue","light":{side},"dark":{side}}}"#),
-            r#""turn" must be "light" or "dark""#,
+            r#""turn" must be "light" or "dark", not "blue""#,
         ),
         (
             r#"{"rules":"ur","turn":"light"}"#.to_string(),
@@ -85,7 +85,7 @@ fn malformed_positions_are_explained_in_plain_words() {
         ),
         (
             format!(r#"{{"rules":"ur","turn":"light","light":{{"waiting":7,"scored":0,"squares":[3,"a"]}},"dark":{side}}}"#),
-            r#""light.squares" must be a list of square numbers from 1 to 14"#,
+            r#""light.squares" must be a list of square numbers from 1 to 14, not [3,"a"]"#,
         ),
         (
             r#"{"rules":"senet","turn":"light","light":{"scored":0},"dark":{"scored":0,"squares":[]}}"#.to_string(),

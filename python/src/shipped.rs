@@ -1,5 +1,5 @@
-//! The shipped models, embedded in the extension (see `build.rs`), and the
-//! files agents read: the shipped models in memory, anything else (a
+//! The shipped models, embedded in the extension (`sawah-agents`'s
+//! `shipped` feature), and the files agents read: the shipped models in memory, anything else (a
 //! table, a model or weights named by path) from the file system, as
 //! `sawah bot` reads them for a local program.
 
@@ -8,23 +8,10 @@ use sawah_agents::manifest::Models;
 use sawah_agents::{AgentSpec, SpecError};
 use std::sync::{Arc, OnceLock};
 
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
-}
-
-/// The shipped models (checked against the manifest's SHA-256 once).
+/// The shipped models (embedded in `sawah-agents` with its `shipped`
+/// feature; checked against the manifest's SHA-256 once).
 pub fn models() -> &'static Models {
-    static MODELS: OnceLock<Models> = OnceLock::new();
-    MODELS.get_or_init(|| {
-        Models::from_bytes(embedded::MANIFEST, "manifest.json", |name| {
-            embedded::FILES
-                .iter()
-                .find(|(file, _)| *file == name)
-                .map(|(_, bytes)| bytes.to_vec())
-                .ok_or_else(|| "not shipped".to_string())
-        })
-        .expect("the shipped models match their manifest (checked by the tests)")
-    })
+    sawah_agents::shipped::models()
 }
 
 /// The shipped models, then the file system.

@@ -1,11 +1,16 @@
-//! Embeds the shipped models (`../models`: the manifest and every
-//! `.safetensors` file) in the extension, so that `easy`, `medium` and
-//! `hard` work from an installed wheel with no files beside it.
+//! With the `shipped` feature, embeds the shipped models (`../models`: the
+//! manifest and every `.safetensors` file) in the crate (`sawah_agents::
+//! shipped`), so that `easy`, `medium` and `hard` work from an installed
+//! `sawah` binary or Python wheel with no files beside it. Without it (the
+//! browser package, which is handed its models as bytes), nothing is done.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn main() {
+    if std::env::var_os("CARGO_FEATURE_SHIPPED").is_none() {
+        return;
+    }
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let models = manifest_dir.join("../models");
     println!("cargo:rerun-if-changed={}", models.display());
