@@ -26,7 +26,7 @@ pub struct BotFiles {
     #[arg(long = "table", value_name = "[RULES=]FILE")]
     pub tables: Vec<TableArg>,
     /// The models folder whose manifest serves "easy", "medium" and
-    /// "hard" (default: ./models, else the source tree's models/); its
+    /// "hard" (default: ./models, else the models embedded in the binary); its
     /// other .safetensors files are loaded too, named by file name.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,

@@ -2,7 +2,7 @@
 //! and as JSON.
 
 use crate::bot;
-use crate::render::{Render, route_numbers};
+use crate::render::{Render, both_routes};
 use anyhow::{Context, Result, bail};
 use sawah_engine::json::PositionJson;
 use sawah_engine::race::RuleSet;
@@ -145,8 +145,7 @@ fn describe_race(rules: &RuleSet) {
         .collect();
     println!("  dice: {}", dice.join(", "));
     println!(
-        "\nlight's squares:\n{}",
-        route_numbers(rules, Player::Light)
+        "\nthe board, light at the bottom: each square's number on light's route / on dark's route (- where the route does not pass), * on the marks:\n{}",
+        both_routes(rules)
     );
-    println!("\ndark's squares:\n{}", route_numbers(rules, Player::Dark));
 }

@@ -36,6 +36,12 @@ fn board_extent(rules: &RuleSet) -> (u8, u8) {
 /// with `bottom`'s outer row at the bottom.
 fn draw(rules: &RuleSet, bottom: Player, label: impl Fn(Cell) -> String) -> Vec<String> {
     let (rows, cols) = board_extent(rules);
+    // A cell off the board is as wide as one on it.
+    let width = rules
+        .board()
+        .first()
+        .map_or(3, |&cell| label(cell).chars().count());
+    let gap = " ".repeat(width + 2);
     let order: Vec<u8> = match bottom {
         Player::Light => (0..rows).rev().collect(),
         Player::Dark => (0..rows).collect(),
@@ -51,7 +57,7 @@ fn draw(rules: &RuleSet, bottom: Player, label: impl Fn(Cell) -> String) -> Vec<
                     line.push_str(&label(cell));
                     line.push(']');
                 } else {
-                    line.push_str("     ");
+                    line.push_str(&gap);
                 }
             }
             line.trim_end().to_string()
@@ -66,6 +72,28 @@ pub fn route_numbers(rules: &RuleSet, player: Player) -> String {
             Some(i) => format!("{:>2} ", i + 1),
             None => " - ".to_string(),
         }
+    })
+    .join("\n")
+}
+
+/// One race board with both players' square numbers on every cell (light's
+/// / dark's, `-` where a route does not pass) and `*` on the marks, light at
+/// the bottom: which of light's squares faces which of dark's.
+pub fn both_routes(rules: &RuleSet) -> String {
+    let number = |player: Player, cell: Cell| {
+        rules
+            .route(player)
+            .iter()
+            .position(|&c| c == cell)
+            .map_or("-".to_string(), |i| (i + 1).to_string())
+    };
+    draw(rules, Player::Light, |cell| {
+        let mark = if rules.is_mark(cell) { '*' } else { ' ' };
+        format!(
+            "{:>2}/{:<2}{mark}",
+            number(Player::Light, cell),
+            number(Player::Dark, cell)
+        )
     })
     .join("\n")
 }
@@ -113,8 +141,16 @@ impl Render for RuleSet {
                 self.pieces()
             )
         };
+        // Beside the board, a key: the same cells with the bottom player's
+        // square numbers, so that moves can be read off it.
+        let key = route_numbers(self, bottom);
+        let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
         let mut out = vec![status(!bottom)];
-        out.extend(lines);
+        for (k, (line, numbers)) in lines.iter().zip(key.lines()).enumerate() {
+            let label = if k == 0 { "  (your squares)" } else { "" };
+            let pad = width - line.chars().count();
+            out.push(format!("{line}{}    {numbers}{label}", " ".repeat(pad)));
+        }
         out.push(status(bottom));
         out.join("\n")
     }

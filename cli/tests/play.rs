@@ -158,3 +158,25 @@ fn enter_plays_a_forced_move_help_lists_the_moves_and_moves_are_echoed() {
         "{text}"
     );
 }
+
+#[test]
+fn the_board_has_a_key_of_the_player_s_square_numbers_beside_it() {
+    let rules = race::preset("ur").unwrap();
+    let options = PlayOptions::seeded(Player::Light, 3);
+    let mut output = Vec::new();
+    play(&rules, &options, "q\n".as_bytes(), &mut output).unwrap();
+    let text = String::from_utf8(output).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.ends_with("(your squares)"))
+        .unwrap_or_else(|| panic!("no key: {text}"));
+    assert!(
+        row.contains("[ * ][   ]") && row.contains("[ - ][ - ]"),
+        "{row}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("[ 5 ][ 6 ][ 7 ][ 8 ][ 9 ][10 ][11 ][12 ]")),
+        "{text}"
+    );
+}

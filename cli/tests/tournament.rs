@@ -670,3 +670,14 @@ fn an_installed_binary_plays_the_shipped_levels_with_no_files_beside_it() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("senet.safetensors"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn rules_draws_one_board_with_both_players_square_numbers() {
+    let (code, stdout, stderr) = sawah(&["rules", "masters"]);
+    assert_eq!(code, 0, "{stderr}");
+    // Light's 12 faces dark's 16, both marks; light's 1 is a square dark never visits.
+    assert!(stdout.contains("[12/16*]"), "{stdout}");
+    assert!(stdout.contains("[16/12*]"), "{stdout}");
+    assert!(stdout.contains("[ 1/-  ]"), "{stdout}");
+    assert!(stdout.contains("[ 8/8 *]"), "{stdout}");
+}

@@ -258,9 +258,9 @@ impl EloTable {
                 "| {} | `{}` | {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
                 rank + 1,
                 r.agent,
-                r.elo,
-                r.ci_low,
-                r.ci_high,
+                no_negative_zero(r.elo),
+                no_negative_zero(r.ci_low),
+                no_negative_zero(r.ci_high),
                 r.games,
                 100.0 * r.score,
                 los,
@@ -273,9 +273,9 @@ impl EloTable {
             "\n{} games of {}. Moving first is worth {:+.0} Elo (95% interval {:+.0} to {:+.0}). Anchor: `{}` = {}. Prior: {} virtual drawn games per pairing. Method: {}.",
             self.games,
             self.rules,
-            self.first_move_elo.0,
-            self.first_move_elo.1,
-            self.first_move_elo.2,
+            no_negative_zero(self.first_move_elo.0),
+            no_negative_zero(self.first_move_elo.1),
+            no_negative_zero(self.first_move_elo.2),
             self.anchor.0,
             self.anchor.1,
             self.prior,
@@ -486,5 +486,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("\"hard\"") && err.contains("strong"), "{err}");
+    }
+}
+
+/// `value` rounded to a whole number, never `-0` (a rating of -0.3 is
+/// printed `0`).
+fn no_negative_zero(value: f64) -> f64 {
+    value.round() + 0.0
+}
+
+#[cfg(test)]
+mod rounding_tests {
+    #[test]
+    fn ratings_are_never_printed_as_minus_zero() {
+        for value in [-0.3, -0.0, 0.4, -0.5000001] {
+            let printed = format!("{:.0}", super::no_negative_zero(value));
+            assert!(!printed.starts_with("-0"), "{value}: {printed}");
+        }
+        assert_eq!(format!("{:.0}", super::no_negative_zero(-0.6)), "-1");
     }
 }

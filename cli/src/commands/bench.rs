@@ -46,6 +46,10 @@ pub struct BenchChooseArgs {
     /// Seed for the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The shipped models' folder, where levels resolve; default: ./models,
+    /// then the models embedded in the binary.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
 }
 
 /// The arguments of `sawah bench-neural`.
@@ -126,11 +130,12 @@ pub fn bench_choose(registry: &mut Registry, args: BenchChooseArgs) -> Result<()
         agents,
         positions,
         seed,
+        models,
     } = args;
     if positions == 0 {
         bail!("--positions must be at least 1");
     }
-    let models = crate::models::find(None)?;
+    let models = crate::models::find(models.as_deref())?;
     println!(
         "choose latency, one thread, {positions} positions with a choice per agent, seed {seed}"
     );

@@ -25,7 +25,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The shipped models' folder, where levels (easy, medium, hard)
-    /// resolve; default: ./models, then the source tree's.
+    /// resolve; default: ./models, then the models embedded in the binary.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
     /// A solved table: the one `perfect` agents play from when their spec

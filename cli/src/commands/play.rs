@@ -51,7 +51,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "PATH")]
     pub table: Option<String>,
     /// The models folder whose manifest serves easy, medium and hard
-    /// (default: ./models, else the source tree's models/).
+    /// (default: ./models, else the models embedded in the binary).
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
 }

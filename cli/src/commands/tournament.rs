@@ -56,7 +56,7 @@ pub struct TournamentCommandArgs {
     #[arg(long, default_value = "1/1", value_name = "K/N")]
     pub shard: String,
     /// The shipped models' folder, where levels (easy, medium, hard)
-    /// resolve; default: ./models, then the source tree's.
+    /// resolve; default: ./models, then the models embedded in the binary.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
     #[command(flatten)]
@@ -121,7 +121,7 @@ pub struct SprtCommandArgs {
     #[arg(long, value_name = "PATH")]
     pub table: Option<String>,
     /// The shipped models' folder, where levels resolve; default: ./models,
-    /// then the source tree's.
+    /// then the models embedded in the binary.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
 }
