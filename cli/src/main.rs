@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use sawah_cli::commands::{bench, bot, describe, matches, play, serve, solve, tournament};
+use sawah_cli::commands::{bench, bot, describe, matches, play, review, serve, solve, tournament};
 use sawah_cli::train;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
@@ -83,6 +83,9 @@ enum Command {
     Rules(describe::RulesArgs),
     /// Measure random-playout speed (roll, generate, pick, apply) on one core.
     Bench(bench::BenchArgs),
+    /// Review a game against a solved table: every move's loss and class,
+    /// the luck of every roll, and each player's totals.
+    Review(review::ReviewArgs),
 }
 
 fn main() {
@@ -122,6 +125,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Moves(args) => describe::moves_command(registry, args),
         Command::Rules(args) => describe::rules_command(registry, args),
         Command::Bench(args) => bench::bench_playouts(registry, args),
+        Command::Review(args) => review::run(registry, args),
     }
 }
 

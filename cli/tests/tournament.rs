@@ -681,3 +681,71 @@ fn rules_draws_one_board_with_both_players_square_numbers() {
     assert!(stdout.contains("[ 1/-  ]"), "{stdout}");
     assert!(stdout.contains("[ 8/8 *]"), "{stdout}");
 }
+
+#[test]
+fn review_measures_a_tournament_game_against_the_table() {
+    let dir = scratch("review");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("ur-2.table");
+    let t = table.to_str().unwrap();
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", t]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = dir.join("games");
+    let (code, _, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "perfect,random",
+        "--games",
+        "2",
+        "--table",
+        t,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let results = out.join("results.jsonl");
+    let r = results.to_str().unwrap();
+    let (code, stdout, stderr) = sawah(&["review", r, "--game-number", "2", "--table", t]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Reference: perfect play by the solved table ur-2.table"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| light |") && stdout.contains("| turn |"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = sawah(&["review", r, "--table", t, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // Perfect play gives nothing away, on whichever side it played game 1.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let game: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let seat = if game["light"] == "perfect" {
+        "light"
+    } else {
+        "dark"
+    };
+    let other = if seat == "light" { "dark" } else { "light" };
+    assert_eq!(json[seat]["total_loss_pp"], 0.0, "{json}");
+    assert!(json[other]["decisions"].as_u64().unwrap() > 0, "{json}");
+    // A record in turns, with an illegal third move, is refused by number.
+    let record = dir.join("bad.json");
+    std::fs::write(
+        &record,
+        r#"{"rules":"ur-2","turns":[{"roll":2,"move":{"from":0,"to":2}},{"roll":0,"move":"pass"},{"roll":3,"move":{"from":0,"to":9}}]}"#,
+    )
+    .unwrap();
+    assert_refused(
+        &["review", record.to_str().unwrap(), "--table", t],
+        "move 3 (\"3:0-9\")",
+    );
+    assert_refused(
+        &["review", r, "--game-number", "9", "--table", t],
+        "no game 9",
+    );
+    assert_refused(&["review", r, "--table", "/dev/null"], "/dev/null");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

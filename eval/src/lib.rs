@@ -8,6 +8,7 @@ pub mod matches;
 pub mod pairing;
 pub mod report;
 pub mod results;
+pub mod review;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;

@@ -8,6 +8,7 @@ pub mod bot;
 pub mod describe;
 pub mod matches;
 pub mod play;
+pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tournament;
