@@ -747,5 +747,19 @@ fn review_measures_a_tournament_game_against_the_table() {
         "no game 9",
     );
     assert_refused(&["review", r, "--table", "/dev/null"], "/dev/null");
+    let (code, stdout, stderr) = sawah(&[
+        "review", r, "--table", t, "--format", "svg", "--view", "dark",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("<svg") && stdout.contains("dark&apos;s chances"),
+        "{stdout}"
+    );
+    assert_refused(
+        &[
+            "review", r, "--table", t, "--format", "svg", "--view", "blue",
+        ],
+        "--view blue",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

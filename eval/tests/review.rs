@@ -159,3 +159,42 @@ fn records_in_turns_or_tokens_read_alike_and_bad_ones_are_named_by_turn() {
         .to_string();
     assert!(err.starts_with("move 3 (\"3:0-9\")"), "{err}");
 }
+
+#[test]
+fn the_picture_has_one_point_per_turn_and_marks_the_mistakes() {
+    let (rules, table, _) = solved("svg");
+    let (mut a, mut b) = (RandomAgent::new(5), RandomAgent::new(6));
+    let played = play_recorded(&rules, &mut a, &mut b, 11);
+    let reviewed = review(&rules, &table, "ur-2 table", &played.moves).unwrap();
+    let chances = reviewed.chances(sawah_engine::Player::Light);
+    assert_eq!(chances.len(), reviewed.turns.len());
+    // The first turn's chance is the start's value for light.
+    assert!((chances[0] - table.value(&rules.start())).abs() < 1e-5);
+    let svg = reviewed.svg(sawah_engine::Player::Light).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    let line = svg
+        .lines()
+        .find(|l| l.contains("<polyline") && l.contains("stroke-width=\"2\""))
+        .expect("the chances' line");
+    let points = line
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(
+        points.split_whitespace().count(),
+        reviewed.turns.len(),
+        "{line}"
+    );
+    let marked = reviewed
+        .turns
+        .iter()
+        .filter(|t| matches!(t.class, Class::Mistake | Class::Blunder))
+        .count();
+    assert_eq!(svg.matches("<circle").count(), marked);
+}

@@ -24,16 +24,22 @@ pub struct ReviewArgs {
     /// are measured against (exact).
     #[arg(long, value_name = "PATH")]
     pub table: PathBuf,
-    /// md (a table per player and per turn) or json.
+    /// md (a table per player and per turn), json, or svg (the win
+    /// probability over the game, with luck and mistakes marked).
     #[arg(long, default_value = "md")]
     pub format: String,
+    /// Whose chances the svg shows: light or dark.
+    #[arg(long, default_value = "light")]
+    pub view: String,
 }
 
 /// Reads the game, reviews it and prints the review.
 pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
-    if !matches!(args.format.as_str(), "md" | "json") {
-        bail!("--format {}: md or json", args.format);
+    if !matches!(args.format.as_str(), "md" | "json" | "svg") {
+        bail!("--format {}: md, json or svg", args.format);
     }
+    let view = sawah_engine::Player::parse(&args.view)
+        .with_context(|| format!("--view {}: light or dark", args.view))?;
     let value = read_game(&args.game, args.game_number)?;
     let (rules, tokens) = read_record(&value).with_context(|| args.game.display().to_string())?;
     let game = registry.resolve(&rules)?;
@@ -54,6 +60,7 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
         .with_context(|| format!("{} does not replay", args.game.display()))?;
     match args.format.as_str() {
         "json" => println!("{}", serde_json::to_string_pretty(&review)?),
+        "svg" => print!("{}", review.svg(view).map_err(anyhow::Error::msg)?),
         _ => print!("{}", review.markdown()),
     }
     Ok(())
