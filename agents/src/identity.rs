@@ -119,15 +119,10 @@ fn checksum(path: &Path, limit: Option<u64>) -> std::io::Result<String> {
     let mut file = std::fs::File::open(path)?;
     let length = file.metadata()?.len();
     let mut hasher = Sha256::new();
-    let mut reader = (&mut file).take(limit.unwrap_or(u64::MAX));
-    let mut buffer = vec![0u8; 1 << 16];
-    loop {
-        let read = reader.read(&mut buffer)?;
-        if read == 0 {
-            break;
-        }
-        hasher.update(&buffer[..read]);
-    }
+    std::io::copy(
+        &mut (&mut file).take(limit.unwrap_or(u64::MAX)),
+        &mut hasher,
+    )?;
     if limit.is_some() {
         hasher.update(length.to_le_bytes());
     }

@@ -225,7 +225,7 @@ fn open_table(
 }
 
 /// The rule set a table file's header names (reading at most its header).
-fn header_rules(path: &Path) -> Result<String, String> {
+pub fn header_rules(path: &Path) -> Result<String, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let metadata = file.metadata().map_err(|e| e.to_string())?;
     if !metadata.is_file() {

@@ -146,12 +146,8 @@ impl PyTable {
     fn new(path: PathBuf, rules: Option<&str>) -> PyResult<PyTable> {
         let rules = match rules {
             Some(rules) => rules.to_string(),
-            None => {
-                let mut header = vec![0u8; 1 << 20];
-                let read = read_prefix(&path, &mut header)?;
-                Table::rules_in_header(&header[..read])
-                    .map_err(|e| value_error(format!("{}: {e}", path.display())))?
-            }
+            None => sawah_protocol::native::header_rules(&path)
+                .map_err(|e| value_error(format!("{}: {e}", path.display())))?,
         };
         let game = PyGame::resolve(&rules)?;
         let AnyGame::Race(race) = &game.game else {
@@ -229,22 +225,6 @@ impl PyTable {
 
     fn __repr__(&self) -> String {
         format!("Table({:?})", self.rules.name())
-    }
-}
-
-/// Reads at most `buffer.len()` bytes of the start of `path`.
-fn read_prefix(path: &std::path::Path, buffer: &mut [u8]) -> PyResult<usize> {
-    use std::io::Read;
-    let file =
-        std::fs::File::open(path).map_err(|e| value_error(format!("{}: {e}", path.display())))?;
-    let mut read = 0;
-    let mut limited = file.take(buffer.len() as u64);
-    loop {
-        match limited.read(&mut buffer[read..]) {
-            Ok(0) => return Ok(read),
-            Ok(n) => read += n,
-            Err(e) => return Err(value_error(format!("{}: {e}", path.display()))),
-        }
     }
 }
 

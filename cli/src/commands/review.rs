@@ -80,9 +80,12 @@ fn read_game(path: &Path, number: usize) -> Result<serde_json::Value> {
     if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) {
         return Ok(value);
     }
+    // A results file: its header (the line with "kind") is not a game.
     let games: Vec<&str> = text
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.contains("\"kind\":\"sawah-tournament-results\""))
+        .filter(|l| {
+            serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("kind").is_none())
+        })
         .collect();
     let line = number
         .checked_sub(1)
