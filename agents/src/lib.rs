@@ -9,16 +9,19 @@ pub mod evaluator;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;
 pub mod heuristic;
+pub mod hint;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod identity;
 pub mod manifest;
 pub mod neural;
 pub mod perfect;
+pub mod review;
 pub mod sample;
 pub mod search;
 #[cfg(feature = "shipped")]
 pub mod shipped;
 pub mod spec;
+pub mod strength;
 pub mod table;
 
 pub use agent::{Agent, Choice, RandomAgent, SearchAgent};

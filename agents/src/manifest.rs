@@ -79,6 +79,25 @@ pub struct Manifest {
     pub format_version: u32,
     /// Every level.
     pub levels: Vec<Level>,
+    /// Other agents measured in the calibration tournaments (random and
+    /// perfect play): with the levels, the points of each rule set's scale
+    /// from loss per decision to Elo ([`crate::strength`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anchors: Vec<Anchor>,
+}
+
+/// An agent other than a level measured in a calibration tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Anchor {
+    /// The rule set id.
+    pub rules: String,
+    /// The agent (`random`, `perfect`).
+    pub agent: String,
+    /// Its Elo in the calibration table.
+    pub elo: f64,
+    /// Its mean loss per decision (win probability, 0 to 1), by the solved table.
+    pub loss_per_move: f64,
 }
 
 /// Why a models folder was refused.

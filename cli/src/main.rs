@@ -4,7 +4,9 @@
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use sawah_cli::commands::{bench, bot, describe, matches, play, review, serve, solve, tournament};
+use sawah_cli::commands::{
+    bench, bot, describe, hint, matches, play, review, serve, solve, tournament,
+};
 use sawah_cli::train;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
@@ -83,9 +85,13 @@ enum Command {
     Rules(describe::RulesArgs),
     /// Measure random-playout speed (roll, generate, pick, apply) on one core.
     Bench(bench::BenchArgs),
-    /// Review a game against a solved table: every move's loss and class,
-    /// the luck of every roll, and each player's totals.
+    /// Review a game (or every game of a tournament): every move's loss
+    /// and class against perfect play or a strong agent, the luck of every
+    /// roll, each player's totals and strength.
     Review(review::ReviewArgs),
+    /// Rank every legal move for a roll, with what each does (captures,
+    /// rosettes, safety) and the chance it leaves the opponent to hit.
+    Hint(hint::HintArgs),
 }
 
 fn main() {
@@ -126,6 +132,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Rules(args) => describe::rules_command(registry, args),
         Command::Bench(args) => bench::bench_playouts(registry, args),
         Command::Review(args) => review::run(registry, args),
+        Command::Hint(args) => hint::run(registry, args),
     }
 }
 

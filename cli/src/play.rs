@@ -3,6 +3,7 @@
 use crate::render::{Render, piece_letter};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
+use sawah_engine::record::move_token;
 use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
 use std::io::{self, BufRead, Write};
@@ -124,9 +125,29 @@ fn notes_suffix<G: Render>(game: &G, position: &G::Position, mv: G::Move) -> Str
 pub fn play<G: Render + HasHeuristic + 'static>(
     game: &G,
     options: &PlayOptions,
+    input: impl BufRead,
+    output: impl Write,
+) -> io::Result<Option<Player>> {
+    Ok(play_game(game, options, input, output)?.winner)
+}
+
+/// A game played in the terminal, as it went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The winner; `None` when the person quit or input ended.
+    pub winner: Option<Player>,
+    /// Every roll and move, as tokens (a game record's `"moves"`).
+    pub moves: Vec<String>,
+}
+
+/// [`play`], returning the game's record too (for its review).
+pub fn play_game<G: Render + HasHeuristic + 'static>(
+    game: &G,
+    options: &PlayOptions,
     mut input: impl BufRead,
     mut output: impl Write,
-) -> io::Result<Option<Player>> {
+) -> io::Result<Played> {
+    let mut record = Vec::new();
     enum Source {
         Dice(Box<DiceSource>),
         Fixed(DailyThrows),
@@ -185,7 +206,10 @@ pub fn play<G: Render + HasHeuristic + 'static>(
             if let Some(note) = game.final_note(&position) {
                 writeln!(output, "{note}")?;
             }
-            return Ok(Some(winner));
+            return Ok(Played {
+                winner: Some(winner),
+                moves: record,
+            });
         }
         let mover = game.turn(&position);
         let roll = roll();
@@ -208,6 +232,7 @@ pub fn play<G: Render + HasHeuristic + 'static>(
                 output,
                 "{who} ({mover}) rolled {roll}: {why}, the turn passes."
             )?;
+            record.push(move_token(game, roll, None));
             position = game.pass(&position);
             continue;
         }
@@ -237,7 +262,10 @@ pub fn play<G: Render + HasHeuristic + 'static>(
                 }
                 None => {
                     writeln!(output, "\nGame abandoned.")?;
-                    return Ok(None);
+                    return Ok(Played {
+                        winner: None,
+                        moves: record,
+                    });
                 }
             }
         } else {
@@ -250,6 +278,7 @@ pub fn play<G: Render + HasHeuristic + 'static>(
             )?;
             mv
         };
+        record.push(move_token(game, roll, Some(chosen)));
         position = game.apply(&position, chosen).position;
     }
 }

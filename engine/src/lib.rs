@@ -15,8 +15,10 @@ pub mod perft;
 pub mod player;
 pub mod playout;
 pub mod race;
+pub mod record;
 pub mod registry;
 pub mod senet;
+pub mod tags;
 
 pub use dice::{Dice, DiceSource};
 pub use game::{Game, Step};
@@ -24,3 +26,4 @@ pub use json::Codec;
 pub use movelist::MoveList;
 pub use player::{ByPlayer, Player};
 pub use registry::{AnyGame, Registry};
+pub use tags::{Describe, MoveTags, Tag};

@@ -1,13 +1,14 @@
 //! Games played with every roll and move written down, agent failures
 //! caught, and recorded games replayed.
 //!
-//! A move is written as a short token, `ROLL:FROM-TO` (`3:0-3`,
-//! `2:13-off`), or `ROLL:pass` when the roll had no legal move. `FROM` and
-//! `TO` are the squares of the move's JSON form (DESIGN §3), so the tokens
-//! read the same for every rule set and replay through the engine.
+//! The move tokens and the replay are the engine's
+//! ([`sawah_engine::record`]), re-exported here.
 
 use crate::matches::{GameOutcome, MAX_ROLLS};
 use sawah_agents::Agent;
+pub use sawah_engine::record::{
+    ReplayError, ReplayProblem, ReplayStep, move_token, replay, replay_from,
+};
 use sawah_engine::{Codec, DiceSource, Game, Player};
 use serde::{Deserialize, Serialize};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -32,28 +33,6 @@ pub struct PlayedGame {
     pub moves: Vec<String>,
     /// The failure that ended the game early, if any.
     pub failure: Option<AgentFailure>,
-}
-
-fn square_text(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The token of `mv` played with `roll` (`None`: the roll was passed).
-pub fn move_token<G: Game + Codec>(game: &G, roll: u8, mv: Option<G::Move>) -> String {
-    match mv {
-        None => format!("{roll}:pass"),
-        Some(mv) => {
-            let json = game.move_to_json(mv);
-            format!(
-                "{roll}:{}-{}",
-                square_text(&json["from"]),
-                square_text(&json["to"])
-            )
-        }
-    }
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -144,107 +123,6 @@ pub fn play_recorded<G: Game + Codec>(
     }
 }
 
-/// One step of a replayed game: the position before the roll, the roll,
-/// the legal moves and the move played (`None` for a pass).
-pub struct ReplayStep<'a, G: Game> {
-    /// The position the roll was made in.
-    pub position: &'a G::Position,
-    /// The roll.
-    pub roll: u8,
-    /// Every legal move for the roll.
-    pub legal: &'a [G::Move],
-    /// The move played.
-    pub played: Option<G::Move>,
-}
-
-/// What was wrong with a recorded move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayProblem {
-    /// Not `ROLL:FROM-TO` or `ROLL:pass`.
-    #[error("expected ROLL:FROM-TO or ROLL:pass")]
-    NotAToken,
-    /// The roll is not a number.
-    #[error("the roll is not a number")]
-    RollNotANumber,
-    /// The dice cannot show this roll.
-    #[error("no such roll")]
-    NoSuchRoll,
-    /// A move after the end of the game.
-    #[error("the game was already over")]
-    GameOver,
-    /// A pass although a move was possible.
-    #[error("a pass although there were legal moves")]
-    PassWithMoves,
-    /// Not among the legal moves for the roll.
-    #[error("not a legal move here")]
-    IllegalMove,
-}
-
-/// A recorded game that does not replay: which move and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {number} ({token:?}): {problem}")]
-pub struct ReplayError {
-    /// The move's number, from 1.
-    pub number: usize,
-    /// The move as recorded.
-    pub token: String,
-    /// What was wrong.
-    pub problem: ReplayProblem,
-}
-
-/// Replays recorded tokens from the start, calling `visit` on each step.
-/// Fails, naming the token, on one that does not parse or is not legal.
-pub fn replay<G: Game + Codec>(
-    game: &G,
-    tokens: &[String],
-    mut visit: impl FnMut(ReplayStep<'_, G>),
-) -> Result<G::Position, ReplayError> {
-    let mut position = game.start();
-    for (k, token) in tokens.iter().enumerate() {
-        let bad = |problem: ReplayProblem| ReplayError {
-            number: k + 1,
-            token: token.clone(),
-            problem,
-        };
-        let (roll_text, rest) = token
-            .split_once(':')
-            .ok_or_else(|| bad(ReplayProblem::NotAToken))?;
-        let roll: u8 = roll_text
-            .parse()
-            .map_err(|_| bad(ReplayProblem::RollNotANumber))?;
-        if usize::from(roll) >= game.dice().probabilities().len() {
-            return Err(bad(ReplayProblem::NoSuchRoll));
-        }
-        if game.winner(&position).is_some() {
-            return Err(bad(ReplayProblem::GameOver));
-        }
-        let legal = game.legal_moves(&position, roll);
-        let played = if rest == "pass" {
-            if !legal.is_empty() {
-                return Err(bad(ReplayProblem::PassWithMoves));
-            }
-            None
-        } else {
-            let found = legal
-                .iter()
-                .copied()
-                .find(|&mv| move_token(game, roll, Some(mv)) == *token);
-            Some(found.ok_or_else(|| bad(ReplayProblem::IllegalMove))?)
-        };
-        visit(ReplayStep {
-            position: &position,
-            roll,
-            legal: &legal,
-            played,
-        });
-        position = match played {
-            Some(mv) => game.apply(&position, mv).position,
-            None => game.pass(&position),
-        };
-    }
-    Ok(position)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,23 +159,6 @@ mod tests {
         let recorded = play_recorded(&senet, a.as_mut(), b.as_mut(), 3);
         let end = replay(&senet, &recorded.moves, |_| {}).unwrap();
         assert_eq!(senet.winner(&end), recorded.outcome.winner);
-    }
-
-    #[test]
-    fn bad_tokens_are_named() {
-        let rules = race::preset("ur").unwrap();
-        for (tokens, expected) in [
-            (vec!["x"], "ROLL:FROM-TO"),
-            (vec!["q:pass"], "not a number"),
-            (vec!["9:pass"], "no such roll"),
-            (vec!["2:5-7"], "not a legal move"),
-            (vec!["0:pass", "2:pass"], "a pass although"),
-        ] {
-            let tokens: Vec<String> = tokens.into_iter().map(String::from).collect();
-            let err = replay(&rules, &tokens, |_| {}).unwrap_err();
-            assert!(err.to_string().contains(expected), "{tokens:?}: {err}");
-            assert_eq!(err.number, tokens.len(), "the last move is the bad one");
-        }
     }
 
     /// An agent that breaks: it panics on its third decision.

@@ -3,14 +3,30 @@
 //! rolls, perfect play loses nothing, and records that do not replay are
 //! refused by turn.
 
+use sawah_agents::perfect::PerfectAgent;
 use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
 use sawah_agents::{AgentSpec, RandomAgent};
+use sawah_engine::Player;
 use sawah_engine::race::{self, Move, Position, RuleSet};
+use sawah_engine::record::Record;
+use sawah_engine::senet::Senet;
 use sawah_eval::gamelog::{play_recorded, replay};
-use sawah_eval::review::{Class, read_record, review};
+use sawah_eval::review::{Class, Reference, Review, ReviewError, review, svg};
+use std::sync::Arc;
+
+/// `tokens` reviewed from the start against perfect play by `table`.
+fn by_table(rules: &RuleSet, table: &Arc<Table>, tokens: &[String]) -> Result<Review, ReviewError> {
+    let mut agent = PerfectAgent::new(table.clone());
+    let mut reference = Reference {
+        agent: &mut agent,
+        name: "ur-2 table".to_string(),
+        exact: true,
+    };
+    review(rules, rules.start(), tokens, &mut reference)
+}
 
 /// ur-2 solved exactly, as a table file.
-fn solved(name: &str) -> (RuleSet, Table, String) {
+fn solved(name: &str) -> (RuleSet, Arc<Table>, String) {
     let rules = race::preset("ur-2").unwrap();
     let solution = sawah_solver::solve(&rules, Default::default(), |_| {}).unwrap();
     let info = TableInfo {
@@ -23,7 +39,7 @@ fn solved(name: &str) -> (RuleSet, Table, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("ur-2.table");
     write_table(&path, &rules, &solution.values, &info).unwrap();
-    let table = Table::open(&path, &rules).unwrap();
+    let table = Arc::new(Table::open(&path, &rules).unwrap());
     (rules, table, path.display().to_string())
 }
 
@@ -56,7 +72,7 @@ fn losses_and_luck_are_the_table_s_and_luck_averages_to_zero() {
     for seed in 0..10 {
         let (mut a, mut b) = (RandomAgent::new(seed), RandomAgent::new(seed + 100));
         let played = play_recorded(&rules, &mut a, &mut b, seed);
-        let reviewed = review(&rules, &table, "ur-2 table", &played.moves).unwrap();
+        let reviewed = by_table(&rules, &table, &played.moves).unwrap();
         assert_eq!(reviewed.turns.len(), played.moves.len());
         assert_eq!(reviewed.winner, played.outcome.winner);
         let mut k = 0;
@@ -119,7 +135,7 @@ fn perfect_play_loses_nothing_and_random_play_does() {
     let mut light = perfect.build(&rules).unwrap();
     let mut dark = RandomAgent::new(7);
     let played = play_recorded(&rules, light.as_mut(), &mut dark, 3);
-    let reviewed = review(&rules, &table, "ur-2 table", &played.moves).unwrap();
+    let reviewed = by_table(&rules, &table, &played.moves).unwrap();
     assert!(reviewed.light.decisions > 0);
     assert_eq!(reviewed.light.total_loss_pp, 0.0);
     assert_eq!(reviewed.light.best, reviewed.light.decisions);
@@ -133,31 +149,71 @@ fn perfect_play_loses_nothing_and_random_play_does() {
 }
 
 #[test]
-fn records_in_turns_or_tokens_read_alike_and_bad_ones_are_named_by_turn() {
-    let turns = serde_json::json!({"rules": "ur-2", "turns": [
-        {"roll": 2, "move": {"from": 0, "to": 2}},
-        {"roll": 0, "move": "pass"},
-        {"roll": 4, "move": {"from": 2, "to": 6}},
-    ]});
-    let (rules, tokens) = read_record(&turns).unwrap();
-    assert_eq!(rules, "ur-2");
-    assert_eq!(tokens, ["2:0-2", "0:pass", "4:2-6"]);
-    let moves =
-        serde_json::json!({"rules": "ur-2", "light": "random", "moves": ["2:0-2", "0:pass"]});
-    assert_eq!(read_record(&moves).unwrap().1, ["2:0-2", "0:pass"]);
-    let bad = serde_json::json!({"rules": "ur-2", "turns": [{"roll": 2, "move": {"from": 0, "to": 2}}, {"roll": "x", "move": "pass"}]});
-    assert_eq!(
-        read_record(&bad).unwrap_err().to_string(),
-        "turn 2: \"roll\" must be a whole number"
-    );
-    assert!(read_record(&serde_json::json!([1])).is_err());
+fn a_record_that_does_not_replay_is_refused_by_move_and_a_start_is_honoured() {
     // Replaying names the turn that does not replay.
     let (rules, table, _) = solved("replay");
     let illegal: Vec<String> = ["2:0-2", "0:pass", "3:0-9"].map(String::from).to_vec();
-    let err = review(&rules, &table, "t", &illegal)
-        .unwrap_err()
-        .to_string();
+    let err = by_table(&rules, &table, &illegal).unwrap_err().to_string();
     assert!(err.starts_with("move 3 (\"3:0-9\")"), "{err}");
+    // A game from a given start replays from there: the first turn's
+    // chance is that position's value.
+    let start = {
+        let mut p = rules.start();
+        for token in ["2:0-2", "0:pass"] {
+            let record =
+                Record::from_json(&serde_json::json!({"rules":"ur-2","moves":[token]})).unwrap();
+            p = sawah_engine::record::replay_from(&rules, p, &record.moves, |_| {}).unwrap();
+        }
+        p
+    };
+    let mut agent = PerfectAgent::new(table.clone());
+    let mut reference = Reference {
+        agent: &mut agent,
+        name: "t".into(),
+        exact: true,
+    };
+    let moves: Vec<String> = ["4:2-6"].map(String::from).to_vec();
+    let from_start = review(&rules, start, &moves, &mut reference).unwrap();
+    assert!((from_start.turns[0].value_before() - table.value(&start)).abs() < 1e-5);
+    assert_eq!(from_start.turns[0].player, Player::Light);
+}
+
+#[test]
+fn against_a_search_reference_its_own_play_loses_nothing_and_luck_averages_out() {
+    let senet = Senet::new();
+    let spec = AgentSpec::parse("expectiminimax:depth=0", "senet").unwrap();
+    let mut player = spec.build(&senet).unwrap();
+    let mut other = RandomAgent::new(4);
+    let played = play_recorded(&senet, player.as_mut(), &mut other, 9);
+    let mut agent = spec.build(&senet).unwrap();
+    let mut reference = Reference {
+        agent: agent.as_mut(),
+        name: spec.to_string(),
+        exact: false,
+    };
+    let reviewed = review(&senet, senet.start(), &played.moves, &mut reference).unwrap();
+    assert_eq!(reviewed.turns.len(), played.moves.len());
+    assert!(reviewed.light.decisions > 5);
+    assert!(reviewed.light.total_loss_pp < 1e-9, "{:?}", reviewed.light);
+    assert!(reviewed.dark.total_loss_pp > 0.0);
+    assert!(!reviewed.exact && reviewed.light.strength.is_none());
+    // The chances before each roll are the reference's expected best over
+    // the rolls: win probabilities.
+    for t in &reviewed.turns {
+        assert!((0.0..=1.0).contains(&t.value_before()), "{t:?}");
+    }
+    // Random play has no values: not a reference.
+    let mut random = RandomAgent::new(1);
+    let mut reference = Reference {
+        agent: &mut random,
+        name: "random".into(),
+        exact: false,
+    };
+    let err = review(&senet, senet.start(), &played.moves, &mut reference).unwrap_err();
+    assert!(
+        err.to_string().contains("gives no win probabilities"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -165,12 +221,12 @@ fn the_picture_has_one_point_per_turn_and_marks_the_mistakes() {
     let (rules, table, _) = solved("svg");
     let (mut a, mut b) = (RandomAgent::new(5), RandomAgent::new(6));
     let played = play_recorded(&rules, &mut a, &mut b, 11);
-    let reviewed = review(&rules, &table, "ur-2 table", &played.moves).unwrap();
-    let chances = reviewed.chances(sawah_engine::Player::Light);
+    let reviewed = by_table(&rules, &table, &played.moves).unwrap();
+    let chances = reviewed.chances(Player::Light);
     assert_eq!(chances.len(), reviewed.turns.len());
     // The first turn's chance is the start's value for light.
     assert!((chances[0] - table.value(&rules.start())).abs() < 1e-5);
-    let svg = reviewed.svg(sawah_engine::Player::Light).unwrap();
+    let svg = svg(&reviewed, Player::Light).unwrap();
     assert!(
         svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
         "{svg}"

@@ -30,8 +30,8 @@ pub struct Bot {
     registry: Registry,
     assets: MemoryAssets,
     tables: Vec<String>,
-    models: Option<Models>,
-    max_depth: u8,
+    pub(crate) models: Option<Models>,
+    pub(crate) max_depth: u8,
 }
 
 impl Default for Bot {
@@ -112,6 +112,11 @@ impl Bot {
     /// The models, tables and weights the bot holds, to hand it more.
     pub fn assets_mut(&mut self) -> &mut MemoryAssets {
         &mut self.assets
+    }
+
+    /// The shipped models the bot serves levels from, if any.
+    pub fn models(&self) -> Option<&Models> {
+        self.models.as_ref()
     }
 
     /// The rule sets this bot knows.
@@ -208,16 +213,21 @@ impl Bot {
             Command::ListRules => Ok(json!({ "rules": self.registry.names() })),
             Command::Score => self.score(request),
             Command::Daily => daily_throws(request),
+            Command::Review => self.review_request(request, stop),
+            Command::Hint => self.hint_request(request, stop),
         }
     }
 
-    fn rules(&self, name: &str) -> Result<AnyGame, ProtocolError> {
+    pub(crate) fn rules(&self, name: &str) -> Result<AnyGame, ProtocolError> {
         self.registry
             .get(name)
             .map_err(|e| ProtocolError::new(ErrorKind::UnknownRules, e.to_string()))
     }
 
-    fn position_json(&self, request: &Request) -> Result<(AnyGame, PositionJson), ProtocolError> {
+    pub(crate) fn position_json(
+        &self,
+        request: &Request,
+    ) -> Result<(AnyGame, PositionJson), ProtocolError> {
         self.registry
             .parse_position(field(request, "position")?)
             .map_err(|e| {
@@ -228,7 +238,7 @@ impl Bot {
 
     /// The default table for rule set `rules`: the first whose header
     /// names it (or that the bot does not hold, to be checked when used).
-    fn default_table(&self, rules: &str) -> Option<&String> {
+    pub(crate) fn default_table(&self, rules: &str) -> Option<&String> {
         self.tables.iter().find(|name| {
             self.assets
                 .table_rules(name)
@@ -247,8 +257,6 @@ impl Bot {
         request: &Request,
         stop: Option<&Stop>,
     ) -> Result<(AgentSpec, Box<dyn Agent<G> + Send>), ProtocolError> {
-        let invalid =
-            |e: sawah_agents::SpecError| ProtocolError::new(ErrorKind::InvalidBot, e.to_string());
         let perfect = Value::String("perfect".to_string());
         let default_table = self.default_table(game.name());
         let bot = match field(request, "bot") {
@@ -270,6 +278,18 @@ impl Bot {
             }
             Ok(bot) => bot,
         };
+        let spec = self.spec_of(game, bot)?;
+        self.build(game, spec, stop)
+    }
+
+    /// The spec `bot` names (a spec, string or object, or a level resolved
+    /// through the shipped models), within the depth bound, `perfect`
+    /// without a table given the bot's default table for the rule set.
+    pub(crate) fn spec_of<G: Codec>(
+        &self,
+        game: &G,
+        bot: &Value,
+    ) -> Result<AgentSpec, ProtocolError> {
         // A level name ("hard", "easy:seed=2") resolves through the shipped models.
         let bot = match (bot, &self.models) {
             (Value::String(text), Some(models)) => {
@@ -277,7 +297,7 @@ impl Bot {
             }
             _ => bot.clone(),
         };
-        let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid)?;
+        let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid_bot)?;
         if spec.depth > self.max_depth {
             return Err(ProtocolError::new(
                 ErrorKind::InvalidBot,
@@ -288,9 +308,19 @@ impl Bot {
             ));
         }
         if spec.table.is_none() {
-            spec.table = default_table.cloned();
+            spec.table = self.default_table(game.name()).cloned();
         }
-        let mut agent = spec.build_with(game, &self.assets).map_err(invalid)?;
+        Ok(spec)
+    }
+
+    /// The agent `spec` describes, built for the game and given `stop`.
+    pub(crate) fn build<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        spec: AgentSpec,
+        stop: Option<&Stop>,
+    ) -> Result<(AgentSpec, Box<dyn Agent<G> + Send>), ProtocolError> {
+        let mut agent = spec.build_with(game, &self.assets).map_err(invalid_bot)?;
         agent.set_stop(stop.cloned());
         Ok((spec, agent))
     }
@@ -362,6 +392,11 @@ impl Bot {
         })?;
         Ok(json!({ "score": score }))
     }
+}
+
+/// An `invalid_bot` error for a spec that cannot be used.
+fn invalid_bot(e: sawah_agents::SpecError) -> ProtocolError {
+    ProtocolError::new(ErrorKind::InvalidBot, e.to_string())
 }
 
 /// An error response: the request's id (if it had one), then the error.

@@ -21,11 +21,15 @@ pub enum Command {
     Score,
     /// The throws of Senet's game of the day.
     Daily,
+    /// A game reviewed move by move: losses, classes, luck, strength.
+    Review,
+    /// Every legal move for a roll, ranked, with what each does.
+    Hint,
 }
 
 impl Command {
     /// Every command, in the order `docs/protocol.md` lists them.
-    pub const ALL: [Command; 8] = [
+    pub const ALL: [Command; 10] = [
         Command::LegalMoves,
         Command::Choose,
         Command::Evaluate,
@@ -34,6 +38,8 @@ impl Command {
         Command::ListRules,
         Command::Score,
         Command::Daily,
+        Command::Review,
+        Command::Hint,
     ];
 
     /// The name a request gives in `"cmd"`.
@@ -47,6 +53,8 @@ impl Command {
             Command::ListRules => "list_rules",
             Command::Score => "score",
             Command::Daily => "daily",
+            Command::Review => "review",
+            Command::Hint => "hint",
         }
     }
 

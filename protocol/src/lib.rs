@@ -13,6 +13,7 @@
 //! may add a store behind it that reads files by path
 //! ([`Bot::with_fallback`]).
 
+mod analysis;
 mod bot;
 mod command;
 mod error;
@@ -21,6 +22,7 @@ mod request;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 
+pub use analysis::{MAX_REVIEW_TURNS, REFERENCE_LEVEL};
 pub use bot::Bot;
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod bot;
 pub mod describe;
+pub mod hint;
 pub mod matches;
 pub mod play;
 pub mod review;

@@ -10,6 +10,8 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::play;
+use sawah_agents::review::{Class, Review};
+use sawah_protocol::native::{Limits, Setup, TableArg};
 
 /// The side a player takes.
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -54,6 +56,12 @@ pub struct PlayArgs {
     /// (default: ./models, else the models embedded in the binary).
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
+    /// When the game ends, write its review to FILE (Markdown; JSON or
+    /// SVG when FILE ends in .json or .svg), against perfect play with
+    /// --table, else hard searching one ply deeper. Without it, the
+    /// review is offered at the end.
+    #[arg(long, value_name = "FILE")]
+    pub review: Option<PathBuf>,
 }
 
 /// Plays one game on the terminal.
@@ -66,6 +74,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         opponent,
         table,
         models,
+        review,
     } = args;
     let game = registry.resolve(&rules)?;
     let models = crate::models::find(models.as_deref())?;
@@ -95,11 +104,106 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     let opponent = crate::models::expand(&models, opponent, game.name());
     options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
     if options.opponent.table.is_none() {
-        options.opponent.table = table;
+        options.opponent.table = table.clone();
     }
     let stdin = io::stdin();
-    with_game!(&game, g => play::play(g, &options, stdin.lock(), io::stdout()))?;
+    let played = with_game!(&game, g => play::play_game(g, &options, stdin.lock(), io::stdout()))?;
+    if played.winner.is_none() {
+        return Ok(());
+    }
+    if review.is_none() && !offered(&mut stdin.lock())? {
+        return Ok(());
+    }
+    let setup = Setup {
+        models,
+        tables: table
+            .iter()
+            .map(|t| TableArg {
+                rules: None,
+                path: PathBuf::from(t),
+            })
+            .collect(),
+        untrusted: false,
+        limits: Limits::NONE,
+    };
+    let bot = crate::bot::native_bot(registry.clone(), &setup)?;
+    let record = serde_json::json!({"rules": game.name(), "moves": played.moves});
+    let reviewed = bot.review_game(&record, None, None).context("the review")?;
+    match review {
+        Some(path) => {
+            let text = match path.extension().and_then(|e| e.to_str()) {
+                Some("json") => serde_json::to_string_pretty(&reviewed)? + "\n",
+                Some("svg") => {
+                    sawah_eval::review::svg(&reviewed, options.human).map_err(anyhow::Error::msg)?
+                }
+                _ => reviewed.markdown(),
+            };
+            sawah_agents::files::write_atomically(&path, text.as_bytes())
+                .with_context(|| format!("--review {}", path.display()))?;
+            println!("The review is in {}.", path.display());
+        }
+        None => print!("{}", short_review(&reviewed, options.human)),
+    }
     Ok(())
+}
+
+/// Asks whether to review the game; no on end of input.
+fn offered(input: &mut impl io::BufRead) -> Result<bool> {
+    println!("\nReview the game, move by move? [y/N]");
+    let mut line = String::new();
+    input.read_line(&mut line)?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+}
+
+/// The review as the player wants it after a game: their totals and
+/// strength, their costly moves, and the luck on both sides.
+pub fn short_review(review: &Review, human: Player) -> String {
+    use std::fmt::Write as _;
+    let mine = review.summary(human);
+    let theirs = review.summary(!human);
+    let mut out = format!("\nReference: {}.\n", review.reference);
+    let _ = writeln!(
+        out,
+        "You made {} decisions and gave away {:.2} percentage points of win probability per decision ({} best, {} good, {} inaccuracies, {} mistakes, {} blunders); the computer {:.2}.",
+        mine.decisions,
+        mine.mean_loss_pp,
+        mine.best,
+        mine.good,
+        mine.inaccuracies,
+        mine.mistakes,
+        mine.blunders,
+        theirs.mean_loss_pp
+    );
+    if let Some(strength) = &mine.strength {
+        let _ = writeln!(out, "You {}.", strength.text);
+    }
+    let _ = writeln!(
+        out,
+        "Luck: the dice gave you {:+.1} points and the computer {:+.1}.",
+        mine.luck_pp + 0.0,
+        theirs.luck_pp + 0.0
+    );
+    let costly: Vec<_> = review
+        .turns
+        .iter()
+        .filter(|t| t.player == human && matches!(t.class, Class::Mistake | Class::Blunder))
+        .collect();
+    if !costly.is_empty() {
+        let _ = writeln!(out, "Your costliest moves:");
+        for t in costly {
+            let _ = writeln!(
+                out,
+                "  turn {}: rolled {}, played {}, best was {} ({} of {:.1} points)",
+                t.turn,
+                t.roll,
+                t.played,
+                t.best,
+                t.class.name(),
+                t.loss_pp
+            );
+        }
+    }
+    out
 }
 
 /// A seed from the clock, for games the player did not seed.

@@ -1,29 +1,43 @@
-//! `sawah review`: a game reviewed against a solved table.
+//! `sawah review`: a game reviewed move by move (or every game of a
+//! tournament, summed up per agent), through the protocol's `review`, so
+//! the answer is the one every front door gives.
 
+use crate::bot::{BotFiles, native_bot, setup};
 use anyhow::{Context, Result, bail};
-use sawah_agents::table::Table;
-use sawah_engine::AnyGame;
+use rayon::prelude::*;
+use sawah_agents::review::{Review, Summary};
+use sawah_agents::strength::Calibration;
+use sawah_engine::Player;
 use sawah_engine::registry::Registry;
-use sawah_eval::review::{read_record, review};
+use sawah_protocol::native::Limits;
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The largest game file read.
-const MAX_RECORD_BYTES: u64 = 16 << 20;
+const MAX_RECORD_BYTES: u64 = 256 << 20;
 
 /// The arguments of `sawah review`.
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
     /// The game: a game record (JSON, see docs/protocol.md), or a
-    /// tournament's results.jsonl (with --game-number).
+    /// tournament's results.jsonl (with --game-number, or --all).
     pub game: PathBuf,
     /// Which game of a results.jsonl, from 1.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "all")]
     pub game_number: usize,
-    /// The solved table of the game's rule set: the reference the moves
-    /// are measured against (exact).
-    #[arg(long, value_name = "PATH")]
-    pub table: PathBuf,
+    /// Every game of a results.jsonl, summed up per agent: decisions, mean
+    /// loss, classes, luck and the strength estimate.
+    #[arg(long)]
+    pub all: bool,
+    /// What the moves are measured against: perfect (needs --table), a
+    /// level or any agent spec. Default: perfect play when --table gives
+    /// the rule set's table, else hard searching one ply deeper.
+    #[arg(long, value_name = "SPEC")]
+    pub reference: Option<String>,
+    #[command(flatten)]
+    pub files: BotFiles,
     /// md (a table per player and per turn), json, or svg (the win
     /// probability over the game, with luck and mistakes marked).
     #[arg(long, default_value = "md")]
@@ -38,55 +52,158 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
     if !matches!(args.format.as_str(), "md" | "json" | "svg") {
         bail!("--format {}: md, json or svg", args.format);
     }
-    let view = sawah_engine::Player::parse(&args.view)
+    if args.all && args.format == "svg" {
+        bail!("--format svg draws one game; --all prints md or json");
+    }
+    let view = Player::parse(&args.view)
         .with_context(|| format!("--view {}: light or dark", args.view))?;
-    let value = read_game(&args.game, args.game_number)?;
-    let (rules, tokens) = read_record(&value).with_context(|| args.game.display().to_string())?;
-    let game = registry.resolve(&rules)?;
-    let AnyGame::Race(race) = &game else {
-        bail!(
-            "{rules} has no solved table: reviews are against a solved table, for the race rule sets"
-        );
-    };
-    let table = Table::open(&args.table, race)?;
-    let reference = format!(
-        "perfect play by the solved table {}",
-        args.table.file_name().map_or_else(
-            || args.table.display().to_string(),
-            |n| n.to_string_lossy().into_owned()
-        )
-    );
-    let review = review(race, &table, &reference, &tokens)
-        .with_context(|| format!("{} does not replay", args.game.display()))?;
+    let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
+    let reference = args.reference.as_deref().map(Value::from);
+    let text = read_text(&args.game)?;
+    if args.all {
+        let games = results_games(&text);
+        if games.is_empty() {
+            bail!("{}: no games in it", args.game.display());
+        }
+        let reviewed: Vec<(Value, Review)> = games
+            .par_iter()
+            .enumerate()
+            .map(|(k, line)| {
+                let value: Value = serde_json::from_str(line)
+                    .with_context(|| format!("game {}: not JSON", k + 1))?;
+                let review = bot
+                    .review_game(&value, reference.as_ref(), None)
+                    .with_context(|| format!("{}: game {}", args.game.display(), k + 1))?;
+                Ok((value, review))
+            })
+            .collect::<Result<_>>()?;
+        let totals = per_agent(&reviewed, bot.models().map(|m| m.manifest()));
+        match args.format.as_str() {
+            "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
+            _ => print!("{}", totals_markdown(&totals, &reviewed[0].1)),
+        }
+        return Ok(());
+    }
+    let value = game_in(&text, &args.game, args.game_number)?;
+    let review = bot
+        .review_game(&value, reference.as_ref(), None)
+        .with_context(|| args.game.display().to_string())?;
     match args.format.as_str() {
         "json" => println!("{}", serde_json::to_string_pretty(&review)?),
-        "svg" => print!("{}", review.svg(view).map_err(anyhow::Error::msg)?),
+        "svg" => print!(
+            "{}",
+            sawah_eval::review::svg(&review, view).map_err(anyhow::Error::msg)?
+        ),
         _ => print!("{}", review.markdown()),
     }
     Ok(())
 }
 
-/// The game in `path`: the file as one JSON object, or game `number` of a
-/// results.jsonl (whose first line is its header).
-fn read_game(path: &Path, number: usize) -> Result<serde_json::Value> {
+/// One agent's totals over a tournament's games.
+#[derive(Debug, serde::Serialize)]
+struct AgentTotals {
+    agent: String,
+    games: u64,
+    #[serde(flatten)]
+    summary: Summary,
+}
+
+/// Each agent's totals (games it played on either side), with its
+/// strength estimate when the reference is exact and the rule set calibrated.
+fn per_agent(
+    reviewed: &[(Value, Review)],
+    manifest: Option<&sawah_agents::manifest::Manifest>,
+) -> Vec<AgentTotals> {
+    let mut totals: BTreeMap<String, AgentTotals> = BTreeMap::new();
+    for (record, review) in reviewed {
+        for player in Player::BOTH {
+            let agent = record
+                .get(player.name())
+                .and_then(Value::as_str)
+                .unwrap_or(player.name())
+                .to_string();
+            let entry = totals.entry(agent.clone()).or_insert_with(|| AgentTotals {
+                agent,
+                games: 0,
+                summary: Summary::default(),
+            });
+            entry.games += 1;
+            entry.summary.merge(review.summary(player));
+        }
+    }
+    let first = &reviewed[0].1;
+    let calibration = manifest
+        .filter(|_| first.exact)
+        .and_then(|m| Calibration::from_manifest(m, &first.rules));
+    let mut list: Vec<AgentTotals> = totals.into_values().collect();
+    for entry in &mut list {
+        let s = &mut entry.summary;
+        s.strength = calibration
+            .as_ref()
+            .and_then(|c| c.estimate(s.mean_loss_pp, s.loss_sd_pp, s.decisions));
+    }
+    list.sort_by(|a, b| a.summary.mean_loss_pp.total_cmp(&b.summary.mean_loss_pp));
+    list
+}
+
+fn totals_markdown(totals: &[AgentTotals], first: &Review) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!(
+        "# Review of {} games of {}\n\nReference: {}. Losses and luck in percentage points of win probability.\n\n| agent | games | decisions | mean loss | mistakes | blunders | luck per game | strength |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
+        totals.iter().map(|t| t.games).sum::<u64>() / 2,
+        first.rules,
+        first.reference
+    );
+    for t in totals {
+        let s = &t.summary;
+        let strength = s.strength.as_ref().map_or("–".to_string(), |e| {
+            format!("{:.0} ({:.0} to {:.0})", e.elo, e.low, e.high)
+        });
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {:.3} | {} | {} | {:+.2} | {strength} |",
+            t.agent,
+            t.games,
+            s.decisions,
+            s.mean_loss_pp,
+            s.mistakes,
+            s.blunders,
+            s.luck_pp / t.games.max(1) as f64 + 0.0
+        );
+    }
+    out
+}
+
+/// The file's text, at most [`MAX_RECORD_BYTES`].
+fn read_text(path: &Path) -> Result<String> {
     let file = std::fs::File::open(path).with_context(|| path.display().to_string())?;
     let mut text = String::new();
     file.take(MAX_RECORD_BYTES + 1)
         .read_to_string(&mut text)
         .with_context(|| path.display().to_string())?;
     if text.len() as u64 > MAX_RECORD_BYTES {
-        bail!("{}: larger than 16 MiB", path.display());
+        bail!("{}: larger than 256 MiB", path.display());
     }
-    if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) {
+    Ok(text)
+}
+
+/// The game lines of a results file: every JSON line but the header (the
+/// one with "kind").
+fn results_games(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object() && v.get("kind").is_none())
+        })
+        .collect()
+}
+
+/// The game in `text`: the whole as one JSON object, or game `number` of
+/// a results.jsonl.
+fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok(value);
     }
-    // A results file: its header (the line with "kind") is not a game.
-    let games: Vec<&str> = text
-        .lines()
-        .filter(|l| {
-            serde_json::from_str::<serde_json::Value>(l).is_ok_and(|v| v.get("kind").is_none())
-        })
-        .collect();
+    let games = results_games(text);
     let line = number
         .checked_sub(1)
         .and_then(|k| games.get(k))

@@ -1,0 +1,456 @@
+//! Game review: for every turn, the roll, the move played and the best
+//! one, the mover's win probability after each, the win probability given
+//! away (the loss), a class, and the luck of the roll; per player, the
+//! totals. Measured against a reference agent: perfect play from a solved
+//! table (exact), or a strong agent where there is none.
+//!
+//! Units: win probabilities are 0 to 1; losses and luck are in percentage
+//! points (pp), as loss per move is everywhere in this project.
+//!
+//! **Luck**, as GNU Backgammon defines it: the mover's best win probability
+//! after this roll, less the expected best over every roll (the position's
+//! value before rolling). Summed over the rolls with their probabilities it
+//! is zero, so a player's total luck is what the dice gave them.
+//!
+//! **Classes**, by the loss of a move with more than one legal choice:
+//! `best` (0), `good` (under 1 pp), `inaccuracy` (1 to 3 pp), `mistake`
+//! (3 to 8 pp), `blunder` (8 pp or more). A forced move or a pass is
+//! `forced` and not counted as a decision. The thresholds are those of
+//! the usual chess and backgammon reviews scaled to these games, where a
+//! shipped easy level gives away about 0.7 pp per decision on average and
+//! random play about 1.2 pp: a mistake is a move few decent players make.
+
+use crate::agent::{Agent, best_index};
+use crate::evaluator::terminal_value;
+use crate::strength::{Calibration, Estimate};
+use sawah_engine::record::{ReplayError, move_token, replay_from};
+use sawah_engine::{Codec, Game, Player};
+use serde::Serialize;
+
+/// Thresholds of the classes, in percentage points of loss.
+pub const GOOD_BELOW: f64 = 1.0;
+/// A loss from here on is a mistake.
+pub const MISTAKE_FROM: f64 = 3.0;
+/// A loss from here on is a blunder.
+pub const BLUNDER_FROM: f64 = 8.0;
+/// Losses below this (pp) count as none: the table's rounding.
+pub const NO_LOSS: f64 = 1e-4;
+
+/// How good a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// A pass or the only legal move.
+    Forced,
+    /// A best move.
+    Best,
+    /// Under [`GOOD_BELOW`] pp lost.
+    Good,
+    /// Up to [`MISTAKE_FROM`] pp lost.
+    Inaccuracy,
+    /// Up to [`BLUNDER_FROM`] pp lost.
+    Mistake,
+    /// [`BLUNDER_FROM`] pp or more lost.
+    Blunder,
+}
+
+impl Class {
+    /// The class of a decision that lost `loss_pp` percentage points.
+    pub fn of(loss_pp: f64) -> Class {
+        if loss_pp < NO_LOSS {
+            Class::Best
+        } else if loss_pp < GOOD_BELOW {
+            Class::Good
+        } else if loss_pp < MISTAKE_FROM {
+            Class::Inaccuracy
+        } else if loss_pp < BLUNDER_FROM {
+            Class::Mistake
+        } else {
+            Class::Blunder
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Forced => "forced",
+            Class::Best => "best",
+            Class::Good => "good",
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+        }
+    }
+}
+
+/// One reviewed turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Turn {
+    /// The turn's number, from 1 (every roll is a turn, passes too).
+    pub turn: usize,
+    /// Who rolled.
+    pub player: Player,
+    /// The roll.
+    pub roll: u8,
+    /// The move played, as a results file writes it (`2:0-2`, `0:pass`).
+    pub played: String,
+    /// The best move by the reference (the played one when it is best).
+    pub best: String,
+    /// The mover's win probability after the move played.
+    pub value_played: f64,
+    /// The mover's win probability after the best move.
+    pub value_best: f64,
+    /// Win probability given away, in percentage points.
+    pub loss_pp: f64,
+    /// The move's class.
+    pub class: Class,
+    /// The roll's luck for the mover, in percentage points.
+    pub luck_pp: f64,
+}
+
+impl Turn {
+    /// The mover's win probability before the roll (the expected best over
+    /// every roll: the best after this roll less its luck).
+    pub fn value_before(&self) -> f64 {
+        self.value_best - self.luck_pp / 100.0
+    }
+}
+
+/// One player's totals.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Moves with more than one legal choice.
+    pub decisions: u64,
+    /// Win probability given away over them, in percentage points.
+    pub total_loss_pp: f64,
+    /// The mean per decision, in percentage points.
+    pub mean_loss_pp: f64,
+    /// The standard deviation of the loss per decision, in percentage points.
+    pub loss_sd_pp: f64,
+    /// Decisions by class: best, good, inaccuracy, mistake, blunder.
+    pub best: u64,
+    /// See [`Class::Good`].
+    pub good: u64,
+    /// See [`Class::Inaccuracy`].
+    pub inaccuracies: u64,
+    /// See [`Class::Mistake`].
+    pub mistakes: u64,
+    /// See [`Class::Blunder`].
+    pub blunders: u64,
+    /// The luck of all the player's rolls, in percentage points.
+    pub luck_pp: f64,
+    /// The strength the mean loss stands for, on the rule set's calibration
+    /// scale (only when the reference is perfect play: the scale's losses
+    /// were measured by the solved table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Estimate>,
+    #[serde(skip)]
+    sum_of_squares: f64,
+}
+
+impl Summary {
+    fn add(&mut self, class: Class, loss_pp: f64, luck_pp: f64) {
+        self.luck_pp += luck_pp;
+        if class == Class::Forced {
+            return;
+        }
+        self.decisions += 1;
+        self.total_loss_pp += loss_pp;
+        self.sum_of_squares += loss_pp * loss_pp;
+        match class {
+            Class::Best => self.best += 1,
+            Class::Good => self.good += 1,
+            Class::Inaccuracy => self.inaccuracies += 1,
+            Class::Mistake => self.mistakes += 1,
+            Class::Blunder => self.blunders += 1,
+            Class::Forced => {}
+        }
+    }
+
+    /// Adds `other`'s decisions and luck to these totals (one player's
+    /// games added up), keeping the mean and spread right.
+    pub fn merge(&mut self, other: &Summary) {
+        self.decisions += other.decisions;
+        self.total_loss_pp += other.total_loss_pp;
+        self.sum_of_squares += other.sum_of_squares;
+        self.best += other.best;
+        self.good += other.good;
+        self.inaccuracies += other.inaccuracies;
+        self.mistakes += other.mistakes;
+        self.blunders += other.blunders;
+        self.luck_pp += other.luck_pp;
+        self.strength = None;
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        if self.decisions > 0 {
+            let n = self.decisions as f64;
+            self.mean_loss_pp = self.total_loss_pp / n;
+            self.loss_sd_pp = (self.sum_of_squares / n - self.mean_loss_pp.powi(2))
+                .max(0.0)
+                .sqrt();
+        }
+    }
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Review {
+    /// The rule set.
+    pub rules: String,
+    /// What the moves were measured against.
+    pub reference: String,
+    /// Whether the reference is exact (perfect play from a solved table).
+    pub exact: bool,
+    /// Every turn.
+    pub turns: Vec<Turn>,
+    /// Light's totals.
+    pub light: Summary,
+    /// Dark's totals.
+    pub dark: Summary,
+    /// The winner, if the game ended.
+    pub winner: Option<Player>,
+}
+
+/// Why a game could not be reviewed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// A move does not replay.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The reference agent gives no values (random play).
+    #[error("the reference {0} gives no win probabilities; use perfect, a level or a search")]
+    NoValues(String),
+}
+
+/// The reference a game is measured against: an agent with values, named
+/// for the output.
+pub struct Reference<'a, G: Game> {
+    /// The agent.
+    pub agent: &'a mut dyn Agent<G>,
+    /// How the output names it ("perfect play by the solved table ur.sawah").
+    pub name: String,
+    /// Whether its values are exact (a solved table).
+    pub exact: bool,
+}
+
+impl<G: Game> Reference<'_, G> {
+    /// The mover's win probability after each of `moves` for `roll` (after
+    /// the pass when there are none, as the only value).
+    pub fn move_values(
+        &mut self,
+        game: &G,
+        position: &G::Position,
+        roll: u8,
+        moves: &[G::Move],
+    ) -> Result<Vec<f64>, ReviewError> {
+        let no_values = || ReviewError::NoValues(self.name.clone());
+        if moves.is_empty() {
+            let after = game.pass(position);
+            let value = match terminal_value(game, &after) {
+                Some(v) => v,
+                None => self.agent.evaluate(game, &after).ok_or_else(no_values)?,
+            };
+            return Ok(vec![1.0 - value]);
+        }
+        let choice = self.agent.decide(game, position, roll, moves);
+        choice.values.ok_or_else(no_values)
+    }
+
+    /// The mover's best win probability after `roll`, and the best move's index.
+    fn best_after(
+        &mut self,
+        game: &G,
+        position: &G::Position,
+        roll: u8,
+    ) -> Result<(f64, usize, Vec<f64>), ReviewError> {
+        let moves = game.legal_moves(position, roll);
+        let values = self.move_values(game, position, roll, &moves)?;
+        let index = best_index(&values);
+        Ok((values[index], index, values))
+    }
+}
+
+/// Reviews the game of `tokens` (moves as a results file writes them),
+/// played from `start`, against `reference`.
+pub fn review<G: Game + Codec>(
+    game: &G,
+    start: G::Position,
+    tokens: &[String],
+    reference: &mut Reference<'_, G>,
+) -> Result<Review, ReviewError> {
+    let mut turns = Vec::new();
+    let mut summaries = [Summary::default(), Summary::default()];
+    let mut failure = None;
+    let end = replay_from(game, start, tokens, |step| {
+        if failure.is_some() {
+            return;
+        }
+        let result = (|| {
+            let position = step.position;
+            let player = game.turn(position);
+            let mut expected = 0.0;
+            let mut this_roll = None;
+            for (roll, p) in game.dice().outcomes() {
+                let best = reference.best_after(game, position, roll)?;
+                expected += p * best.0;
+                if roll == step.roll {
+                    this_roll = Some(best);
+                }
+            }
+            let (value_best, best_index, values) = match this_roll {
+                Some(found) => found,
+                None => reference.best_after(game, position, step.roll)?,
+            };
+            let value_played = match step.played {
+                Some(mv) => {
+                    let k = step.legal.iter().position(|&m| m == mv).unwrap_or(0);
+                    values[k]
+                }
+                None => value_best,
+            };
+            let loss_pp = (100.0 * (value_best - value_played)).max(0.0);
+            let class = if step.legal.len() > 1 {
+                Class::of(loss_pp)
+            } else {
+                Class::Forced
+            };
+            let luck_pp = 100.0 * (value_best - expected);
+            summaries[player.index()].add(class, loss_pp, luck_pp);
+            let best = step.legal.get(best_index).copied();
+            turns.push(Turn {
+                turn: turns.len() + 1,
+                player,
+                roll: step.roll,
+                played: move_token(game, step.roll, step.played),
+                best: move_token(game, step.roll, best),
+                value_played,
+                value_best,
+                loss_pp,
+                class,
+                luck_pp,
+            });
+            Ok(())
+        })();
+        if let Err(e) = result {
+            failure = Some(e);
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    for summary in &mut summaries {
+        summary.finish();
+    }
+    let [light, dark] = summaries;
+    Ok(Review {
+        rules: game.name().to_string(),
+        reference: reference.name.clone(),
+        exact: reference.exact,
+        turns,
+        light,
+        dark,
+        winner: game.winner(&end),
+    })
+}
+
+impl Review {
+    /// A player's totals.
+    pub fn summary(&self, player: Player) -> &Summary {
+        match player {
+            Player::Light => &self.light,
+            Player::Dark => &self.dark,
+        }
+    }
+
+    /// Adds each player's strength estimate from `calibration` (when the
+    /// reference is exact: the calibration's losses were measured by a
+    /// solved table, so only exact losses are on its scale).
+    pub fn estimate_strength(&mut self, calibration: &Calibration) {
+        if !self.exact {
+            return;
+        }
+        for summary in [&mut self.light, &mut self.dark] {
+            summary.strength =
+                calibration.estimate(summary.mean_loss_pp, summary.loss_sd_pp, summary.decisions);
+        }
+    }
+
+    /// `view`'s win probability before each turn, in turn order.
+    pub fn chances(&self, view: Player) -> Vec<f64> {
+        self.turns
+            .iter()
+            .map(|t| {
+                let mover = t.value_before();
+                if t.player == view { mover } else { 1.0 - mover }
+            })
+            .collect()
+    }
+
+    /// The review as Markdown: the players' totals, then every turn.
+    pub fn markdown(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let winner = self
+            .winner
+            .map_or("nobody yet".to_string(), |w| w.name().to_string());
+        let _ = writeln!(
+            out,
+            "# Review of a game of {} (won by {winner})\n\nReference: {}. Losses and luck in percentage points of win probability.\n",
+            self.rules, self.reference
+        );
+        let _ = writeln!(
+            out,
+            "| player | decisions | mean loss | total loss | best | good | inaccuracies | mistakes | blunders | luck |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
+        for player in Player::BOTH {
+            let s = self.summary(player);
+            let _ = writeln!(
+                out,
+                "| {player} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {:+.2} |",
+                s.decisions,
+                s.mean_loss_pp,
+                s.total_loss_pp,
+                s.best,
+                s.good,
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders,
+                s.luck_pp + 0.0
+            );
+        }
+        let estimates: Vec<String> = Player::BOTH
+            .into_iter()
+            .filter_map(|p| Some(format!("- {p} {}", self.summary(p).strength.as_ref()?.text)))
+            .collect();
+        if !estimates.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nStrength, from the mean loss:\n\n{}",
+                estimates.join("\n")
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n| turn | player | roll | played | best | win after played | win after best | loss | class | luck |\n|---:|---|---:|---|---|---:|---:|---:|---|---:|"
+        );
+        for t in &self.turns {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | `{}` | `{}` | {:.1}% | {:.1}% | {:.2} | {} | {:+.2} |",
+                t.turn,
+                t.player,
+                t.roll,
+                t.played,
+                t.best,
+                100.0 * t.value_played,
+                100.0 * t.value_best,
+                t.loss_pp,
+                t.class.name(),
+                t.luck_pp + 0.0
+            );
+        }
+        out
+    }
+}

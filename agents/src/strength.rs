@@ -1,0 +1,246 @@
+//! A player's strength from their mean loss per decision: an Elo estimate
+//! on a rule set's calibration scale (models/ELO.md, random = 0).
+//!
+//! The scale's points are the agents whose loss per decision and Elo were
+//! both measured in the calibration tournament: the shipped levels (their
+//! manifest entries' `measured.elo` and `measured.loss_per_move`) and the
+//! manifest's `anchors` (random and perfect play). Between two points the
+//! Elo is interpolated linearly in the loss; a loss above random play's is
+//! reported as random play's level (0), since the scale has no point there.
+//! Where a level measured above perfect play (within its interval), the
+//! scale takes the higher Elo, so a smaller loss never means a lower Elo.
+//!
+//! The losses were measured by a solved table, so the scale applies to
+//! reviews against perfect play only.
+
+use crate::manifest::Manifest;
+use serde::Serialize;
+
+/// One point of the scale.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Point {
+    /// The agent ("random", "easy", "perfect").
+    pub name: String,
+    /// Its Elo in the calibration table.
+    pub elo: f64,
+    /// Its mean loss per decision, in percentage points.
+    pub loss_pp: f64,
+}
+
+/// A rule set's scale from loss per decision to Elo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    /// The rule set.
+    pub rules: String,
+    /// The points, by loss ascending (Elo descending).
+    points: Vec<Point>,
+}
+
+/// A strength estimate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The Elo the mean loss stands for.
+    pub elo: f64,
+    /// The 95% range, from the mean loss's standard error.
+    pub low: f64,
+    /// See [`Estimate::low`].
+    pub high: f64,
+    /// The estimate in words: "played like about 730 Elo (610 to 800):
+    /// between medium (808) and easy (594)".
+    pub text: String,
+}
+
+impl Calibration {
+    /// The scale of `rules` from a manifest, if it has at least two
+    /// measured points for it.
+    pub fn from_manifest(manifest: &Manifest, rules: &str) -> Option<Calibration> {
+        let mut points: Vec<Point> = manifest
+            .levels
+            .iter()
+            .filter(|l| l.rules == rules)
+            .filter_map(|l| {
+                Some(Point {
+                    name: l.level.clone(),
+                    elo: l.measured.get("elo")?.as_f64()?,
+                    loss_pp: 100.0 * l.measured.get("loss_per_move")?.as_f64()?,
+                })
+            })
+            .chain(
+                manifest
+                    .anchors
+                    .iter()
+                    .filter(|a| a.rules == rules)
+                    .map(|a| Point {
+                        name: a.agent.clone(),
+                        elo: a.elo,
+                        loss_pp: 100.0 * a.loss_per_move,
+                    }),
+            )
+            .filter(|p| p.elo.is_finite() && p.loss_pp.is_finite() && p.loss_pp >= 0.0)
+            .collect();
+        Calibration::new(rules, std::mem::take(&mut points))
+    }
+
+    /// A scale through `points` (at least two with different losses).
+    pub fn new(rules: &str, mut points: Vec<Point>) -> Option<Calibration> {
+        points.sort_by(|a, b| a.loss_pp.total_cmp(&b.loss_pp));
+        points.dedup_by(|b, a| a.loss_pp == b.loss_pp);
+        if points.len() < 2 {
+            return None;
+        }
+        // Elo never rises with the loss.
+        for k in (0..points.len() - 1).rev() {
+            points[k].elo = points[k].elo.max(points[k + 1].elo);
+        }
+        Some(Calibration {
+            rules: rules.to_string(),
+            points,
+        })
+    }
+
+    /// The scale's points, by loss ascending.
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    /// The Elo of a mean loss of `loss_pp` per decision.
+    pub fn elo(&self, loss_pp: f64) -> f64 {
+        let points = &self.points;
+        let first = &points[0];
+        let last = &points[points.len() - 1];
+        if loss_pp <= first.loss_pp {
+            return first.elo;
+        }
+        if loss_pp >= last.loss_pp {
+            return last.elo;
+        }
+        let k = points.partition_point(|p| p.loss_pp <= loss_pp);
+        let (a, b) = (&points[k - 1], &points[k]);
+        let t = (loss_pp - a.loss_pp) / (b.loss_pp - a.loss_pp);
+        a.elo + t * (b.elo - a.elo)
+    }
+
+    /// The estimate for a player with `decisions` decisions of mean loss
+    /// `mean_pp` and standard deviation `sd_pp`; `None` without decisions.
+    pub fn estimate(&self, mean_pp: f64, sd_pp: f64, decisions: u64) -> Option<Estimate> {
+        if decisions == 0 || !mean_pp.is_finite() {
+            return None;
+        }
+        let half = 1.96 * sd_pp / (decisions as f64).sqrt();
+        let elo = self.elo(mean_pp);
+        let (low, high) = (
+            self.elo(mean_pp + half),
+            self.elo((mean_pp - half).max(0.0)),
+        );
+        let place = self.place(mean_pp);
+        let text = format!(
+            "played like about {:.0} Elo ({:.0} to {:.0}, {decisions} decisions): {place}",
+            elo, low, high
+        );
+        Some(Estimate {
+            elo,
+            low,
+            high,
+            text,
+        })
+    }
+
+    /// Where a loss lies among the points, in words.
+    fn place(&self, loss_pp: f64) -> String {
+        let points = &self.points;
+        let last = &points[points.len() - 1];
+        if loss_pp >= last.loss_pp {
+            return format!(
+                "at or below {}'s level (its loss is {:.2} pp per decision)",
+                last.name, last.loss_pp
+            );
+        }
+        if loss_pp <= points[0].loss_pp {
+            return format!("like {}", points[0].name);
+        }
+        let k = points.partition_point(|p| p.loss_pp <= loss_pp);
+        let (a, b) = (&points[k - 1], &points[k]);
+        format!(
+            "between {} ({:.0}) and {} ({:.0})",
+            a.name, a.elo, b.name, b.elo
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scale() -> Calibration {
+        let point = |name: &str, elo: f64, loss_pp: f64| Point {
+            name: name.to_string(),
+            elo,
+            loss_pp,
+        };
+        Calibration::new(
+            "ur",
+            vec![
+                point("random", 0.0, 1.17),
+                point("easy", 594.0, 0.698),
+                point("perfect", 1050.0, 0.0),
+                point("medium", 808.0, 0.386),
+                point("hard", 1045.0, 0.019),
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn each_point_maps_to_its_elo_and_between_them_linearly() {
+        let s = scale();
+        for p in s.points() {
+            assert_eq!(s.elo(p.loss_pp), p.elo, "{}", p.name);
+        }
+        let mid = (0.386 + 0.698) / 2.0;
+        assert!((s.elo(mid) - (808.0 + 594.0) / 2.0).abs() < 1e-9);
+        assert_eq!(s.elo(5.0), 0.0, "beyond random: random's level");
+        // Monotone: more loss, no more Elo.
+        let mut last = f64::INFINITY;
+        for k in 0..200 {
+            let elo = s.elo(f64::from(k) * 0.01);
+            assert!(elo <= last);
+            last = elo;
+        }
+    }
+
+    #[test]
+    fn a_level_above_perfect_does_not_bend_the_scale() {
+        let p = |name: &str, elo, loss_pp| Point {
+            name: name.into(),
+            elo,
+            loss_pp,
+        };
+        let s = Calibration::new(
+            "marks-roll-only",
+            vec![
+                p("perfect", 1332.0, 0.0),
+                p("hard", 1344.0, 0.0056),
+                p("random", 0.0, 1.04),
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.elo(0.0), 1344.0);
+        assert!(s.elo(0.003) >= s.elo(0.0056));
+    }
+
+    #[test]
+    fn the_estimate_names_its_neighbours_and_range() {
+        let s = scale();
+        let e = s.estimate(0.5, 1.5, 40).unwrap();
+        assert!(e.low < e.elo && e.elo < e.high, "{e:?}");
+        assert!(
+            e.text.contains("between medium (808) and easy (594)"),
+            "{}",
+            e.text
+        );
+        assert!(s.estimate(0.5, 1.0, 0).is_none());
+        let weak = s.estimate(3.0, 1.0, 40).unwrap();
+        assert!(weak.text.contains("at or below random"), "{}", weak.text);
+        assert!(Calibration::new("x", vec![]).is_none());
+    }
+}

@@ -1,0 +1,87 @@
+//! `sawah hint`: every legal move for a roll ranked by the reference's win
+//! probability, with what each does, through the protocol's `hint`.
+
+use crate::bot::{BotFiles, native_bot, setup};
+use anyhow::{Context, Result, bail};
+use sawah_engine::registry::Registry;
+use sawah_protocol::native::Limits;
+use serde_json::{Value, json};
+
+/// The arguments of `sawah hint`.
+#[derive(clap::Args, Debug)]
+pub struct HintArgs {
+    /// The position, as JSON or in notation (e.g. "ur light 7/-/0 7/-/0").
+    #[arg(long)]
+    pub position: String,
+    /// The roll.
+    #[arg(long)]
+    pub roll: u8,
+    /// What the moves are ranked by: perfect (needs --table), a level or
+    /// any agent spec. Default: perfect play when --table gives the rule
+    /// set's table, else hard searching one ply deeper.
+    #[arg(long, value_name = "SPEC")]
+    pub reference: Option<String>,
+    #[command(flatten)]
+    pub files: BotFiles,
+    /// Print the bot protocol's JSON response instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Ranks the moves and prints them.
+pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
+    let (game, position) = registry
+        .parse_position_text(&args.position)
+        .context("cannot read --position")?;
+    let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
+    let mut request = json!({"cmd": "hint", "position": position, "roll": args.roll});
+    if let Some(reference) = &args.reference {
+        request["bot"] = Value::from(reference.as_str());
+    }
+    let response = bot.respond(&request);
+    if let Some(error) = response.get("error") {
+        bail!("{}", error["message"].as_str().unwrap_or("the hint failed"));
+    }
+    if args.json {
+        println!("{response}");
+        return Ok(());
+    }
+    let moves = response["moves"].as_array().cloned().unwrap_or_default();
+    println!(
+        "{} {} to move, roll {}; reference: {}",
+        game.name(),
+        position.turn,
+        args.roll,
+        response["reference"].as_str().unwrap_or("?")
+    );
+    if moves.is_empty() {
+        println!("no legal move: the turn passes");
+        return Ok(());
+    }
+    println!(
+        "\n| rank | move | win | loss | what it does | can be hit |\n|---:|---|---:|---:|---|---:|"
+    );
+    for (k, m) in moves.iter().enumerate() {
+        let square = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let words: Vec<&str> = m["words"]
+            .as_array()
+            .map(|w| w.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let hit = m["hit_chance"]
+            .as_f64()
+            .map_or("–".to_string(), |p| format!("{:.0}%", 100.0 * p));
+        println!(
+            "| {} | {}-{} | {:.1}% | {:.2} | {} | {hit} |",
+            k + 1,
+            square(&m["from"]),
+            square(&m["to"]),
+            100.0 * m["value"].as_f64().unwrap_or(f64::NAN),
+            m["loss_pp"].as_f64().unwrap_or(f64::NAN),
+            words.join("; ")
+        );
+    }
+    Ok(())
+}

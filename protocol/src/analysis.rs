@@ -1,0 +1,197 @@
+//! The `review` and `hint` commands: a game measured move by move, and a
+//! position's moves ranked, against a reference agent.
+//!
+//! **The reference**, the same for every front door: the request's `"bot"`
+//! when it names one; else perfect play when the bot holds a solved table
+//! for the rule set (exact); else the `hard` level searching one ply
+//! deeper than it plays (Senet always, having no table). The response says
+//! which in `"reference"`.
+
+use crate::Bot;
+use crate::error::{ErrorKind, ProtocolError};
+use crate::request::{Request, field, position_of, roll_of};
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::hint::hint;
+use sawah_agents::review::{Reference, Review, ReviewError, review};
+use sawah_agents::search::Stop;
+use sawah_agents::spec::AgentKind;
+use sawah_agents::strength::Calibration;
+use sawah_agents::{Agent, AgentSpec};
+use sawah_engine::record::Record;
+use sawah_engine::{Codec, Describe, with_game};
+use serde_json::{Value, json};
+
+/// The most turns a reviewed game may have (a game of the race family
+/// lasts about 100 to 250 rolls, Senet about 150).
+pub const MAX_REVIEW_TURNS: usize = 5_000;
+
+/// The level that reviews when there is no table, one ply deeper than it plays.
+pub const REFERENCE_LEVEL: &str = "hard";
+
+type Built<G> = (AgentSpec, Box<dyn Agent<G> + Send>, String, bool);
+
+impl Bot {
+    /// The reference for a review or hint of `game` (see the module docs):
+    /// its spec, the agent, how it is named, and whether it is exact.
+    fn reference<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+    ) -> Result<Built<G>, ProtocolError> {
+        let (spec, name) = match bot {
+            Some(bot) => {
+                let spec = self.spec_of(game, bot)?;
+                let typed = match bot {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                let name = if typed == spec.portable().to_string() {
+                    typed
+                } else {
+                    format!("{typed} ({})", spec.portable())
+                };
+                (spec, name)
+            }
+            None if self.default_table(game.name()).is_some() => {
+                (self.spec_of(game, &Value::from("perfect"))?, String::new())
+            }
+            None => {
+                let mut spec = self.spec_of(game, &Value::from(REFERENCE_LEVEL))?;
+                spec.depth = spec.depth.saturating_add(1).min(self.max_depth);
+                let name = format!(
+                    "{REFERENCE_LEVEL} searching {} plies ({}); no solved table",
+                    spec.depth,
+                    spec.portable()
+                );
+                (spec, name)
+            }
+        };
+        let exact = spec.agent == AgentKind::Perfect;
+        let name = if exact {
+            let table = spec.table.as_deref().unwrap_or("?");
+            let file = table.rsplit(['/', '\\']).next().unwrap_or(table);
+            format!("perfect play by the solved table {file} (exact)")
+        } else {
+            name
+        };
+        let (spec, agent) = self.build(game, spec, stop)?;
+        Ok((spec, agent, name, exact))
+    }
+
+    /// Reviews the game `record` (docs/protocol.md, "Game records") against
+    /// the reference `bot` names (or the default one), with each player's
+    /// strength when the reference is exact and the models calibrate the
+    /// rule set.
+    pub fn review_game(
+        &self,
+        record: &Value,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+    ) -> Result<Review, ProtocolError> {
+        let record = Record::from_json(record)
+            .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}")))?;
+        if record.moves.len() > MAX_REVIEW_TURNS {
+            return Err(ProtocolError::new(
+                ErrorKind::TooLarge,
+                format!(
+                    "\"game\" has {} turns; a review takes at most {MAX_REVIEW_TURNS}",
+                    record.moves.len()
+                ),
+            ));
+        }
+        let game = self.rules(&record.rules)?;
+        let mut reviewed = with_game!(&game, g => self.review_in(g, &record, bot, stop))?;
+        if let Some(calibration) = self
+            .models
+            .as_ref()
+            .and_then(|m| Calibration::from_manifest(m.manifest(), &record.rules))
+        {
+            reviewed.estimate_strength(&calibration);
+        }
+        Ok(reviewed)
+    }
+
+    fn review_in<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        record: &Record,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+    ) -> Result<Review, ProtocolError> {
+        let start = record
+            .start_position(game)
+            .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}")))?;
+        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
+        let mut reference = Reference {
+            agent: agent.as_mut(),
+            name,
+            exact,
+        };
+        review(game, start, &record.moves, &mut reference).map_err(review_error)
+    }
+
+    /// `{"cmd":"review","game":G[,"bot":B]}`.
+    pub(crate) fn review_request(
+        &self,
+        request: &Request,
+        stop: Option<&Stop>,
+    ) -> Result<Value, ProtocolError> {
+        let reviewed = self.review_game(field(request, "game")?, request.get("bot"), stop)?;
+        serde_json::to_value(reviewed)
+            .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, e.to_string()))
+    }
+
+    /// `{"cmd":"hint","position":P,"roll":R[,"bot":B]}`.
+    pub(crate) fn hint_request(
+        &self,
+        request: &Request,
+        stop: Option<&Stop>,
+    ) -> Result<Value, ProtocolError> {
+        let (game, json) = self.position_json(request)?;
+        with_game!(&game, g => {
+            let position = position_of(g, &json)?;
+            let roll = roll_of(g, request)?;
+            self.hint_in(g, &position, roll, request.get("bot"), stop)
+        })
+    }
+
+    fn hint_in<G: Codec + HasHeuristic + Describe + 'static>(
+        &self,
+        game: &G,
+        position: &G::Position,
+        roll: u8,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+    ) -> Result<Value, ProtocolError> {
+        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
+        let mut reference = Reference {
+            agent: agent.as_mut(),
+            name,
+            exact,
+        };
+        let ranked = hint(game, position, roll, &mut reference).map_err(review_error)?;
+        let moves: Vec<Value> = ranked
+            .into_iter()
+            .map(|m| {
+                let mut entry = game.move_to_json(m.mv);
+                entry["value"] = json!(m.value);
+                entry["loss_pp"] = json!(m.loss_pp);
+                entry["tags"] = json!(m.tags.tags);
+                entry["words"] = json!(m.tags.words);
+                entry["hit_chance"] = json!(m.tags.hit_chance);
+                entry
+            })
+            .collect();
+        Ok(json!({ "moves": moves, "reference": reference.name, "exact": exact }))
+    }
+}
+
+fn review_error(e: ReviewError) -> ProtocolError {
+    match e {
+        ReviewError::Replay(e) => {
+            ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}"))
+        }
+        ReviewError::NoValues(_) => ProtocolError::new(ErrorKind::InvalidBot, e.to_string()),
+    }
+}
