@@ -46,10 +46,10 @@ impl Bot {
                     Value::String(text) => text.clone(),
                     other => other.to_string(),
                 };
-                let name = if typed == spec.portable().to_string() {
+                let name = if typed == spec.to_string() {
                     typed
                 } else {
-                    format!("{typed} ({})", spec.portable())
+                    format!("{typed} ({})", spec)
                 };
                 (spec, name)
             }
@@ -62,7 +62,7 @@ impl Bot {
                 let name = format!(
                     "{REFERENCE_LEVEL} searching {} plies ({}); no solved table",
                     spec.depth,
-                    spec.portable()
+                    spec
                 );
                 (spec, name)
             }

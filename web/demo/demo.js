@@ -21,7 +21,7 @@ const game = {
   level: 'medium',
   random: generator(Number(params.get('seed') ?? Date.now())),
   throws: null, // the day's throws in a game of the day, consumed in order
-  moves: [],
+  record: [], // every roll and move as tokens ("2:0-2", "0:pass"): the game record for its review
   generation: 0, // bumped by every new game, so an old game's loop stops
 };
 
@@ -171,6 +171,9 @@ function offerMoves(moves, choose) {
 
 function clearMoves() {
   $('moves').replaceChildren();
+  $('hint').replaceChildren();
+  $('hint-button').disabled = true;
+  $('hint-button').onclick = null;
   for (const element of document.querySelectorAll('.movable')) {
     element.classList.remove('movable');
     element.onclick = null;
@@ -198,14 +201,19 @@ async function humanTurn(generation) {
   const moves = await game.bot.legalMoves(game.position, roll);
   if (moves.length === 0) {
     log(`You rolled ${roll}: no move, the turn passes`);
+    game.record.push(`${roll}:pass`);
     setStatus('No legal move: the turn passes.');
     await sleep(delay);
     return { position: { ...game.position, turn: other(game.position.turn) } };
   }
   setStatus(moves.length === 1 ? 'Your only move is marked: click it.' : 'Click a marked piece to move it.');
+  const position = game.position;
+  $('hint-button').disabled = false;
+  $('hint-button').onclick = () => showHint(position, roll);
   const chosen = await new Promise((done) => offerMoves(moves, done));
   clearMoves();
   const move = moves[chosen];
+  game.record.push(`${roll}:${move.from}-${move.to}`);
   log(`You rolled ${roll}: ${describeMove(move)}${move.extra_roll ? ', roll again' : ''}`);
   return { position: move.position, last: { side: game.human, move } };
 }
@@ -218,11 +226,13 @@ async function computerTurn() {
   const choice = await game.bot.choose(game.position, roll, game.level);
   if (!choice.move) {
     log(`Computer rolled ${roll}: no move, the turn passes`);
+    game.record.push(`${roll}:pass`);
     await sleep(delay);
     return { position: { ...game.position, turn: other(side) } };
   }
   const moves = await game.bot.legalMoves(game.position, roll);
   const move = moves.find((m) => m.from === choice.move.from && m.to === choice.move.to);
+  game.record.push(`${roll}:${move.from}-${move.to}`);
   const value = choice.values?.find((v) => v.from === move.from && v.to === move.to)?.value;
   const odds = value === undefined ? '' : ` (its chances ${(100 * value).toFixed(0)}%)`;
   log(`Computer rolled ${roll}: ${describeMove(move)}${odds}${move.extra_roll ? ', rolls again' : ''}`);
@@ -238,6 +248,8 @@ async function play(generation) {
       if (isSenet()) text += ` Score for light: ${await game.bot.score(game.position)}.`;
       setStatus(text);
       log(text);
+      $('review-button').hidden = false;
+      $('review-button').onclick = () => showReview(generation);
       document.body.dataset.over = won;
       return;
     }
@@ -258,6 +270,10 @@ async function newGame({ daily = null } = {}) {
   game.throws = daily ? await game.bot.daily(daily, 5000) : null;
   game.position = await game.bot.start(name);
   delete document.body.dataset.over;
+  delete document.body.dataset.reviewed;
+  game.record = [];
+  $('review-button').hidden = true;
+  $('review').replaceChildren();
   $('log').replaceChildren();
   $('roll').textContent = '';
   $('roll-button').disabled = true;
@@ -267,6 +283,94 @@ async function newGame({ daily = null } = {}) {
   $('about').textContent = game.rules.description;
   log(daily ? `Game of the day ${daily} against medium` : `New game of ${name} against ${game.level}`);
   await play(generation);
+}
+
+const percent = (p) => `${(100 * p).toFixed(0)}%`;
+
+/** The moves for this roll ranked by the computer's strongest view, with what each does. */
+async function showHint(position, roll) {
+  $('hint-button').disabled = true;
+  const hint = await game.bot.hint(position, roll);
+  const list = document.createElement('ol');
+  for (const move of hint.moves.slice(0, 4)) {
+    const item = document.createElement('li');
+    const risk = move.hit_chance ? `; can be hit ${percent(move.hit_chance)}` : '';
+    item.textContent = `${describeMove(move)}: wins ${percent(move.value)}${move.words.length ? ` (${move.words.join('; ')}${risk})` : risk ? ` (${risk.slice(2)})` : ''}`;
+    list.append(item);
+  }
+  $('hint').replaceChildren(list);
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+}
+
+/** The player's chances before every turn, with luck bars and the mistakes and blunders marked. */
+function chancesChart(review, view) {
+  const [width, height, pad] = [360, 160, 8];
+  const turns = review.turns;
+  const x = (k) => pad + ((width - 2 * pad) * (k + 0.5)) / Math.max(turns.length, 1);
+  const y = (p) => pad + (height - 2 * pad) * (1 - p);
+  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'data-turns': turns.length });
+  svg.append(svgElement('line', { x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5), stroke: '#bbb' }));
+  const chances = turns.map((t) => {
+    const before = t.value_best - t.luck_pp / 100;
+    return t.player === view ? before : 1 - before;
+  });
+  turns.forEach((t, k) => {
+    const helped = (t.player === view ? t.luck_pp : -t.luck_pp) / 100;
+    const [top, bottom] = [y(0.5 + Math.max(helped, 0)), y(0.5 + Math.min(helped, 0))];
+    svg.append(svgElement('rect', { class: 'luck', x: x(k) - 1, y: top, width: 2, height: Math.max(bottom - top, 0.5), fill: helped >= 0 ? '#7c7' : '#d7d' }));
+  });
+  svg.append(svgElement('polyline', { class: 'chances', points: chances.map((p, k) => `${x(k).toFixed(1)},${y(p).toFixed(1)}`).join(' '), fill: 'none', stroke: '#24c', 'stroke-width': 2 }));
+  turns.forEach((t, k) => {
+    if (t.class === 'mistake' || t.class === 'blunder') {
+      svg.append(svgElement('circle', { class: t.class, cx: x(k), cy: y(chances[k]), r: 4, fill: t.class === 'blunder' ? '#d22' : '#f80' }));
+    }
+  });
+  return svg;
+}
+
+/** The game reviewed: the player's totals and strength, luck on both sides, the chart and the costly moves. */
+async function showReview(generation) {
+  $('review-button').disabled = true;
+  setStatus('Reviewing the game…');
+  const review = await game.bot.review({ rules: game.rules.name, moves: game.record });
+  if (generation !== game.generation) return;
+  const mine = review[game.human];
+  const theirs = review[other(game.human)];
+  const box = $('review');
+  const line = (text) => {
+    const p = document.createElement('p');
+    p.textContent = text;
+    box.append(p);
+  };
+  box.replaceChildren();
+  line(`You gave away ${mine.mean_loss_pp.toFixed(2)} points of win probability per decision over ${mine.decisions} decisions (${mine.mistakes} mistakes, ${mine.blunders} blunders); the computer ${theirs.mean_loss_pp.toFixed(2)}.`);
+  if (mine.strength) line(`You ${mine.strength.text}.`);
+  line(`Luck: the dice gave you ${mine.luck_pp >= 0 ? '+' : ''}${mine.luck_pp.toFixed(1)} points, the computer ${theirs.luck_pp >= 0 ? '+' : ''}${theirs.luck_pp.toFixed(1)}.`);
+  box.append(chancesChart(review, game.human));
+  const costly = review.turns.filter((t) => t.player === game.human && (t.class === 'mistake' || t.class === 'blunder'));
+  if (costly.length) {
+    const list = document.createElement('ul');
+    for (const t of costly) {
+      const item = document.createElement('li');
+      item.textContent = `Turn ${t.turn}, rolled ${t.roll}: you played ${t.played.split(':')[1]}, best was ${t.best.split(':')[1]} (${t.class}, ${t.loss_pp.toFixed(1)} points)`;
+      list.append(item);
+    }
+    box.append(list);
+  }
+  const reference = document.createElement('p');
+  reference.className = 'reference';
+  reference.textContent = `Measured against ${review.reference}.`;
+  box.append(reference);
+  setStatus('The review is below the moves.');
+  $('review-button').disabled = false;
+  document.body.dataset.reviewed = 'true';
 }
 
 function showDailyControls() {

@@ -161,7 +161,96 @@ export type Request = { id?: unknown } & (
   | { cmd: 'list_rules' }
   | { cmd: 'score'; position: Position }
   | { cmd: 'daily'; date: string; count?: number; rules?: string }
+  | { cmd: 'review'; game: GameRecord; bot?: BotSpec }
+  | { cmd: 'hint'; position: Position; roll: number; bot?: BotSpec }
 );
+
+/** A game as JSON (docs/protocol.md, "Game records"). */
+export type GameRecord = {
+  rules: string;
+  /** The position the game started from; the rule set's start when left out. */
+  start?: Position;
+} & (
+  | { turns: { roll: number; move: { from: number; to: number | 'off' } | 'pass' }[] }
+  /** Moves as tournament results write them: `"2:0-2"`, `"0:pass"`. */
+  | { moves: string[] }
+);
+
+/** How good a move was. */
+export type MoveClass = 'forced' | 'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder';
+
+/** One reviewed turn (losses and luck in percentage points of win probability). */
+export interface ReviewedTurn {
+  turn: number;
+  player: Player;
+  roll: number;
+  played: string;
+  best: string;
+  value_played: number;
+  value_best: number;
+  loss_pp: number;
+  class: MoveClass;
+  luck_pp: number;
+}
+
+/** A strength estimate on the rule set's calibration scale. */
+export interface Strength {
+  elo: number;
+  low: number;
+  high: number;
+  text: string;
+}
+
+/** One player's totals in a review. */
+export interface ReviewSummary {
+  decisions: number;
+  total_loss_pp: number;
+  mean_loss_pp: number;
+  loss_sd_pp: number;
+  best: number;
+  good: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  luck_pp: number;
+  /** Only for exact reviews (perfect play) of calibrated rule sets. */
+  strength?: Strength;
+}
+
+/** The answer of `review`. */
+export interface Review {
+  rules: string;
+  reference: string;
+  exact: boolean;
+  turns: ReviewedTurn[];
+  light: ReviewSummary;
+  dark: ReviewSummary;
+  winner: Player | null;
+}
+
+/** What a move does (docs/protocol.md, "Review, hints and strength"). */
+export type MoveTag =
+  | 'enters' | 'captures' | 'rolls_again' | 'safe' | 'protected' | 'forms_wall'
+  | 'beauty' | 'water' | 'backward' | 'bears_off' | 'wins';
+
+/** One ranked move of a hint. */
+export interface HintedMove {
+  from: number;
+  to: number | 'off';
+  value: number;
+  loss_pp: number;
+  tags: MoveTag[];
+  words: string[];
+  /** The chance the opponent's next roll can hit one of the mover's pieces; null when the mover rolls again. */
+  hit_chance: number | null;
+}
+
+/** The answer of `hint`. */
+export interface Hint {
+  moves: HintedMove[];
+  reference: string;
+  exact: boolean;
+}
 
 /** A protocol response: the request's `id`, then the result's fields or `error`. */
 export type Response = { id?: unknown; error?: ProtocolErrorJson } & Record<string, unknown>;
@@ -204,6 +293,8 @@ export class Bot {
   listRules(): string[];
   daily(date: string, count?: number): number[];
   score(position: Position): number;
+  review(game: GameRecord, bot?: BotSpec): Review;
+  hint(position: Position, roll: number, bot?: BotSpec): Hint;
   addModel(name: string, bytes: Bytes): void;
   addTable(name: string, bytes: Bytes): void;
   setTable(name: string | null): void;
@@ -223,6 +314,8 @@ export class WorkerBot {
   listRules(): Promise<string[]>;
   daily(date: string, count?: number): Promise<number[]>;
   score(position: Position): Promise<number>;
+  review(game: GameRecord, bot?: BotSpec): Promise<Review>;
+  hint(position: Position, roll: number, bot?: BotSpec): Promise<Hint>;
   terminate(): void;
 }
 

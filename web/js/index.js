@@ -180,6 +180,25 @@ export class Bot {
     return this.#ask({ cmd: 'score', position }).score;
   }
 
+  /**
+   * A game reviewed move by move (`game`: a game record, docs/protocol.md):
+   * every turn's loss, class and luck, each player's totals and strength,
+   * measured against `bot` (default: perfect play with a table, else hard
+   * searching one ply deeper).
+   */
+  review(game, bot) {
+    const request = { cmd: 'review', game };
+    if (bot !== undefined) request.bot = bot;
+    return this.#ask(request);
+  }
+
+  /** Every legal move for `roll`, best first, with its win probability, tags and the chance to be hit. */
+  hint(position, roll, bot) {
+    const request = { cmd: 'hint', position, roll };
+    if (bot !== undefined) request.bot = bot;
+    return this.#ask(request);
+  }
+
   /** Holds a model file under `name`, for specs such as `neural:model=NAME`. */
   addModel(name, bytes) {
     this.#inner.addModel(name, asBytes(bytes));
@@ -301,6 +320,16 @@ export class WorkerBot {
   /** See `Bot.score`. */
   async score(position) {
     return (await this.#ask({ cmd: 'score', position })).score;
+  }
+
+  /** See `Bot.review`. */
+  review(game, bot) {
+    return this.#ask(bot === undefined ? { cmd: 'review', game } : { cmd: 'review', game, bot });
+  }
+
+  /** See `Bot.hint`. */
+  hint(position, roll, bot) {
+    return this.#ask(bot === undefined ? { cmd: 'hint', position, roll } : { cmd: 'hint', position, roll, bot });
   }
 
   /** Stops the worker. */

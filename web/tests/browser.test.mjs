@@ -2,7 +2,8 @@
 // playwright-core. Serves web/ on 127.0.0.1, plays whole games of ur, sawah
 // and senet (and Senet's game of the day) by clicking the roll button and
 // the marked pieces while the computer answers from its Web Worker, checks
-// that no console error occurred, and saves a screenshot of each finished
+// that no console error occurred, asks for a hint and the review of each
+// finished game (the chart has one point per turn), and saves a screenshot of each finished
 // game in web/test-results/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,8 +37,10 @@ after(async () => {
   server?.close();
 });
 
-/** Plays one whole game on the demo page; returns the final status line. */
-async function playGame(query, screenshot) {
+/** Plays one whole game on the demo page; returns the final status line.
+ * With `review`, asks for a hint once during the game and for the review at
+ * its end, and checks both. */
+async function playGame(query, screenshot, { review = false } = {}) {
   const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   const problems = [];
   page.on('console', (message) => {
@@ -52,6 +55,7 @@ async function playGame(query, screenshot) {
   let humanMoves = 0;
   let computerMoves = 0;
   let cellsChecked = false;
+  let hinted = !review;
   while (!(await page.getAttribute('body', 'data-over'))) {
     assert.ok(Date.now() < deadline, `the ${rules} game did not end in 5 minutes`);
     assert.deepEqual(problems, []);
@@ -69,6 +73,12 @@ async function playGame(query, screenshot) {
     const movable = page.locator('.movable');
     if (await roll.count()) {
       await roll.click({ timeout: 5_000 }).catch(() => {});
+    } else if (!hinted && (await page.locator('#hint-button:enabled').count()) && (await movable.count())) {
+      await page.click('#hint-button');
+      await page.waitForSelector('#hint li', { timeout: 30_000 });
+      const first = await page.textContent('#hint li');
+      assert.match(first, /wins \d+%/, 'the hint gives each move its chances');
+      hinted = true;
     } else if (await movable.count()) {
       const count = await movable.count();
       const clicked = await movable.nth((humanMoves * 7) % count).click({ timeout: 5_000 }).then(() => true, () => false);
@@ -79,6 +89,15 @@ async function playGame(query, screenshot) {
     computerMoves = await page.locator('#log li', { hasText: /^Computer rolled \d: [^n]/ }).count();
   }
   const status = await page.textContent('#status');
+  if (review) {
+    await page.click('#review-button');
+    await page.waitForSelector('body[data-reviewed="true"]', { timeout: 60_000 });
+    const turns = Number(await page.getAttribute('#review svg', 'data-turns'));
+    const points = (await page.getAttribute('#review svg polyline', 'points')).trim().split(/\s+/).length;
+    assert.ok(turns > 10, `${turns} turns reviewed`);
+    assert.equal(points, turns, 'the chart has one point per turn');
+    assert.match(await page.textContent('#review'), /per decision over \d+ decisions/);
+  }
   await page.screenshot({ path: join(results, screenshot), fullPage: true });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
   assert.ok(humanMoves > 0, `${rules}: the player moved`);
@@ -92,8 +111,8 @@ for (const [query, screenshot] of [
   ['rules=sawah&level=medium&side=dark&seed=2&delay=0&autostart=1', 'demo-sawah.png'],
   ['rules=senet&level=easy&seed=3&delay=0&autostart=1', 'demo-senet.png'],
 ]) {
-  test(`a whole game in the demo: ${query}`, { timeout: 6 * 60_000 }, async () => {
-    const status = await playGame(query, screenshot);
+  test(`a whole game in the demo, with a hint and the review: ${query}`, { timeout: 6 * 60_000 }, async () => {
+    const status = await playGame(query, screenshot, { review: true });
     assert.match(status, /^(You won!|The computer won\.)/);
     if (query.includes('senet')) assert.match(status, /Score for light: \d+\./);
   });

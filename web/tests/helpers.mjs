@@ -70,3 +70,27 @@ export function positionsFromPlay(bot, name, count, seed) {
 
 /** The rule sets a front end plays. */
 export const RULE_SETS = ['sawah', 'ur', 'babylon', 'marks-roll-only', 'masters', 'masters-5', 'senet'];
+
+/**
+ * One uniformly random game of `name` from the start, as a game record
+ * (`{rules, moves}` with results-file tokens), cut at `limit` turns.
+ */
+export function recordFromPlay(bot, name, seed, limit = 400) {
+  const random = generator(seed);
+  const rules = bot.rules(name);
+  const moves = [];
+  let position = bot.start(name);
+  while (moves.length < limit && !['light', 'dark'].some((side) => position[side].scored === rules.pieces)) {
+    const roll = drawRoll(rules, random);
+    const legal = bot.legalMoves(position, roll);
+    if (legal.length === 0) {
+      moves.push(`${roll}:pass`);
+      position = { ...position, turn: position.turn === 'light' ? 'dark' : 'light' };
+    } else {
+      const move = legal[Math.floor(random() * legal.length)];
+      moves.push(`${roll}:${move.from}-${move.to}`);
+      position = move.position;
+    }
+  }
+  return { rules: name, moves };
+}

@@ -6,7 +6,7 @@
 // this checkout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RULE_SETS, nativeAnswers, packageUrl, positionsFromPlay } from './helpers.mjs';
+import { RULE_SETS, nativeAnswers, packageUrl, positionsFromPlay, recordFromPlay } from './helpers.mjs';
 
 const { createBot } = await import(packageUrl);
 const POSITIONS = Number(process.env.SAWAH_EQUALITY_POSITIONS ?? 2000);
@@ -93,4 +93,53 @@ test('the package gives the native answers on random positions of every rule set
   for (const kind of ['invalid_roll', 'invalid_position', 'invalid_bot', 'missing_field', 'invalid_json', 'invalid_request', 'unknown_command', 'invalid_field']) {
     assert.ok(kinds.has(kind), `the requests include a ${kind} error`);
   }
+});
+
+test('reviews and hints are the native ones for every rule set', { timeout: 30 * 60_000 }, async () => {
+  const bot = await createBot();
+  const lines = [];
+  RULE_SETS.forEach((name, r) => {
+    // A short game each (the default reference searches deeper than hard).
+    const record = recordFromPlay(bot, name, 500 + r, 40);
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: record }));
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: record, bot: 'medium' }));
+    positionsFromPlay(bot, name, 20, 700 + r).forEach(({ position, roll }) => {
+      lines.push(JSON.stringify({ id: lines.length, cmd: 'hint', position, roll }));
+    });
+  });
+  lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: { rules: 'ur', moves: ['2:0-2', '3:0-9'] } }));
+  lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: { rules: 'ur', moves: ['2:0-2'] }, bot: 'random' }));
+  const browser = lines.map((line) => JSON.parse(bot.request(line)));
+  const native = nativeAnswers(lines).map((line) => JSON.parse(line));
+  assert.equal(native.length, lines.length, 'one native answer per line');
+  // Win probabilities within 1e-6; percentage points within 1e-4 (the same).
+  const close = (a, b, where, tolerance = 1e-6) => assert.ok(Math.abs(a - b) <= tolerance, `${where}: ${a} against ${b}`);
+  lines.forEach((line, i) => {
+    const where = `request ${line.slice(0, 200)}`;
+    const [mine, theirs] = [browser[i], native[i]];
+    if (theirs.error) {
+      assert.deepEqual(mine, theirs, where);
+    } else if (theirs.turns) {
+      assert.equal(mine.reference, theirs.reference, where);
+      assert.equal(mine.turns.length, theirs.turns.length, where);
+      mine.turns.forEach((turn, k) => {
+        for (const key of ['player', 'roll', 'played', 'best', 'class']) assert.equal(turn[key], theirs.turns[k][key], `${where}: turn ${k + 1} ${key}`);
+        for (const key of ['value_played', 'value_best']) close(turn[key], theirs.turns[k][key], `${where}: turn ${k + 1} ${key}`);
+        for (const key of ['loss_pp', 'luck_pp']) close(turn[key], theirs.turns[k][key], `${where}: turn ${k + 1} ${key}`, 1e-4);
+      });
+      for (const side of ['light', 'dark']) close(mine[side].mean_loss_pp, theirs[side].mean_loss_pp, `${where}: ${side}`, 1e-4);
+    } else {
+      assert.equal(mine.reference, theirs.reference, where);
+      assert.equal(mine.moves.length, theirs.moves.length, where);
+      // Moves of equal value may rank in either order: matched by squares.
+      mine.moves.forEach((move) => {
+        const other = theirs.moves.find((m) => m.from === move.from && m.to === move.to);
+        assert.deepEqual([move.from, move.to, move.tags, move.words, move.hit_chance], [other.from, other.to, other.tags, other.words, other.hit_chance], where);
+        close(move.value, other.value, where);
+      });
+    }
+  });
+  assert.equal(browser.at(-2).error.kind, 'invalid_field');
+  assert.match(browser.at(-2).error.message, /move 2 \("3:0-9"\)/);
+  assert.equal(browser.at(-1).error.kind, 'invalid_bot');
 });
