@@ -180,3 +180,78 @@ fn the_board_has_a_key_of_the_player_s_square_numbers_beside_it() {
         "{text}"
     );
 }
+
+#[test]
+fn a_played_game_is_recorded_so_that_it_replays_to_its_end() {
+    let rules = race::preset("ur-2").unwrap();
+    let options = PlayOptions::seeded(Player::Dark, 8);
+    let input = "1\n".repeat(2_000);
+    let played =
+        sawah_cli::play::play_game(&rules, &options, input.as_bytes(), Vec::new()).unwrap();
+    let winner = played.winner.expect("the game ends");
+    let end = sawah_engine::record::replay(&rules, &played.moves, |_| {}).unwrap();
+    assert_eq!(rules.winner(&end), Some(winner));
+    // Reviewed (against the built-in hard, searching deeper), the short
+    // review speaks to the player.
+    let bot = sawah_protocol::Bot::new(sawah_engine::registry::Registry::new());
+    let record = serde_json::json!({"rules": "ur-2", "moves": played.moves});
+    let review = bot.review_game(&record, None, None).unwrap();
+    let text = sawah_cli::commands::play::short_review(&review, Player::Dark);
+    assert!(
+        text.contains("You made") && text.contains("Luck: the dice gave you"),
+        "{text}"
+    );
+    assert!(text.contains("Reference: hard searching"), "{text}");
+}
+
+#[test]
+fn play_writes_the_review_when_the_game_ends() {
+    use std::io::Write as _;
+    let dir = std::env::temp_dir().join(format!("sawah-play-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, start) in [
+        ("game.md", "# Review of a game of ur-2"),
+        ("game.json", "{"),
+        ("game.svg", "<svg"),
+    ] {
+        let path = dir.join(file);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
+            .args([
+                "play",
+                "--rules",
+                "ur-2",
+                "--opponent",
+                "random",
+                "--seed",
+                "4",
+                "--review",
+            ])
+            .arg(&path)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all("1\n".repeat(2_000).as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(stdout.contains("The review is in"), "{stdout}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(start),
+            "{file}: {}",
+            &text[..text.len().min(200)]
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -761,5 +761,80 @@ fn review_measures_a_tournament_game_against_the_table() {
         ],
         "--view blue",
     );
+    // Every game, per agent: perfect play gives nothing away.
+    let (code, stdout, stderr) = sawah(&["review", r, "--all", "--table", t]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("# Review of 2 games of ur-2"), "{stdout}");
+    let perfect_row = stdout
+        .lines()
+        .find(|l| l.starts_with("| `perfect` | 2 |"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(perfect_row.contains("| 0.000 | 0 | 0 |"), "{perfect_row}");
+    let (code, stdout, stderr) = sawah(&["review", r, "--all", "--table", t, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let totals: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let agents: Vec<&str> = totals
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["perfect", "random"], "least loss first");
+    assert_refused(
+        &["review", r, "--all", "--format", "svg", "--table", t],
+        "one game",
+    );
+    // Another reference, named in the output; random has no values.
+    let (code, stdout, stderr) = sawah(&["review", r, "--reference", "expectiminimax:depth=1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Reference: expectiminimax:depth=1."),
+        "{stdout}"
+    );
+    assert_refused(
+        &["review", r, "--reference", "random"],
+        "no win probabilities",
+    );
+    // A hint ranks the moves by the table, with what each does.
+    let (code, stdout, stderr) = sawah(&[
+        "hint",
+        "--position",
+        "ur-2 light 2/-/0 2/-/0",
+        "--roll",
+        "4",
+        "--table",
+        t,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("| 1 | 0-4 |") && stdout.contains("lands on a rosette and rolls again"),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = sawah(&[
+        "hint",
+        "--position",
+        "ur-2 light 1/2/0 2/-/0",
+        "--roll",
+        "3",
+        "--table",
+        t,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let hint: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(hint["exact"], true, "{hint}");
+    assert_eq!(hint["moves"].as_array().unwrap().len(), 2, "{hint}");
+    assert_refused(
+        &[
+            "hint",
+            "--position",
+            "ur-2 light 2/-/0 2/-/0",
+            "--roll",
+            "9",
+            "--table",
+            t,
+        ],
+        "roll",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -46,10 +46,12 @@ impl Bot {
                     Value::String(text) => text.clone(),
                     other => other.to_string(),
                 };
-                let name = if typed == spec.to_string() {
-                    typed
+                // A level is shown with what it resolved to.
+                let level = typed.split(':').next().unwrap_or_default();
+                let name = if sawah_agents::manifest::LEVELS.contains(&level) {
+                    format!("{typed} ({spec})")
                 } else {
-                    format!("{typed} ({})", spec)
+                    typed
                 };
                 (spec, name)
             }
@@ -61,8 +63,7 @@ impl Bot {
                 spec.depth = spec.depth.saturating_add(1).min(self.max_depth);
                 let name = format!(
                     "{REFERENCE_LEVEL} searching {} plies ({}); no solved table",
-                    spec.depth,
-                    spec
+                    spec.depth, spec
                 );
                 (spec, name)
             }

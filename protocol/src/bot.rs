@@ -307,7 +307,8 @@ impl Bot {
                 ),
             ));
         }
-        if spec.table.is_none() {
+        // Only perfect play reads a table.
+        if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
             spec.table = self.default_table(game.name()).cloned();
         }
         Ok(spec)

@@ -1,0 +1,304 @@
+//! `review` and `hint` through the protocol: the reference chosen as
+//! documented (a named bot; else the default table, exact; else hard one
+//! ply deeper), values that are the table's, the strength from the
+//! manifest's calibration points, and bad requests refused by kind.
+
+use sawah_agents::manifest::Models;
+use sawah_agents::perfect::move_value;
+use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
+use sawah_engine::DiceSource;
+use sawah_engine::race::{self, RuleSet};
+use sawah_engine::record::replay;
+use sawah_engine::registry::Registry;
+
+use sawah_protocol::Bot;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// A table for ur-2 (any values of the right count make a valid one; two
+/// pieces, so there are choices), its bytes held by the bot as its default
+/// table, with a manifest whose calibration points cover ur-2.
+fn bot_with_table() -> (Bot, RuleSet, Table) {
+    let rules = race::preset("ur-2").unwrap();
+    let index = race::PositionIndex::new(&rules);
+    // One folder per call: the tests run at once.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "sawah-protocol-review-{}-{call}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ur-2.sawah");
+    let values: Vec<f64> = (0..index.len()).map(|i| (i % 89) as f64 / 88.0).collect();
+    let info = TableInfo {
+        states: index.len(),
+        residual: 0.0,
+        tolerance: 0.0,
+        value_type: ValueType::F32,
+    };
+    write_table(&path, &rules, &values, &info).unwrap();
+    let bytes: Arc<[u8]> = std::fs::read(&path).unwrap().into();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let manifest = json!({
+        "format": "sawah-models", "format_version": 1,
+        "levels": [{"rules": "ur-2", "level": "easy", "spec": "heuristic",
+                    "measured": {"elo": 300, "loss_per_move": 0.05}}],
+        "anchors": [{"rules": "ur-2", "agent": "random", "elo": 0, "loss_per_move": 0.1},
+                    {"rules": "ur-2", "agent": "perfect", "elo": 600, "loss_per_move": 0.0}]
+    });
+    let models = Models::from_bytes(manifest.to_string().as_bytes(), "manifest.json", |name| {
+        Err(format!("no file {name}"))
+    })
+    .unwrap();
+    let mut bot = Bot::new(Registry::new())
+        .with_models(Some(models))
+        .with_table(Some("ur-2.sawah".to_string()));
+    bot.assets_mut()
+        .add_table_bytes("ur-2.sawah", bytes.clone());
+    let table = Table::from_bytes(bytes, "ur-2.sawah", &rules).unwrap();
+    (bot, rules, table)
+}
+
+/// A random game of `rules`, as tokens.
+fn random_game(rules: &RuleSet, seed: u64) -> Vec<String> {
+    let mut dice = DiceSource::from_seed(seed);
+    let mut position = rules.start();
+    let mut tokens = Vec::new();
+    while rules.winner(&position).is_none() {
+        let roll = dice.roll(rules.dice());
+        let moves = rules.legal_moves(&position, roll);
+        let mv = (!moves.is_empty()).then(|| moves[dice.below(moves.len())]);
+        tokens.push(sawah_engine::record::move_token(rules, roll, mv));
+        position = match mv {
+            Some(mv) => rules.apply(&position, mv).position,
+            None => rules.pass(&position),
+        };
+    }
+    tokens
+}
+
+#[test]
+fn a_review_against_the_default_table_is_exact_and_gives_the_strength() {
+    let (bot, rules, table) = bot_with_table();
+    let moves = random_game(&rules, 4);
+    let answer = bot.respond(&json!({"cmd":"review","game":{"rules":"ur-2","moves":moves},"id":1}));
+    assert_eq!(answer["id"], 1);
+    assert_eq!(answer["exact"], true, "{answer}");
+    assert_eq!(
+        answer["reference"],
+        "perfect play by the solved table ur-2.sawah (exact)"
+    );
+    let turns = answer["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), moves.len());
+    // Every move's value is the table's.
+    let mut k = 0;
+    replay(&rules, &moves, |step| {
+        if let Some(mv) = step.played {
+            let expected = move_value(&rules, &table, step.position, mv);
+            assert_eq!(
+                turns[k]["value_played"].as_f64(),
+                Some(expected),
+                "turn {}",
+                k + 1
+            );
+        }
+        k += 1;
+    })
+    .unwrap();
+    for side in ["light", "dark"] {
+        let summary = &answer[side];
+        let strength = &summary["strength"];
+        assert!(
+            strength["text"]
+                .as_str()
+                .unwrap()
+                .contains("played like about"),
+            "{summary}"
+        );
+        let (low, elo, high) = (
+            strength["low"].as_f64().unwrap(),
+            strength["elo"].as_f64().unwrap(),
+            strength["high"].as_f64().unwrap(),
+        );
+        assert!(
+            (0.0..=600.0).contains(&elo) && low <= elo && elo <= high,
+            "{strength}"
+        );
+    }
+    // The same game named by the table explicitly gives the same review.
+    let named = bot.respond(
+        &json!({"cmd":"review","game":{"rules":"ur-2","moves":moves},"bot":"perfect","id":1}),
+    );
+    assert_eq!(named, answer);
+    // Another reference is not exact: no strength.
+    let heuristic = bot
+        .respond(&json!({"cmd":"review","game":{"rules":"ur-2","moves":moves},"bot":"heuristic"}));
+    assert_eq!(heuristic["exact"], false);
+    assert_eq!(heuristic["reference"], "heuristic");
+    assert!(heuristic["light"].get("strength").is_none(), "{heuristic}");
+}
+
+#[test]
+fn without_a_table_hard_reviews_one_ply_deeper() {
+    let models =
+        Models::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")).unwrap();
+    let bot = Bot::new(Registry::new()).with_models(Some(models.clone()));
+    let answer =
+        bot.respond(&json!({"cmd":"review","game":{"rules":"senet","moves":["2:9-11","3:10-13"]}}));
+    let reference = answer["reference"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert!(
+        reference.starts_with("hard searching 2 plies"),
+        "{reference}"
+    );
+    assert_eq!(answer["exact"], false);
+    assert_eq!(answer["turns"].as_array().unwrap().len(), 2);
+    assert_eq!(answer["winner"], Value::Null);
+    // A bound on depth caps the reference's depth too.
+    let capped = Bot::new(Registry::new())
+        .with_models(Some(models))
+        .with_max_depth(1);
+    let answer =
+        capped.respond(&json!({"cmd":"review","game":{"rules":"senet","moves":["2:9-11"]}}));
+    assert!(
+        answer["reference"]
+            .as_str()
+            .unwrap()
+            .starts_with("hard searching 1 plies"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_game_from_a_given_start_is_reviewed_from_there() {
+    let (bot, rules, table) = bot_with_table();
+    // Light has its piece on 3; dark to enter.
+    let start = "ur-2 light 1/3/0 2/-/0";
+    let position = rules
+        .position_from_json(&sawah_engine::notation::parse(start).unwrap())
+        .unwrap();
+    let legal = rules.legal_moves(&position, 1);
+    let token = sawah_engine::record::move_token(&rules, 1, Some(legal[0]));
+    let answer =
+        bot.respond(&json!({"cmd":"review","game":{"rules":"ur-2","start":start,"moves":[token]}}));
+    let turn = &answer["turns"][0];
+    assert_eq!(
+        turn["value_played"].as_f64(),
+        Some(move_value(&rules, &table, &position, legal[0])),
+        "{answer}"
+    );
+}
+
+#[test]
+fn bad_reviews_are_refused_by_kind_and_named() {
+    let (bot, _, _) = bot_with_table();
+    for (request, kind, words) in [
+        (json!({"cmd":"review"}), "missing_field", "game"),
+        (
+            json!({"cmd":"review","game":[1]}),
+            "invalid_field",
+            "a game record is an object",
+        ),
+        (
+            json!({"cmd":"review","game":{"rules":"ur-2","moves":["1:0-1","3:0-9"]}}),
+            "invalid_field",
+            "move 2 (\"3:0-9\")",
+        ),
+        (
+            json!({"cmd":"review","game":{"rules":"nowhere","moves":[]}}),
+            "unknown_rules",
+            "nowhere",
+        ),
+        (
+            json!({"cmd":"review","game":{"rules":"ur-2","moves":["1:0-1"]},"bot":"random"}),
+            "invalid_bot",
+            "no win probabilities",
+        ),
+        (
+            json!({"cmd":"review","game":{"rules":"ur-2","start":"senet light 0/1,3,5,7,9/0 0/2,4,6,8,10/0","moves":[]}}),
+            "invalid_field",
+            "\"start\"",
+        ),
+        (
+            json!({"cmd":"review","game":{"rules":"ur-2","moves":vec!["0:pass"; 5001]}}),
+            "too_large",
+            "5001 turns",
+        ),
+        (
+            json!({"cmd":"hint","position":"ur-2 light 2/-/0 2/-/0"}),
+            "missing_field",
+            "roll",
+        ),
+        (
+            json!({"cmd":"hint","position":"ur-2 light 2/-/0 2/-/0","roll":7}),
+            "invalid_roll",
+            "7",
+        ),
+    ] {
+        let answer = bot.respond(&request);
+        assert_eq!(answer["error"]["kind"], kind, "{request}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{request}: {message}");
+    }
+}
+
+#[test]
+fn a_hint_ranks_the_table_s_values_and_tags_the_moves() {
+    let (bot, rules, table) = bot_with_table();
+    let mut dice = DiceSource::from_seed(9);
+    let mut position = rules.start();
+    let mut hinted = 0;
+    for _ in 0..200 {
+        if rules.winner(&position).is_some() {
+            position = rules.start();
+        }
+        let roll = dice.roll(rules.dice());
+        let moves = rules.legal_moves(&position, roll);
+        let json = serde_json::to_value(rules.position_to_json(&position)).unwrap();
+        let answer = bot.respond(&json!({"cmd":"hint","position":json,"roll":roll}));
+        let ranked = answer["moves"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"));
+        assert_eq!(ranked.len(), moves.len());
+        let values: Vec<f64> = ranked
+            .iter()
+            .map(|m| m["value"].as_f64().unwrap())
+            .collect();
+        assert!(
+            values.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {values:?}"
+        );
+        for entry in ranked {
+            let mv = *moves
+                .iter()
+                .find(|m| {
+                    rules.move_to_json(**m)["to"] == entry["to"]
+                        && rules.move_to_json(**m)["from"] == entry["from"]
+                })
+                .unwrap();
+            assert_eq!(
+                entry["value"].as_f64(),
+                Some(move_value(&rules, &table, &position, mv))
+            );
+            let tags: Vec<&str> = entry["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap())
+                .collect();
+            assert_eq!(tags.contains(&"enters"), mv.from == 0, "{entry}");
+            assert_eq!(entry["words"].as_array().unwrap().len(), tags.len());
+            hinted += 1;
+        }
+        position = if moves.is_empty() {
+            rules.pass(&position)
+        } else {
+            rules
+                .apply(&position, moves[dice.below(moves.len())])
+                .position
+        };
+    }
+    assert!(hinted > 50);
+}
