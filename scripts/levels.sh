@@ -65,4 +65,4 @@ rm -f "models/$rules.safetensors.json"
 
 sawah tournament --rules "$rules" --agents "$agents" --games 1000 --seed 2026 \
   "${table_args[@]}" --out "$run-tournament"
-echo "Copy the table above into models/ELO.md and the figures into the manifest's \"measured\" entries."
+echo "Copy the table above into models/ELO.md, its figures into the manifest's \"measured\" entries, and the random and perfect rows' Elo and loss per move into its \"anchors\" (the strength scale of reviews)."

@@ -97,7 +97,12 @@ pub struct Anchor {
     /// Its Elo in the calibration table.
     pub elo: f64,
     /// Its mean loss per decision (win probability, 0 to 1), by the solved table.
-    pub loss_per_move: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_per_move: Option<f64>,
+    /// Its mean loss per decision against the review's default reference
+    /// (hard one ply deeper), for reviews without a table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_per_move_by_reference: Option<f64>,
 }
 
 /// Why a models folder was refused.

@@ -140,8 +140,8 @@ pub struct Summary {
     /// The luck of all the player's rolls, in percentage points.
     pub luck_pp: f64,
     /// The strength the mean loss stands for, on the rule set's calibration
-    /// scale (only when the reference is perfect play: the scale's losses
-    /// were measured by the solved table).
+    /// scale for the reference used (see [`crate::strength`]; none for a
+    /// reference without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub strength: Option<Estimate>,
     #[serde(skip)]
@@ -364,13 +364,9 @@ impl Review {
         }
     }
 
-    /// Adds each player's strength estimate from `calibration` (when the
-    /// reference is exact: the calibration's losses were measured by a
-    /// solved table, so only exact losses are on its scale).
+    /// Adds each player's strength estimate from `calibration`, whose
+    /// losses must have been measured by this review's reference.
     pub fn estimate_strength(&mut self, calibration: &Calibration) {
-        if !self.exact {
-            return;
-        }
         for summary in [&mut self.light, &mut self.dark] {
             summary.strength =
                 calibration.estimate(summary.mean_loss_pp, summary.loss_sd_pp, summary.decisions);

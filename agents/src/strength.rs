@@ -2,19 +2,42 @@
 //! on a rule set's calibration scale (models/ELO.md, random = 0).
 //!
 //! The scale's points are the agents whose loss per decision and Elo were
-//! both measured in the calibration tournament: the shipped levels (their
-//! manifest entries' `measured.elo` and `measured.loss_per_move`) and the
-//! manifest's `anchors` (random and perfect play). Between two points the
+//! both measured: the shipped levels (their manifest entries'
+//! `measured.elo`, with `measured.loss_per_move`) and the manifest's
+//! `anchors` (random and perfect play). Losses depend on what measures
+//! them, so there are two scales ([`Scale`]): losses by the solved table
+//! (for exact reviews), and losses against the review's default reference,
+//! the hard level searching one ply deeper (for reviews without a table:
+//! Senet, and every rule set in a browser). Between two points the
 //! Elo is interpolated linearly in the loss; a loss above random play's is
 //! reported as random play's level (0), since the scale has no point there.
 //! Where a level measured above perfect play (within its interval), the
 //! scale takes the higher Elo, so a smaller loss never means a lower Elo.
 //!
-//! The losses were measured by a solved table, so the scale applies to
-//! reviews against perfect play only.
+//! A review measured by another reference has no scale.
 
 use crate::manifest::Manifest;
 use serde::Serialize;
+
+/// What measured the losses of a scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Perfect play from the solved table (`loss_per_move`).
+    Table,
+    /// The review's default reference without a table
+    /// (`loss_per_move_by_reference`).
+    Reference,
+}
+
+impl Scale {
+    /// The manifest key of the losses on this scale.
+    pub fn key(self) -> &'static str {
+        match self {
+            Scale::Table => "loss_per_move",
+            Scale::Reference => "loss_per_move_by_reference",
+        }
+    }
+}
 
 /// One point of the scale.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -51,9 +74,9 @@ pub struct Estimate {
 }
 
 impl Calibration {
-    /// The scale of `rules` from a manifest, if it has at least two
-    /// measured points for it.
-    pub fn from_manifest(manifest: &Manifest, rules: &str) -> Option<Calibration> {
+    /// The scale of `rules` from a manifest, with losses measured as
+    /// `scale` says, if it has at least two such points.
+    pub fn from_manifest(manifest: &Manifest, rules: &str, scale: Scale) -> Option<Calibration> {
         let mut points: Vec<Point> = manifest
             .levels
             .iter()
@@ -62,7 +85,7 @@ impl Calibration {
                 Some(Point {
                     name: l.level.clone(),
                     elo: l.measured.get("elo")?.as_f64()?,
-                    loss_pp: 100.0 * l.measured.get("loss_per_move")?.as_f64()?,
+                    loss_pp: 100.0 * l.measured.get(scale.key())?.as_f64()?,
                 })
             })
             .chain(
@@ -70,10 +93,16 @@ impl Calibration {
                     .anchors
                     .iter()
                     .filter(|a| a.rules == rules)
-                    .map(|a| Point {
-                        name: a.agent.clone(),
-                        elo: a.elo,
-                        loss_pp: 100.0 * a.loss_per_move,
+                    .filter_map(|a| {
+                        let loss = match scale {
+                            Scale::Table => a.loss_per_move,
+                            Scale::Reference => a.loss_per_move_by_reference,
+                        };
+                        Some(Point {
+                            name: a.agent.clone(),
+                            elo: a.elo,
+                            loss_pp: 100.0 * loss?,
+                        })
                     }),
             )
             .filter(|p| p.elo.is_finite() && p.loss_pp.is_finite() && p.loss_pp >= 0.0)

@@ -5,7 +5,10 @@
 //! when it names one; else perfect play when the bot holds a solved table
 //! for the rule set (exact); else the `hard` level searching one ply
 //! deeper than it plays (Senet always, having no table). The response says
-//! which in `"reference"`.
+//! which in `"reference"`. Strength estimates come from the scale measured
+//! by that reference (`sawah_agents::strength`): by the table, or against
+//! the default reference; a reference the request names has none unless
+//! it is perfect play.
 
 use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};
@@ -15,7 +18,7 @@ use sawah_agents::hint::hint;
 use sawah_agents::review::{Reference, Review, ReviewError, review};
 use sawah_agents::search::Stop;
 use sawah_agents::spec::AgentKind;
-use sawah_agents::strength::Calibration;
+use sawah_agents::strength::{Calibration, Scale};
 use sawah_agents::{Agent, AgentSpec};
 use sawah_engine::record::Record;
 use sawah_engine::{Codec, Describe, with_game};
@@ -103,14 +106,24 @@ impl Bot {
         }
         let game = self.rules(&record.rules)?;
         let mut reviewed = with_game!(&game, g => self.review_in(g, &record, bot, stop))?;
-        if let Some(calibration) = self
-            .models
-            .as_ref()
-            .and_then(|m| Calibration::from_manifest(m.manifest(), &record.rules))
-        {
+        if let Some(calibration) = self.calibration(&reviewed, bot.is_none()) {
             reviewed.estimate_strength(&calibration);
         }
         Ok(reviewed)
+    }
+
+    /// The strength scale for a review: losses by the table for an exact
+    /// one, losses against the default reference when it was used; none
+    /// for another reference.
+    pub fn calibration(&self, review: &Review, default_reference: bool) -> Option<Calibration> {
+        let scale = if review.exact {
+            Scale::Table
+        } else if default_reference {
+            Scale::Reference
+        } else {
+            return None;
+        };
+        Calibration::from_manifest(self.models.as_ref()?.manifest(), &review.rules, scale)
     }
 
     fn review_in<G: Codec + HasHeuristic + 'static>(

@@ -17,8 +17,14 @@ use std::sync::Arc;
 
 /// A table for ur-2 (any values of the right count make a valid one; two
 /// pieces, so there are choices), its bytes held by the bot as its default
-/// table, with a manifest whose calibration points cover ur-2.
+/// table, with a manifest whose calibration points cover ur-2; and the
+/// same bot without the table.
 fn bot_with_table() -> (Bot, RuleSet, Table) {
+    let (bot, _, rules, table) = bots();
+    (bot, rules, table)
+}
+
+fn bots() -> (Bot, Bot, RuleSet, Table) {
     let rules = race::preset("ur-2").unwrap();
     let index = race::PositionIndex::new(&rules);
     // One folder per call: the tests run at once.
@@ -43,21 +49,23 @@ fn bot_with_table() -> (Bot, RuleSet, Table) {
     let manifest = json!({
         "format": "sawah-models", "format_version": 1,
         "levels": [{"rules": "ur-2", "level": "easy", "spec": "heuristic",
-                    "measured": {"elo": 300, "loss_per_move": 0.05}}],
-        "anchors": [{"rules": "ur-2", "agent": "random", "elo": 0, "loss_per_move": 0.1},
+                    "measured": {"elo": 300, "loss_per_move": 0.05, "loss_per_move_by_reference": 0.04}}],
+        "anchors": [{"rules": "ur-2", "agent": "random", "elo": 0, "loss_per_move": 0.1,
+                     "loss_per_move_by_reference": 0.09},
                     {"rules": "ur-2", "agent": "perfect", "elo": 600, "loss_per_move": 0.0}]
     });
     let models = Models::from_bytes(manifest.to_string().as_bytes(), "manifest.json", |name| {
         Err(format!("no file {name}"))
     })
     .unwrap();
+    let without = Bot::new(Registry::new()).with_models(Some(models.clone()));
     let mut bot = Bot::new(Registry::new())
         .with_models(Some(models))
         .with_table(Some("ur-2.sawah".to_string()));
     bot.assets_mut()
         .add_table_bytes("ur-2.sawah", bytes.clone());
     let table = Table::from_bytes(bytes, "ur-2.sawah", &rules).unwrap();
-    (bot, rules, table)
+    (bot, without, rules, table)
 }
 
 /// A random game of `rules`, as tokens.
@@ -137,6 +145,32 @@ fn a_review_against_the_default_table_is_exact_and_gives_the_strength() {
     assert_eq!(heuristic["exact"], false);
     assert_eq!(heuristic["reference"], "heuristic");
     assert!(heuristic["light"].get("strength").is_none(), "{heuristic}");
+}
+
+#[test]
+fn without_a_table_the_strength_comes_from_the_scale_measured_by_the_default_reference() {
+    let (_, without, rules, _) = bots();
+    let moves = random_game(&rules, 6);
+    let answer = without.respond(&json!({"cmd":"review","game":{"rules":"ur-2","moves":moves}}));
+    assert_eq!(answer["exact"], false, "{answer}");
+    let strength = &answer["light"]["strength"];
+    let elo = strength["elo"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{answer}"));
+    // The reference scale's points: random 0 at 9 pp, easy 300 at 4 pp.
+    let loss = answer["light"]["mean_loss_pp"].as_f64().unwrap();
+    let expected = if loss >= 9.0 {
+        0.0
+    } else if loss <= 4.0 {
+        300.0
+    } else {
+        300.0 * (9.0 - loss) / 5.0
+    };
+    assert!((elo - expected).abs() < 1e-6, "{elo} for {loss} pp");
+    // A reference the request names has no scale.
+    let named = without
+        .respond(&json!({"cmd":"review","game":{"rules":"ur-2","moves":moves},"bot":"heuristic"}));
+    assert!(named["light"].get("strength").is_none(), "{named}");
 }
 
 #[test]

@@ -14,6 +14,9 @@ REQUESTS = [
     {"cmd": "list_rules"},
     {"cmd": "choose", "position": "ur light 7/-/0 7/-/0", "roll": 9, "bot": "hard"},
     {"cmd": "dance"},
+    {"cmd": "hint", "position": "ur light 5/2,6/0 6/7/0", "roll": 2},
+    {"cmd": "review", "game": {"rules": "ur", "moves": ["2:0-2", "0:pass", "4:0-4", "1:4-5"]}, "bot": "medium"},
+    {"cmd": "review", "game": {"rules": "ur", "moves": ["2:0-9"]}},
 ]
 
 

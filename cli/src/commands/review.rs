@@ -77,7 +77,8 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
                 Ok((value, review))
             })
             .collect::<Result<_>>()?;
-        let totals = per_agent(&reviewed, bot.models().map(|m| m.manifest()));
+        let calibration = bot.calibration(&reviewed[0].1, reference.is_none());
+        let totals = per_agent(&reviewed, calibration.as_ref());
         match args.format.as_str() {
             "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
             _ => print!("{}", totals_markdown(&totals, &reviewed[0].1)),
@@ -109,11 +110,8 @@ struct AgentTotals {
 }
 
 /// Each agent's totals (games it played on either side), with its
-/// strength estimate when the reference is exact and the rule set calibrated.
-fn per_agent(
-    reviewed: &[(Value, Review)],
-    manifest: Option<&sawah_agents::manifest::Manifest>,
-) -> Vec<AgentTotals> {
+/// strength estimate on `calibration` (the scale of the reference used).
+fn per_agent(reviewed: &[(Value, Review)], calibration: Option<&Calibration>) -> Vec<AgentTotals> {
     let mut totals: BTreeMap<String, AgentTotals> = BTreeMap::new();
     for (record, review) in reviewed {
         for player in Player::BOTH {
@@ -131,16 +129,11 @@ fn per_agent(
             entry.summary.merge(review.summary(player));
         }
     }
-    let first = &reviewed[0].1;
-    let calibration = manifest
-        .filter(|_| first.exact)
-        .and_then(|m| Calibration::from_manifest(m, &first.rules));
     let mut list: Vec<AgentTotals> = totals.into_values().collect();
     for entry in &mut list {
         let s = &mut entry.summary;
-        s.strength = calibration
-            .as_ref()
-            .and_then(|c| c.estimate(s.mean_loss_pp, s.loss_sd_pp, s.decisions));
+        s.strength =
+            calibration.and_then(|c| c.estimate(s.mean_loss_pp, s.loss_sd_pp, s.decisions));
     }
     list.sort_by(|a, b| a.summary.mean_loss_pp.total_cmp(&b.summary.mean_loss_pp));
     list
