@@ -4,7 +4,8 @@
 //! **The reference**, the same for every front door: the request's `"bot"`
 //! when it names one; else perfect play when the bot holds a solved table
 //! for the rule set (exact); else the `hard` level searching one ply
-//! deeper than it plays (Senet always, having no table). The response says
+//! deeper than it plays, at most [`MAX_REFERENCE_DEPTH`] plies unless hard
+//! already searches deeper (Senet always, having no table). The response says
 //! which in `"reference"`. Strength estimates come from the scale measured
 //! by that reference (`sawah_agents::strength`): by the table, or against
 //! the default reference; a reference the request names has none unless
@@ -28,8 +29,14 @@ use serde_json::{Value, json};
 /// lasts about 100 to 250 rolls, Senet about 150).
 pub const MAX_REVIEW_TURNS: usize = 5_000;
 
-/// The level that reviews when there is no table, one ply deeper than it plays.
+/// The level that reviews when there is no table, one ply deeper than it
+/// plays, up to [`MAX_REFERENCE_DEPTH`].
 pub const REFERENCE_LEVEL: &str = "hard";
+
+/// The deepest the default reference searches (unless hard itself searches
+/// deeper): a whole game's review then takes about half a second natively
+/// and a few in a browser; at 3 plies a masters game took 6 s natively.
+pub const MAX_REFERENCE_DEPTH: u8 = 2;
 
 type Built<G> = (AgentSpec, Box<dyn Agent<G> + Send>, String, bool);
 
@@ -63,7 +70,11 @@ impl Bot {
             }
             None => {
                 let mut spec = self.spec_of(game, &Value::from(REFERENCE_LEVEL))?;
-                spec.depth = spec.depth.saturating_add(1).min(self.max_depth);
+                spec.depth = spec
+                    .depth
+                    .saturating_add(1)
+                    .min(MAX_REFERENCE_DEPTH.max(spec.depth))
+                    .min(self.max_depth);
                 let name = format!(
                     "{REFERENCE_LEVEL} searching {} plies ({}); no solved table",
                     spec.depth, spec

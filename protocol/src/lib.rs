@@ -22,7 +22,7 @@ mod request;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 
-pub use analysis::{MAX_REVIEW_TURNS, REFERENCE_LEVEL};
+pub use analysis::{MAX_REFERENCE_DEPTH, MAX_REVIEW_TURNS, REFERENCE_LEVEL};
 pub use bot::Bot;
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};
