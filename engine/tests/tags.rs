@@ -1,35 +1,12 @@
 //! Move tags and the hit chance, against reference code that looks only at
 //! the positions before and after (never at the engine's capture flags).
 
+mod common;
+
 use sawah_engine::json::{PositionJson, SideJson};
 use sawah_engine::race::{self, RuleSet};
 use sawah_engine::senet::Senet;
-use sawah_engine::{Codec, Describe, DiceSource, Game, Player, Tag};
-
-/// Positions met in random games (seeded), with the side to move having a
-/// roll with a move.
-fn random_positions<G: Game>(game: &G, games: u64) -> Vec<G::Position> {
-    let mut out = Vec::new();
-    for seed in 0..games {
-        let mut dice = DiceSource::from_seed(seed);
-        let mut position = game.start();
-        for _ in 0..400 {
-            if game.winner(&position).is_some() {
-                break;
-            }
-            out.push(position);
-            let roll = dice.roll(game.dice());
-            let moves = game.legal_moves(&position, roll);
-            position = if moves.is_empty() {
-                game.pass(&position)
-            } else {
-                game.apply(&position, moves[dice.below(moves.len())])
-                    .position
-            };
-        }
-    }
-    out
-}
+use sawah_engine::{Codec, Describe, Game, Player, Tag};
 
 /// Race reference: a move captures when the other side has more pieces
 /// waiting after it.
@@ -111,7 +88,7 @@ fn check_family<G: Describe>(
 fn race_tags_and_hit_chances_agree_with_the_reference() {
     for name in ["ur", "sawah", "marks-roll-only", "masters"] {
         let rules = race::preset(name).unwrap();
-        let positions = random_positions(&rules, 30);
+        let positions = common::positions_from_play(&rules, 30, 3_000);
         let (captured, at_risk) =
             check_family(&rules, &positions, |p, m| race_captures(&rules, p, m));
         assert!(
@@ -124,7 +101,7 @@ fn race_tags_and_hit_chances_agree_with_the_reference() {
 #[test]
 fn senet_tags_and_hit_chances_agree_with_the_reference() {
     let senet = Senet::new();
-    let positions = random_positions(&senet, 30);
+    let positions = common::positions_from_play(&senet, 30, 3_000);
     let (captured, at_risk) = check_family(&senet, &positions, |p, m| senet_captures(&senet, p, m));
     assert!(captured > 100 && at_risk > 100, "{captured} {at_risk}");
 }

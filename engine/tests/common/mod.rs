@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use sawah_engine::race::{Cell, Position, RuleSet, Setup, SideSetup};
-use sawah_engine::{ByPlayer, DiceSource, Player};
+use sawah_engine::{ByPlayer, DiceSource, Game, Player};
 use std::collections::HashMap;
 
 /// A move as the reference sees it: start, end, the position after it (as a
@@ -143,22 +143,21 @@ pub fn random_position(rules: &RuleSet, source: &mut DiceSource) -> Position {
 }
 
 /// Positions met in random games: reachable, and biased toward the middle game.
-pub fn positions_from_play(rules: &RuleSet, seed: u64, count: usize) -> Vec<Position> {
+pub fn positions_from_play<G: Game>(game: &G, seed: u64, count: usize) -> Vec<G::Position> {
     let mut source = DiceSource::from_seed(seed);
     let mut found = Vec::with_capacity(count);
-    let mut position = rules.start();
+    let mut position = game.start();
     while found.len() < count {
-        if rules.winner(&position).is_some() {
-            position = rules.start();
+        if game.winner(&position).is_some() {
+            position = game.start();
         }
         found.push(position);
-        let roll = source.roll(rules.dice());
-        let moves = rules.legal_moves(&position, roll);
+        let roll = source.roll(game.dice());
+        let moves = game.legal_moves(&position, roll);
         position = if moves.is_empty() {
-            rules.pass(&position)
+            game.pass(&position)
         } else {
-            rules
-                .apply(&position, moves[source.below(moves.len())])
+            game.apply(&position, moves[source.below(moves.len())])
                 .position
         };
     }
