@@ -47,6 +47,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/v1/legal-moves", post(legal_moves))
         .route("/v1/choose", post(choose))
         .route("/v1/evaluate", post(evaluate))
+        .route("/v1/review", post(review))
+        .route("/v1/hint", post(hint))
         .route("/v1/daily/{date}", get(daily))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -251,6 +253,27 @@ async fn evaluate(State(state): Shared, body: Body) -> Response {
     command_route(&state, body, "evaluate").await
 }
 
+/// A game reviewed move by move: losses, classes, luck, each player's strength.
+#[utoipa::path(post, path = "/v1/review", tag = "review",
+    request_body(content = Object, description = "{\"game\":G,\"bot\":B}: a game record (docs/protocol.md) and, optionally, the reference"),
+    responses((status = 200, description = "{\"reference\":…,\"turns\":[…],\"light\":{…},\"dark\":{…}}", body = Object),
+              (status = 413, description = "A game of more than 5,000 turns", body = Object),
+              (status = 422, description = "A record that does not read or replay, or a bad reference", body = Object),
+              (status = 503, description = "Overloaded", body = Object)))]
+async fn review(State(state): Shared, body: Body) -> Response {
+    command_route(&state, body, "review").await
+}
+
+/// Every legal move for a roll, ranked, with what each does.
+#[utoipa::path(post, path = "/v1/hint", tag = "review",
+    request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
+    responses((status = 200, description = "{\"moves\":[…],\"reference\":…}", body = Object),
+              (status = 422, description = "A bad position, roll or reference", body = Object),
+              (status = 503, description = "Overloaded", body = Object)))]
+async fn hint(State(state): Shared, body: Body) -> Response {
+    command_route(&state, body, "hint").await
+}
+
 async fn command_route(state: &AppState, body: Body, command: &str) -> Response {
     match read_json(state, body).await {
         Ok(body) => answer_one(state, with_command(body, command), false).await,
@@ -376,6 +399,8 @@ async fn method_not_allowed(request: Request) -> ApiError {
         legal_moves,
         choose,
         evaluate,
+        review,
+        hint,
         daily,
         healthz,
         readyz,

@@ -163,6 +163,23 @@ fn every_route_answers_as_documented() {
         "{}",
         value.text
     );
+    let hint = server.post("/v1/hint", &json!({"position": UR_START, "roll": 4}));
+    assert_eq!(hint.status, 200, "{}", hint.text);
+    assert_eq!(
+        hint.body["moves"][0]["tags"],
+        json!(["enters", "rolls_again", "safe"])
+    );
+    let review = server.post(
+        "/v1/review",
+        &json!({"game": {"rules": "ur", "moves": ["2:0-2", "0:pass", "4:0-4"]}}),
+    );
+    assert_eq!(review.status, 200, "{}", review.text);
+    assert_eq!(review.body["turns"].as_array().unwrap().len(), 3);
+    let bad = server.post(
+        "/v1/review",
+        &json!({"game": {"rules": "ur", "moves": ["2:0-9"]}}),
+    );
+    assert_eq!(bad.status, 422, "{}", bad.text);
     let daily = server.get("/v1/daily/2026-12-02?count=5");
     assert_eq!(
         daily.body["throws"].as_array().unwrap().len(),
@@ -201,6 +218,8 @@ fn every_route_answers_as_documented() {
         "/v1/legal-moves",
         "/v1/choose",
         "/v1/evaluate",
+        "/v1/review",
+        "/v1/hint",
         "/v1/daily/{date}",
         "/healthz",
         "/readyz",
