@@ -84,6 +84,75 @@ pub struct Manifest {
     /// from loss per decision to Elo ([`crate::strength`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub anchors: Vec<Anchor>,
+    /// The strength dial of each rule set (`elo=N`): its model at measured
+    /// noise levels, with their Elo on the calibration scale.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dial: Vec<Dial>,
+}
+
+/// A rule set's strength dial: `elo=N` plays its model with the noise that
+/// the measured points give for N (linear between two points), or hard
+/// when N is at or above the noiseless model's Elo and nearer hard's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dial {
+    /// The rule set id.
+    pub rules: String,
+    /// The model file the noise is added to.
+    pub model: String,
+    /// The spec without noise (`neural:model=ur.safetensors`).
+    pub spec: String,
+    /// The measured points, any order.
+    pub points: Vec<DialPoint>,
+}
+
+/// One measured setting of a dial.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DialPoint {
+    /// The evaluation noise (σ, in win probability).
+    pub noise: f64,
+    /// Its Elo on the calibration scale.
+    pub elo: f64,
+}
+
+impl Dial {
+    /// The dial's range of Elo: its noisiest point's to its best.
+    pub fn range(&self) -> (f64, f64) {
+        let elos = self.points.iter().map(|p| p.elo);
+        (
+            elos.clone().fold(f64::INFINITY, f64::min),
+            elos.fold(f64::NEG_INFINITY, f64::max),
+        )
+    }
+
+    /// The noise that plays at about `elo` (clamped to the dial's range).
+    /// Elo is made non-increasing in the noise first, so a measured
+    /// inversion within the error bars cannot make the dial go backwards.
+    pub fn noise_for(&self, elo: f64) -> f64 {
+        let mut points = self.points.clone();
+        points.retain(|p| p.noise.is_finite() && p.elo.is_finite() && p.noise >= 0.0);
+        points.sort_by(|a, b| a.noise.total_cmp(&b.noise));
+        let Some(last) = points.last().copied() else {
+            return 0.0;
+        };
+        for k in (0..points.len() - 1).rev() {
+            points[k].elo = points[k].elo.max(points[k + 1].elo);
+        }
+        if elo >= points[0].elo {
+            return points[0].noise;
+        }
+        if elo <= last.elo {
+            return last.noise;
+        }
+        // points[k].elo > elo >= points[k + 1].elo for one k.
+        let k = points.partition_point(|p| p.elo > elo) - 1;
+        let (a, b) = (points[k], points[k + 1]);
+        if a.elo == b.elo {
+            return a.noise;
+        }
+        a.noise + (a.elo - elo) / (a.elo - b.elo) * (b.noise - a.noise)
+    }
 }
 
 /// An agent other than a level measured in a calibration tournament.
@@ -266,28 +335,74 @@ impl Models {
     /// the manifest has no such level.
     pub fn spec_text(&self, rules: &str, level: &str) -> Option<String> {
         let entry = self.level(rules, level)?;
-        Some(match (&entry.model, &self.dir) {
-            (Some(model), Some(dir)) => entry.spec.replace(
-                &format!("model={model}"),
-                &format!("model={}", dir.join(model).display()),
-            ),
-            _ => entry.spec.clone(),
+        Some(self.with_model_path(&entry.spec, entry.model.as_deref()))
+    }
+
+    /// The spec text that plays `rules` at about `elo` by its dial (model
+    /// named as in the manifest), or `None` without a dial.
+    pub fn dial_spec(&self, rules: &str, elo: f64) -> Option<String> {
+        let dial = self.manifest.dial.iter().find(|d| d.rules == rules)?;
+        let (_, best) = dial.range();
+        if let Some(hard) = self.level(rules, "hard")
+            && let Some(hard_elo) = hard.measured.get("elo").and_then(|e| e.as_f64())
+            && hard_elo > best
+            && elo >= (best + hard_elo) / 2.0
+        {
+            return Some(hard.spec.clone());
+        }
+        let noise = dial.noise_for(elo);
+        Some(if noise > 0.0 {
+            format!("{}:noise={noise:.4}", dial.spec)
+        } else {
+            dial.spec.clone()
         })
     }
 
     /// Expands a bot name that starts with a level (`hard`, `easy:seed=3`)
-    /// into the manifest's spec for `rules` with full model paths, keeping
-    /// extra options; any other text is returned as it is.
+    /// or a strength (`elo=700`, through the rule set's dial) into the
+    /// manifest's spec for `rules` with full model paths, keeping extra
+    /// options; any other text is returned as it is.
     pub fn expand(&self, text: &str, rules: &str) -> String {
-        self.expand_with(text, rules, |level| self.spec_text(rules, level))
+        self.expand_with(text, rules, |head| {
+            self.spec_text(rules, head).or_else(|| {
+                let dial = self.manifest.dial.iter().find(|d| d.rules == rules)?;
+                let spec = self.elo_spec(rules, head)?;
+                // The dial's model, or hard's when the dial hands over to it.
+                let model = match self.level(rules, "hard") {
+                    Some(hard) if hard.spec == spec => hard.model.as_deref(),
+                    _ => Some(dial.model.as_str()),
+                };
+                Some(self.with_model_path(&spec, model))
+            })
+        })
+    }
+
+    /// The spec of an `elo=N` head, models named as in the manifest.
+    fn elo_spec(&self, rules: &str, head: &str) -> Option<String> {
+        let elo: f64 = head.strip_prefix("elo=")?.trim().parse().ok()?;
+        elo.is_finite().then(|| self.dial_spec(rules, elo))?
+    }
+
+    /// `spec` with `model` made a full path (`model=FILE` →
+    /// `model=DIR/FILE`) for a manifest read from a folder.
+    fn with_model_path(&self, spec: &str, model: Option<&str>) -> String {
+        match (model, &self.dir) {
+            (Some(model), Some(dir)) => spec.replace(
+                &format!("model={model}"),
+                &format!("model={}", dir.join(model).display()),
+            ),
+            _ => spec.to_string(),
+        }
     }
 
     /// [`Models::expand`] with model files named as in the manifest
     /// (`model=ur.safetensors`), for agents built from [`Models::add_to`]'s
     /// store: the same text wherever the models were loaded from.
     pub fn expand_by_name(&self, text: &str, rules: &str) -> String {
-        self.expand_with(text, rules, |level| {
-            self.level(rules, level).map(|entry| entry.spec.clone())
+        self.expand_with(text, rules, |head| {
+            self.level(rules, head)
+                .map(|entry| entry.spec.clone())
+                .or_else(|| self.elo_spec(rules, head))
         })
     }
 
@@ -347,5 +462,61 @@ impl Models {
                 .map_err(|e| fail(e.to_string()))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dial() -> Dial {
+        let point = |noise, elo| DialPoint { noise, elo };
+        Dial {
+            rules: "ur".into(),
+            model: "ur.safetensors".into(),
+            spec: "neural:model=ur.safetensors".into(),
+            points: vec![
+                point(0.04, 594.0),
+                point(0.0, 1045.0),
+                point(0.16, 150.0),
+                point(0.02, 808.0),
+                point(0.08, 330.0),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_dial_hits_its_points_interpolates_between_and_clamps_outside() {
+        let d = dial();
+        for p in &d.points {
+            assert!((d.noise_for(p.elo) - p.noise).abs() < 1e-12, "{p:?}");
+        }
+        // Halfway in Elo between medium (0.02) and easy (0.04).
+        assert!((d.noise_for(701.0) - 0.03).abs() < 1e-12);
+        assert_eq!(d.noise_for(5000.0), 0.0);
+        assert_eq!(d.noise_for(-100.0), 0.16);
+        assert_eq!(d.range(), (150.0, 1045.0));
+        // Less Elo, more noise, everywhere.
+        let mut last = -1.0;
+        for elo in (100..1100).rev().step_by(7) {
+            let noise = d.noise_for(f64::from(elo));
+            assert!(noise >= last, "{elo}");
+            last = noise;
+        }
+    }
+
+    #[test]
+    fn an_inverted_measurement_does_not_turn_the_dial_back() {
+        let mut d = dial();
+        d.points.push(DialPoint {
+            noise: 0.12,
+            elo: 340.0,
+        });
+        let mut last = -1.0;
+        for elo in (100..1100).rev().step_by(3) {
+            let noise = d.noise_for(f64::from(elo));
+            assert!(noise >= last, "{elo}: {noise} after {last}");
+            last = noise;
+        }
     }
 }

@@ -143,6 +143,12 @@ pub enum SpecError {
     /// A string option without `=`.
     #[error("option {0:?} should be key=value (e.g. expectiminimax:depth=2:noise=0.02)")]
     Malformed(String),
+    /// `elo=N` where the manifest has no dial for the rule set (or there
+    /// are no shipped models).
+    #[error(
+        "elo=N plays the strength dial of the shipped models' manifest, which has none for {0}; use a level (easy, medium, hard) or a spec"
+    )]
+    NoDial(String),
     /// A perfect agent without a table, or for a family without solutions.
     #[error(
         "perfect play needs a solved table of {0}: make one with `sawah solve --rules {0} --out FILE`, then use perfect:table=FILE (or start the bot with --table FILE)"
@@ -333,6 +339,7 @@ impl AgentSpec {
             "expectiminimax" => AgentSpec::new(AgentKind::Expectiminimax),
             "perfect" => AgentSpec::new(AgentKind::Perfect),
             "neural" => AgentSpec::new(AgentKind::Neural),
+            dial if dial.starts_with("elo=") => return Err(SpecError::NoDial(rules.to_string())),
             preset => AgentSpec::preset(preset, rules)
                 .ok_or_else(|| SpecError::UnknownAgent(preset.to_string()))?,
         };

@@ -290,12 +290,17 @@ impl Bot {
         game: &G,
         bot: &Value,
     ) -> Result<AgentSpec, ProtocolError> {
-        // A level name ("hard", "easy:seed=2") resolves through the shipped models.
-        let bot = match (bot, &self.models) {
+        // A strength as an object ({"elo":700,"seed":2}) is the text elo=700:seed=2.
+        let bot = match bot {
+            Value::Object(map) if map.contains_key("elo") => Value::String(elo_text(map)?),
+            other => other.clone(),
+        };
+        // A level name ("hard", "easy:seed=2", "elo=700") resolves through the shipped models.
+        let bot = match (&bot, &self.models) {
             (Value::String(text), Some(models)) => {
                 Value::String(models.expand_by_name(text, game.name()))
             }
-            _ => bot.clone(),
+            _ => bot,
         };
         let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid_bot)?;
         if spec.depth > self.max_depth {
@@ -393,6 +398,32 @@ impl Bot {
         })?;
         Ok(json!({ "score": score }))
     }
+}
+
+/// `{"elo":N,…}` as the text `elo=N:…` (other fields as options); the
+/// dial plays the rule set's neural model, so `"agent"` may only be that.
+fn elo_text(map: &Map<String, Value>) -> Result<String, ProtocolError> {
+    let bad = |m: String| ProtocolError::new(ErrorKind::InvalidBot, m);
+    let elo = map
+        .get("elo")
+        .and_then(Value::as_f64)
+        .filter(|e| e.is_finite())
+        .ok_or_else(|| bad(format!("\"elo\" is {}; it must be a number", map["elo"])))?;
+    let mut text = format!("elo={elo}");
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("elo", _) => {}
+            ("agent", Value::String(agent)) if agent == "neural" => {}
+            ("agent", other) => {
+                return Err(bad(format!(
+                    "\"elo\" dials the rule set's neural model; \"agent\" is {other}"
+                )));
+            }
+            (key, Value::String(v)) => text.push_str(&format!(":{key}={v}")),
+            (key, v) => text.push_str(&format!(":{key}={v}")),
+        }
+    }
+    Ok(text)
 }
 
 /// An `invalid_bot` error for a spec that cannot be used.
