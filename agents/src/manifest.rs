@@ -91,7 +91,7 @@ pub struct Manifest {
 }
 
 /// A rule set's strength dial: `elo=N` plays its model with the noise that
-/// the measured points give for N (linear between two points), or hard
+/// the measured points give for N (interpolated between two points), or hard
 /// when N is at or above the noiseless model's Elo and nearer hard's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -126,7 +126,9 @@ impl Dial {
         )
     }
 
-    /// The noise that plays at about `elo` (clamped to the dial's range).
+    /// The noise that plays at about `elo` (clamped to the dial's range):
+    /// between two measured points, geometric in the noise (linear from
+    /// the noiseless point).
     /// Elo is made non-increasing in the noise first, so a measured
     /// inversion within the error bars cannot make the dial go backwards.
     pub fn noise_for(&self, elo: f64) -> f64 {
@@ -151,7 +153,15 @@ impl Dial {
         if a.elo == b.elo {
             return a.noise;
         }
-        a.noise + (a.elo - elo) / (a.elo - b.elo) * (b.noise - a.noise)
+        let t = (a.elo - elo) / (a.elo - b.elo);
+        if a.noise > 0.0 {
+            // Elo falls about evenly per doubling of the noise (measured:
+            // 164 to 235 Elo per doubling on ur), so between two noisy
+            // points the noise is interpolated geometrically.
+            a.noise * (b.noise / a.noise).powf(t)
+        } else {
+            a.noise + t * (b.noise - a.noise)
+        }
     }
 }
 
@@ -491,8 +501,10 @@ mod tests {
         for p in &d.points {
             assert!((d.noise_for(p.elo) - p.noise).abs() < 1e-12, "{p:?}");
         }
-        // Halfway in Elo between medium (0.02) and easy (0.04).
-        assert!((d.noise_for(701.0) - 0.03).abs() < 1e-12);
+        // Halfway in Elo between medium (0.02) and easy (0.04): the
+        // geometric middle; between noiseless and 0.02, linear.
+        assert!((d.noise_for(701.0) - 0.02 * 2f64.sqrt()).abs() < 1e-12);
+        assert!((d.noise_for((1045.0 + 808.0) / 2.0) - 0.01).abs() < 1e-12);
         assert_eq!(d.noise_for(5000.0), 0.0);
         assert_eq!(d.noise_for(-100.0), 0.16);
         assert_eq!(d.range(), (150.0, 1045.0));

@@ -45,7 +45,8 @@ pub struct PlayArgs {
     /// (DATE as YYYY-MM-DD; today, in UTC, when left out), against medium.
     #[arg(long, value_name = "DATE", num_args = 0..=1, default_missing_value = "today")]
     pub daily: Option<String>,
-    /// The computer: a preset (easy, medium, hard) or a spec such as
+    /// The computer: a level (easy, medium, hard), a strength (elo=700,
+    /// on the rule set's calibration scale) or a spec such as
     /// expectiminimax:depth=2:noise=0.02 (see docs/agents.md).
     #[arg(long, value_name = "SPEC")]
     pub opponent: Option<String>,
