@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Distil a race rule set's hard level from its solved table, apart from the
+# network of easy and medium, and measure it against perfect play:
+#   scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH]
+# 1. distils a network of HIDDEN layers (default [256,128]) from
+#    tables/RULES.sawah for MINUTES (default 40),
+# 2. exports it to models/RULES-hard.safetensors,
+# 3. points the rule set's hard entry of models/manifest.json at it, with
+#    DEPTH plies of search (default 2); easy and medium keep their network,
+#    so their noise levels, the dial and their calibration stay as measured,
+# 4. plays 20,000 paired games of hard against perfect play (seed 8): its
+#    score, and its Elo on the rule set's scale (perfect's Elo plus the
+#    difference; the other levels keep theirs), and 1,000 more (seed 2026)
+#    whose review by the table gives hard's loss per move.
+# A separate network, because the levels' noise is calibrated on the small
+# one: retraining it would move easy, medium and the dial with it.
+# Needs: cargo (or SAWAH_BIN), python3, tables/RULES.sawah. Run from the repository root.
+set -euo pipefail
+rules="${1:?usage: scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH]}"
+minutes="${2:-40}"
+hidden="${3:-[256,128]}"
+depth="${4:-2}"
+table="tables/$rules.sawah"
+[[ -f "$table" ]] || { echo "no $table: solve it first (sawah solve --rules $rules --out $table)" >&2; exit 1; }
+sawah() {
+  if [[ -n "${SAWAH_BIN:-}" ]]; then "$SAWAH_BIN" "$@"; else cargo run --quiet --release --bin sawah -- "$@"; fi
+}
+
+run="runs/hard-$rules-$(date +%Y%m%d-%H%M%S)"
+sawah train --rules "$rules" --out "$run" --set mode=distill --set "hidden=$hidden" \
+  --set "minutes=$minutes" --set learning_rate_end=0.00003 --set heuristic_learning_rate=0 \
+  --set eval_every=2000000 --set eval_games=2000 --set seed=31 --set "table=\"$table\""
+sawah export "$run" --out "models/$rules-hard.safetensors"
+
+python3 - "$rules" "$depth" <<'PY'
+import hashlib, json, sys
+rules, depth = sys.argv[1:3]
+path = "models/manifest.json"
+manifest = json.load(open(path))
+model = f"{rules}-hard.safetensors"
+entry = json.load(open(f"models/{model}.json"))
+sha = hashlib.sha256(open(f"models/{model}", "rb").read()).hexdigest()
+hard = next(l for l in manifest["levels"] if l["rules"] == rules and l["level"] == "hard")
+hard.update({"spec": f"neural:model={model}:depth={depth}", "model": model, "sha256": sha,
+             "encoder": entry["encoder"], "measured": {}})
+json.dump(manifest, open(path, "w"), indent=2)
+open(path, "a").write("\n")
+PY
+rm -f "models/$rules-hard.safetensors.json"
+
+sawah match hard "perfect:table=$table" --rules "$rules" --games 20000 --seed 8
+sawah tournament --rules "$rules" --agents hard,perfect --games 1000 --seed 2026 --table "$table" \
+  --out "$run-against-perfect"
+echo "Copy the match and hard's loss per move into models/ELO.md and hard's \"measured\" entry."
