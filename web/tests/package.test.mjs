@@ -99,7 +99,7 @@ test('models and solved tables handed over as bytes play as natively from files'
     const local = await createBot({ models: false });
     local.addTable('ur-2.sawah', readFileSync(table));
     local.setTable('ur-2.sawah');
-    local.addModel('mine.safetensors', readFileSync(join(models, 'ur.safetensors')));
+    local.addModel('mine.safetensors', readFileSync(join(models, 'ur-hard.safetensors')));
     const lines = [
       '{"cmd":"evaluate","position":"ur-2 light 2/-/0 2/-/0"}',
       '{"cmd":"choose","position":"ur-2 light 1/3/0 1/5/0","roll":2}',
@@ -109,7 +109,7 @@ test('models and solved tables handed over as bytes play as natively from files'
     assert.deepEqual(lines.map((line) => local.request(line)), native);
     assert.ok(Math.abs(JSON.parse(native[0]).value - 0.5185729075) < 1e-7, 'the documented start value of ur-2');
     assert.deepEqual(
-      local.choose('ur light 7/-/0 7/-/0', 2, 'neural:model=mine.safetensors:depth=1'),
+      local.choose('ur light 7/-/0 7/-/0', 2, 'neural:model=mine.safetensors:depth=2'),
       bot.choose('ur light 7/-/0 7/-/0', 2, 'hard'),
     );
     assert.throws(() => local.addModel('bad.safetensors', new Uint8Array([1, 2, 3])), /bad\.safetensors/);
