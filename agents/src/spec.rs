@@ -339,7 +339,17 @@ impl AgentSpec {
             "expectiminimax" => AgentSpec::new(AgentKind::Expectiminimax),
             "perfect" => AgentSpec::new(AgentKind::Perfect),
             "neural" => AgentSpec::new(AgentKind::Neural),
-            dial if dial.starts_with("elo=") => return Err(SpecError::NoDial(rules.to_string())),
+            dial if dial.starts_with("elo=") => {
+                let value = &dial["elo=".len()..];
+                return Err(match value.trim().parse::<f64>() {
+                    Ok(elo) if elo.is_finite() => SpecError::NoDial(rules.to_string()),
+                    _ => SpecError::BadValue {
+                        option: "elo".into(),
+                        value: value.into(),
+                        expected: "a number, the Elo to play at on the rule set's calibration scale (e.g. elo=700)".into(),
+                    },
+                });
+            }
             preset => AgentSpec::preset(preset, rules)
                 .ok_or_else(|| SpecError::UnknownAgent(preset.to_string()))?,
         };

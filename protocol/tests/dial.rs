@@ -97,4 +97,18 @@ fn a_request_may_name_a_strength() {
             .contains("strength dial"),
         "{answer}"
     );
+    // A text strength that is not a number is named as such, with or without a dial.
+    for bot in [
+        &bare,
+        &Bot::new(Registry::new()).with_models(Some(shipped())),
+    ] {
+        let answer =
+            bot.respond(&json!({"cmd":"choose","position":position,"roll":3,"bot":"elo=high"}));
+        assert_eq!(answer["error"]["kind"], "invalid_bot", "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("elo=high") && message.contains("a number"),
+            "{answer}"
+        );
+    }
 }
