@@ -351,6 +351,14 @@ impl Models {
     /// The spec text that plays `rules` at about `elo` by its dial (model
     /// named as in the manifest), or `None` without a dial.
     pub fn dial_spec(&self, rules: &str, elo: f64) -> Option<String> {
+        self.dial_choice(rules, elo).map(|(spec, _)| spec)
+    }
+
+    /// The dial's spec for `elo` and the model file it plays: the dial's
+    /// model with its noise, or hard's spec and model where the dial hands
+    /// over to hard (hard stronger than the noiseless point, `elo` nearer
+    /// hard's Elo).
+    fn dial_choice(&self, rules: &str, elo: f64) -> Option<(String, Option<&str>)> {
         let dial = self.manifest.dial.iter().find(|d| d.rules == rules)?;
         let (_, best) = dial.range();
         if let Some(hard) = self.level(rules, "hard")
@@ -358,14 +366,15 @@ impl Models {
             && hard_elo > best
             && elo >= (best + hard_elo) / 2.0
         {
-            return Some(hard.spec.clone());
+            return Some((hard.spec.clone(), hard.model.as_deref()));
         }
         let noise = dial.noise_for(elo);
-        Some(if noise > 0.0 {
+        let spec = if noise > 0.0 {
             format!("{}:noise={noise:.4}", dial.spec)
         } else {
             dial.spec.clone()
-        })
+        };
+        Some((spec, Some(dial.model.as_str())))
     }
 
     /// Expands a bot name that starts with a level (`hard`, `easy:seed=3`)
@@ -375,22 +384,16 @@ impl Models {
     pub fn expand(&self, text: &str, rules: &str) -> String {
         self.expand_with(text, rules, |head| {
             self.spec_text(rules, head).or_else(|| {
-                let dial = self.manifest.dial.iter().find(|d| d.rules == rules)?;
-                let spec = self.elo_spec(rules, head)?;
-                // The dial's model, or hard's when the dial hands over to it.
-                let model = match self.level(rules, "hard") {
-                    Some(hard) if hard.spec == spec => hard.model.as_deref(),
-                    _ => Some(dial.model.as_str()),
-                };
+                let (spec, model) = self.elo_choice(rules, head)?;
                 Some(self.with_model_path(&spec, model))
             })
         })
     }
 
-    /// The spec of an `elo=N` head, models named as in the manifest.
-    fn elo_spec(&self, rules: &str, head: &str) -> Option<String> {
+    /// The dial's choice for an `elo=N` head, models named as in the manifest.
+    fn elo_choice(&self, rules: &str, head: &str) -> Option<(String, Option<&str>)> {
         let elo: f64 = head.strip_prefix("elo=")?.trim().parse().ok()?;
-        elo.is_finite().then(|| self.dial_spec(rules, elo))?
+        elo.is_finite().then(|| self.dial_choice(rules, elo))?
     }
 
     /// `spec` with `model` made a full path (`model=FILE` →
@@ -412,7 +415,7 @@ impl Models {
         self.expand_with(text, rules, |head| {
             self.level(rules, head)
                 .map(|entry| entry.spec.clone())
-                .or_else(|| self.elo_spec(rules, head))
+                .or_else(|| self.elo_choice(rules, head).map(|(spec, _)| spec))
         })
     }
 
