@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Distil a race rule set's hard level from its solved table, apart from the
 # network of easy and medium, and measure it against perfect play:
-#   scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH]
+#   scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH] [GAMES]
 # 1. distils a network of HIDDEN layers (default [256,128]) from
-#    tables/RULES.sawah for MINUTES (default 40),
+#    tables/RULES.sawah for MINUTES (default 40), or, when GAMES is given,
+#    for GAMES self-play games whatever the time (a budget of work, so the
+#    result does not depend on what else the machine is doing),
 # 2. exports it to models/RULES-hard.safetensors,
 # 3. points the rule set's hard entry of models/manifest.json at it, with
 #    DEPTH plies of search (default 2); easy and medium keep their network,
@@ -16,10 +18,12 @@
 # one: retraining it would move easy, medium and the dial with it.
 # Needs: cargo (or SAWAH_BIN), python3, tables/RULES.sawah. Run from the repository root.
 set -euo pipefail
-rules="${1:?usage: scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH]}"
+rules="${1:?usage: scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH] [GAMES]}"
 minutes="${2:-40}"
 hidden="${3:-[256,128]}"
 depth="${4:-2}"
+games="${5:-0}"
+if [[ "$games" != 0 ]]; then minutes=0; fi
 table="tables/$rules.sawah"
 [[ -f "$table" ]] || { echo "no $table: solve it first (sawah solve --rules $rules --out $table)" >&2; exit 1; }
 sawah() {
@@ -28,7 +32,7 @@ sawah() {
 
 run="runs/hard-$rules-$(date +%Y%m%d-%H%M%S)"
 sawah train --rules "$rules" --out "$run" --set mode=distill --set "hidden=$hidden" \
-  --set "minutes=$minutes" --set learning_rate_end=0.00003 --set heuristic_learning_rate=0 \
+  --set "minutes=$minutes" --set "games=$games" --set learning_rate_end=0.00003 --set heuristic_learning_rate=0 \
   --set eval_every=2000000 --set eval_games=2000 --set seed=31 --set "table=\"$table\""
 sawah export "$run" --out "models/$rules-hard.safetensors"
 

@@ -9,6 +9,7 @@
 //! a server serves its shipped models from memory and any other model from
 //! disk with one mechanism.
 
+use crate::endgame::EndgameTable;
 use crate::neural::NeuralNet;
 use crate::spec::SpecError;
 use crate::table::Table;
@@ -28,6 +29,9 @@ pub trait Assets: Send + Sync {
     /// The text of the heuristic weights file called `name` (JSON, see
     /// [`crate::heuristic::WeightsFile`]).
     fn weights(&self, name: &str) -> Result<String, SpecError>;
+
+    /// The Senet endgame table called `name`.
+    fn endgame_table(&self, name: &str) -> Result<Arc<EndgameTable>, SpecError>;
 }
 
 /// The largest heuristic weights file read (they are a few kilobytes).
@@ -63,6 +67,12 @@ impl Assets for FileAssets {
                 .map_err(unreadable)?;
         String::from_utf8(bytes)
             .map_err(|e| unreadable(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+    }
+
+    fn endgame_table(&self, name: &str) -> Result<Arc<EndgameTable>, SpecError> {
+        EndgameTable::open(std::path::Path::new(name))
+            .map(Arc::new)
+            .map_err(|e| SpecError::Table(Arc::new(e)))
     }
 }
 
@@ -109,6 +119,10 @@ impl Assets for FilesThenShipped {
 
     fn weights(&self, name: &str) -> Result<String, SpecError> {
         FileAssets.weights(name)
+    }
+
+    fn endgame_table(&self, name: &str) -> Result<Arc<EndgameTable>, SpecError> {
+        FileAssets.endgame_table(name)
     }
 }
 
@@ -258,6 +272,24 @@ impl Assets for MemoryAssets {
                 name,
                 self.weights.keys().collect(),
             )),
+        }
+    }
+
+    /// An endgame table handed over as bytes with [`MemoryAssets::add_table_bytes`].
+    fn endgame_table(&self, name: &str) -> Result<Arc<EndgameTable>, SpecError> {
+        match (self.tables.get(name), &self.fallback) {
+            (Some(HeldTable::Bytes(bytes)), _) => EndgameTable::from_bytes(Arc::clone(bytes), name)
+                .map(Arc::new)
+                .map_err(|e| SpecError::Table(Arc::new(e))),
+            (Some(HeldTable::Open(table)), _) => Err(SpecError::Table(Arc::new(
+                crate::table::TableError::WrongRules {
+                    path: name.to_string(),
+                    expected: sawah_engine::senet::NAME.to_string(),
+                    found: table.rules().to_string(),
+                },
+            ))),
+            (None, Some(fallback)) => fallback.endgame_table(name),
+            (None, None) => Err(Self::missing("table", name, self.tables.keys().collect())),
         }
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod assets;
+pub mod endgame;
 pub mod evaluator;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;

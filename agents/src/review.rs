@@ -149,7 +149,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn add(&mut self, class: Class, loss_pp: f64, luck_pp: f64) {
+    pub(crate) fn add(&mut self, class: Class, loss_pp: f64, luck_pp: f64) {
         self.luck_pp += luck_pp;
         if class == Class::Forced {
             return;
@@ -183,7 +183,7 @@ impl Summary {
         self.finish();
     }
 
-    fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         if self.decisions > 0 {
             let n = self.decisions as f64;
             self.mean_loss_pp = self.total_loss_pp / n;

@@ -22,7 +22,7 @@ pub const AGENTS: [&str; 5] = ["random", "heuristic", "expectiminimax", "neural"
 /// The strength presets.
 pub const PRESETS: [&str; 3] = ["easy", "medium", "hard"];
 /// Every option and what it means, for error messages and help.
-pub const OPTIONS: [(&str, &str); 10] = [
+pub const OPTIONS: [(&str, &str); 11] = [
     (
         "weights",
         "learned weights for the hand-made evaluation (heuristic, expectiminimax; from `sawah train`)",
@@ -34,6 +34,10 @@ pub const OPTIONS: [(&str, &str); 10] = [
     (
         "table",
         "solved table file (perfect; sawah bot --table gives a default)",
+    ),
+    (
+        "endgame",
+        "Senet endgame table file (from `sawah solve --rules senet --pieces K`): exact values where it covers a position (neural, expectiminimax, heuristic)",
     ),
     (
         "depth",
@@ -112,6 +116,8 @@ pub struct AgentSpec {
     pub model: Option<String>,
     /// Learned weights for the hand-made evaluation.
     pub weights: Option<String>,
+    /// A Senet endgame table giving exact values where it applies.
+    pub endgame: Option<String>,
 }
 
 /// Why a spec was refused.
@@ -162,6 +168,11 @@ pub enum SpecError {
     /// The table could not be used.
     #[error(transparent)]
     Table(std::sync::Arc<crate::table::TableError>),
+    /// An endgame table for a family that has none.
+    #[error(
+        "endgame tables are Senet's; {0} is solved whole: use perfect:table=FILE (from `sawah solve --rules {0} --out FILE`)"
+    )]
+    NoEndgames(String),
     /// A neural agent without a model.
     #[error(
         "a neural agent needs a model of {0}: neural:model=FILE (see models/manifest.json or `sawah export`)"
@@ -207,7 +218,7 @@ pub enum SpecError {
 fn options_of(agent: AgentKind) -> &'static [&'static str] {
     match agent {
         AgentKind::Random => &["seed"],
-        AgentKind::Heuristic => &["eval", "weights", "noise", "temperature", "seed"],
+        AgentKind::Heuristic => &["eval", "weights", "noise", "temperature", "seed", "endgame"],
         AgentKind::Expectiminimax => &[
             "depth",
             "eval",
@@ -217,6 +228,7 @@ fn options_of(agent: AgentKind) -> &'static [&'static str] {
             "nodes",
             "seed",
             "pruning",
+            "endgame",
         ],
         AgentKind::Perfect => &["table"],
         AgentKind::Neural => &[
@@ -227,6 +239,7 @@ fn options_of(agent: AgentKind) -> &'static [&'static str] {
             "nodes",
             "seed",
             "pruning",
+            "endgame",
         ],
     }
 }
@@ -248,6 +261,7 @@ impl AgentSpec {
             table: None,
             model: None,
             weights: None,
+            endgame: None,
         }
     }
 
@@ -324,6 +338,7 @@ impl AgentSpec {
             "table" => self.table = Some(value.to_string()),
             "model" => self.model = Some(value.to_string()),
             "weights" => self.weights = Some(value.to_string()),
+            "endgame" => self.endgame = Some(value.to_string()),
             _ => unreachable!("options_of lists only the options handled here"),
         }
         Ok(())
@@ -432,21 +447,40 @@ impl AgentSpec {
                 let net = assets.model(name)?;
                 net.check_for(game)
                     .map_err(|e| SpecError::Model(std::sync::Arc::new(e)))?;
-                self.search_agent(NeuralEvaluator::new(net))
+                self.search_agent(game, NeuralEvaluator::new(net), assets)?
             }
             AgentKind::Heuristic | AgentKind::Expectiminimax => {
                 let heuristic = match &self.weights {
                     Some(name) => game.heuristic_from_assets(name, assets)?,
                     None => game.heuristic(),
                 };
-                self.search_agent(heuristic)
+                self.search_agent(game, heuristic, assets)?
             }
         })
     }
 
-    /// Search over `evaluator` with this spec's depth, noise, temperature,
-    /// node budget, seed and pruning (every evaluating agent is one).
-    fn search_agent<G, E>(&self, evaluator: E) -> Box<dyn Agent<G> + Send>
+    /// Search over `evaluator` (with the spec's endgame table, if it names
+    /// one) with this spec's depth, noise, temperature, node budget, seed
+    /// and pruning (every evaluating agent is one).
+    fn search_agent<G, E>(
+        &self,
+        game: &G,
+        evaluator: E,
+        assets: &dyn Assets,
+    ) -> Result<Box<dyn Agent<G> + Send>, SpecError>
+    where
+        G: HasHeuristic + 'static,
+        E: crate::evaluator::Evaluator<G> + Send + 'static,
+    {
+        Ok(match &self.endgame {
+            Some(table) => {
+                self.search_over(game.with_endgames(Box::new(evaluator), table, assets)?)
+            }
+            None => self.search_over(evaluator),
+        })
+    }
+
+    fn search_over<G, E>(&self, evaluator: E) -> Box<dyn Agent<G> + Send>
     where
         G: HasHeuristic + 'static,
         E: crate::evaluator::Evaluator<G> + Send + 'static,
@@ -498,6 +532,9 @@ impl fmt::Display for AgentSpec {
         }
         if let Some(table) = &self.table {
             write!(f, ":table={table}")?;
+        }
+        if let Some(endgame) = &self.endgame {
+            write!(f, ":endgame={endgame}")?;
         }
         Ok(())
     }

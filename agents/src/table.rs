@@ -117,7 +117,7 @@ impl ValueType {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn encode(self, value: f64, out: &mut impl io::Write) -> io::Result<()> {
+    pub(crate) fn encode(self, value: f64, out: &mut impl io::Write) -> io::Result<()> {
         match self {
             ValueType::F32 => out.write_all(&(value as f32).to_le_bytes()),
             ValueType::U16 => {
@@ -128,7 +128,7 @@ impl ValueType {
     }
 
     #[inline]
-    fn decode(self, bytes: &[u8]) -> f64 {
+    pub(crate) fn decode(self, bytes: &[u8]) -> f64 {
         match self {
             ValueType::F32 => {
                 f64::from(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
@@ -188,7 +188,7 @@ fn header_json(rules: &RuleSet, info: &TableInfo) -> Vec<u8> {
     .into_bytes()
 }
 
-fn data_offset(header_len: usize) -> usize {
+pub(crate) fn data_offset(header_len: usize) -> usize {
     (16 + header_len).div_ceil(8) * 8
 }
 
@@ -245,7 +245,7 @@ pub fn write_table_from(
 
 /// The bytes of a table: memory-mapped from a file natively, or held in
 /// memory (handed over by a page, where there is no file system).
-enum TableBytes {
+pub(crate) enum TableBytes {
     #[cfg(not(target_arch = "wasm32"))]
     Mapped(memmap2::Mmap),
     Shared(std::sync::Arc<[u8]>),
@@ -265,7 +265,7 @@ impl std::ops::Deref for TableBytes {
 
 /// The header of a table file: its length and its JSON, after checking
 /// the magic and the format version.
-fn read_header(map: &[u8]) -> Result<(usize, serde_json::Value), String> {
+pub(crate) fn read_header(map: &[u8]) -> Result<(usize, serde_json::Value), String> {
     if map.len() < 16 || &map[..8] != MAGIC {
         return Err("not a sawah table (bad magic)".into());
     }

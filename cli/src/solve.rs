@@ -32,7 +32,9 @@ pub fn solve(
         extrapolate,
     } = settings;
     let AnyGame::Race(rules) = registry.resolve(rules)? else {
-        bail!("the solver handles the race family; senet is not solved");
+        bail!(
+            "senet is not solved whole; solve its endgames with --pieces K (at most K pieces per side on the board)"
+        );
     };
     if !(tolerance.is_finite() && tolerance > 0.0) {
         bail!("--tolerance must be a positive number, not {tolerance}");
@@ -160,6 +162,76 @@ pub fn solve(
                 format!("wrote the table, but cannot remove {}", folder.display())
             })?;
         }
+    }
+    Ok(())
+}
+
+/// `sawah solve --rules senet --pieces K`: Senet's endgame table, every
+/// position with at most `pieces` pieces per side on the board.
+pub fn solve_senet_endgames(
+    registry: &mut Registry,
+    rules: &str,
+    pieces: u8,
+    tolerance: f64,
+    values: sawah_agents::table::ValueType,
+    out: Option<&std::path::Path>,
+) -> Result<()> {
+    const GIB: f64 = (1u64 << 30) as f64;
+    let AnyGame::Senet(_) = registry.resolve(rules)? else {
+        bail!("--pieces is for senet's endgames; a race rule set is solved whole (leave it out)");
+    };
+    let options = sawah_solver::senet_endgame::EndgameOptions {
+        pieces,
+        tolerance,
+        ..Default::default()
+    };
+    let index = sawah_engine::senet::endgame::EndgameIndex::new(pieces)
+        .with_context(|| format!("--pieces must be 1 to 5, not {pieces}"))?;
+    let start = std::time::Instant::now();
+    let bar = crate::progress::bar(
+        index.len(),
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
+    );
+    let solution = sawah_solver::senet_endgame::solve_senet_endgames(options, |report| {
+        let (a, b) = report.layers;
+        bar.set_message(format!(
+            "layers ({a}, {b}): sweep {}, change {:.2e}",
+            report.sweeps, report.residual
+        ));
+        if report.finished {
+            bar.inc(report.states);
+            bar.suspend(|| {
+                println!(
+                    "layers ({a}, {b})+mirror: {:>11} states, {:>4} sweeps, residual {:.2e}, {:.2} s",
+                    report.states,
+                    report.sweeps,
+                    report.residual,
+                    report.elapsed.as_secs_f64()
+                )
+            });
+        }
+    })?;
+    bar.finish_and_clear();
+    let peak = sawah_solver::peak_resident_bytes()
+        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
+        .unwrap_or_default();
+    let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
+    println!(
+        "senet endgames with at most {pieces} pieces per side: {} states, {} layer pairs, {sweeps} sweeps, residual {:.2e}, {:.1} s{peak}",
+        solution.values.len(),
+        solution.layers.len(),
+        solution.residual,
+        start.elapsed().as_secs_f64(),
+    );
+    if let Some(path) = out {
+        let info = sawah_agents::table::TableInfo {
+            states: solution.values.len() as u64,
+            residual: solution.residual,
+            tolerance,
+            value_type: values,
+        };
+        sawah_agents::endgame::write_endgame_table(path, &solution.index, &solution.values, &info)?;
+        println!("wrote {}", path.display());
     }
     Ok(())
 }

@@ -235,6 +235,12 @@ fn train_race(
     observe: &mut dyn FnMut(&Status),
 ) -> Result<()> {
     let config = &plan.config;
+    if config.endgame.is_some() {
+        bail!(
+            "endgame tables are Senet's; {} is solved whole (table = \"FILE\")",
+            rules.name()
+        );
+    }
     let table = match &config.table {
         Some(path) => {
             Some(Table::open(Path::new(path), rules).with_context(|| format!("table {path}"))?)
@@ -273,6 +279,7 @@ fn train_race(
         teacher: teacher
             .as_ref()
             .map(|t| t as &(dyn Fn(&sawah_engine::race::Position) -> f64 + Sync)),
+        exact: None,
         opponents,
         measures: Some(&measures),
         observe,
@@ -287,8 +294,20 @@ fn train_senet(
     observe: &mut dyn FnMut(&Status),
 ) -> Result<()> {
     if plan.config.table.is_some() {
-        bail!("senet has no solved tables; leave out table");
+        bail!(
+            "senet is not solved whole; leave out table (endgame = \"FILE\" takes an endgame table)"
+        );
     }
+    let endgame = match &plan.config.endgame {
+        Some(path) => Some(
+            sawah_agents::endgame::EndgameTable::open(Path::new(path))
+                .with_context(|| format!("endgame {path}"))?,
+        ),
+        None => None,
+    };
+    let exact = endgame
+        .as_ref()
+        .map(|table| move |p: &sawah_engine::senet::Position| table.value(p));
     let options = RunOptions {
         folder: RunFolder {
             dir: plan.folder.clone(),
@@ -296,6 +315,9 @@ fn train_senet(
         config: plan.config.clone(),
         resume: plan.resume,
         teacher: None,
+        exact: exact
+            .as_ref()
+            .map(|f| f as &(dyn Fn(&sawah_engine::senet::Position) -> Option<f64> + Sync)),
         opponents: OPPONENTS.iter().map(|s| s.to_string()).collect(),
         measures: None,
         observe,

@@ -71,7 +71,12 @@ fn bad_input_gets_a_clear_error() {
         (&["bench", "--seconds", "0"], "positive"),
         (&["match", "easy", "hard", "--games", "0"], "--games"),
         (&["bench-search", "--depth", "200"], "up to 4"),
-        (&["solve", "--rules", "senet"], "race family"),
+        (&["solve", "--rules", "senet"], "--pieces"),
+        (&["solve", "--rules", "senet", "--pieces", "9"], "1 to 5"),
+        (
+            &["solve", "--rules", "ur-1", "--pieces", "2"],
+            "solved whole",
+        ),
         (
             &["solve", "--rules", "ur-1", "--values", "i16"],
             "one of f32, u16",
@@ -214,4 +219,52 @@ fn quantize_writes_a_u16_table_within_its_bound_and_refuses_bad_input() {
         assert_refused(&args.each_ref().map(String::as_str), needle);
     }
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn senet_endgames_are_solved_played_from_and_reviewed() {
+    let dir = fresh_dir("senet-endgame");
+    let table = dir.join("senet-1.sawah");
+    let table_path = table.to_str().unwrap().to_string();
+    let (code, stdout, stderr) = sawah(&[
+        "solve",
+        "--rules",
+        "senet",
+        "--pieces",
+        "1",
+        "--out",
+        &table_path,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("at most 1 pieces per side: 812 states"),
+        "{stdout}"
+    );
+    // A game from a one-piece endgame: light bears off from 28 with a 3.
+    let record = dir.join("game.json");
+    std::fs::write(
+        &record,
+        r#"{"rules":"senet","start":"senet light 28/4 30/4","moves":["2:pass","2:pass","3:28-off"]}"#,
+    )
+    .unwrap();
+    let (code, stdout, stderr) =
+        sawah(&["review", record.to_str().unwrap(), "--endgame", &table_path]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Endgames of 1 games of senet"), "{stdout}");
+    assert!(stdout.contains("at most 1 pieces per side"), "{stdout}");
+    // Agents take it as leaf values; a race rule set refuses it.
+    let spec = format!("expectiminimax:depth=0:endgame={table_path}");
+    let (code, _, stderr) = sawah(&["match", &spec, "random", "--rules", "senet", "--games", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    let spec = format!("heuristic:endgame={table_path}");
+    assert_refused(
+        &["match", &spec, "random", "--rules", "ur", "--games", "2"],
+        "Senet's",
+    );
+    // A review with a race game is refused, by name.
+    std::fs::write(&record, r#"{"rules":"ur","moves":[]}"#).unwrap();
+    assert_refused(
+        &["review", record.to_str().unwrap(), "--endgame", &table_path],
+        "Senet's",
+    );
 }

@@ -170,7 +170,7 @@ fn bad_training_arguments_get_clear_errors() {
                 "--set",
                 "table=\"x\"",
             ],
-            "senet has no solved tables",
+            "senet is not solved whole",
         ),
         (&["export", "/no/such/run", "--out", d], "run folder"),
     ];

@@ -31,6 +31,7 @@ mod pair;
 mod plan;
 mod policy;
 mod record;
+pub mod senet_endgame;
 mod solve;
 mod sweeps;
 #[cfg(test)]

@@ -166,6 +166,19 @@ pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Siz
         let _ = (table, assets);
         Err(SpecError::NoPerfectPlay(self.name().to_string()))
     }
+
+    /// `evaluator` with the exact values of the endgame table `table` in
+    /// `assets` where it covers a position, where the family has endgame
+    /// tables (Senet: the race rule sets are solved whole).
+    fn with_endgames(
+        &self,
+        evaluator: Box<dyn Evaluator<Self> + Send>,
+        table: &str,
+        assets: &dyn Assets,
+    ) -> Result<Box<dyn Evaluator<Self> + Send>, SpecError> {
+        let _ = (evaluator, table, assets);
+        Err(SpecError::NoEndgames(self.name().to_string()))
+    }
 }
 
 impl HasHeuristic for sawah_engine::race::RuleSet {
@@ -212,5 +225,17 @@ impl HasHeuristic for sawah_engine::senet::Senet {
 
     fn heuristic_features(&self, position: &sawah_engine::senet::Position) -> Vec<f64> {
         SenetHeuristic::features(position).to_vec()
+    }
+
+    fn with_endgames(
+        &self,
+        evaluator: Box<dyn Evaluator<Self> + Send>,
+        table: &str,
+        assets: &dyn Assets,
+    ) -> Result<Box<dyn Evaluator<Self> + Send>, SpecError> {
+        let table = assets.endgame_table(table)?;
+        Ok(Box::new(crate::endgame::EndgameEvaluator::new(
+            table, evaluator,
+        )))
     }
 }

@@ -45,6 +45,11 @@ pub struct ReviewArgs {
     /// Whose chances the svg shows: light or dark.
     #[arg(long, default_value = "light")]
     pub view: String,
+    /// Senet: only the turns a Senet endgame table covers (at most K
+    /// pieces per side on the board; from `sawah solve --rules senet
+    /// --pieces K`), measured against its exact values (md or json).
+    #[arg(long, value_name = "PATH")]
+    pub endgame: Option<PathBuf>,
 }
 
 /// Reads the game, reviews it and prints the review.
@@ -57,9 +62,12 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
     }
     let view = Player::parse(&args.view)
         .with_context(|| format!("--view {}: light or dark", args.view))?;
+    let text = read_text(&args.game)?;
+    if let Some(table) = &args.endgame {
+        return endgame_review(&args, table, &text);
+    }
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
     let reference = args.reference.as_deref().map(Value::from);
-    let text = read_text(&args.game)?;
     if args.all {
         let games = results_games(&text);
         if games.is_empty() {
@@ -78,7 +86,11 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
             })
             .collect::<Result<_>>()?;
         let calibration = bot.calibration(&reviewed[0].1, reference.is_none());
-        let totals = per_agent(&reviewed, calibration.as_ref());
+        let summaries: Vec<_> = reviewed
+            .iter()
+            .map(|(record, review)| (record, [review.light.clone(), review.dark.clone()]))
+            .collect();
+        let totals = per_agent(&summaries, calibration.as_ref());
         match args.format.as_str() {
             "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
             _ => print!("{}", totals_markdown(&totals, &reviewed[0].1)),
@@ -109,11 +121,78 @@ struct AgentTotals {
     summary: Summary,
 }
 
-/// Each agent's totals (games it played on either side), with its
-/// strength estimate on `calibration` (the scale of the reference used).
-fn per_agent(reviewed: &[(Value, Review)], calibration: Option<&Calibration>) -> Vec<AgentTotals> {
+/// `sawah review --endgame TABLE`: each Senet turn the endgame table covers,
+/// against its exact values; per agent with --all.
+fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()> {
+    use sawah_agents::endgame::{EndgameTable, review_endgame};
+    use sawah_engine::record::Record;
+    if args.format == "svg" {
+        bail!("--endgame prints md or json; the svg draws whole games");
+    }
+    let table = EndgameTable::open(table_path)?;
+    let senet = sawah_engine::senet::Senet::new();
+    let games: Vec<Value> = if args.all {
+        results_games(text)
+            .iter()
+            .enumerate()
+            .map(|(k, line)| {
+                serde_json::from_str(line).with_context(|| format!("game {}: not JSON", k + 1))
+            })
+            .collect::<Result<_>>()?
+    } else {
+        vec![game_in(text, &args.game, args.game_number)?]
+    };
+    if games.is_empty() {
+        bail!("{}: no games in it", args.game.display());
+    }
+    let reviewed: Vec<(&Value, [Summary; 2])> = games
+        .par_iter()
+        .enumerate()
+        .map(|(k, value)| {
+            let shown = || format!("{}: game {}", args.game.display(), k + 1);
+            let record = Record::from_json(value).with_context(shown)?;
+            if record.rules != senet.name() {
+                bail!(
+                    "{}: --endgame tables are Senet's, and this game is {}",
+                    shown(),
+                    record.rules
+                );
+            }
+            let start = record.start_position(&senet).with_context(shown)?;
+            let summaries =
+                review_endgame(&senet, &table, start, &record.moves).with_context(shown)?;
+            Ok((value, summaries))
+        })
+        .collect::<Result<_>>()?;
+    let totals = per_agent(&reviewed, None);
+    let pieces = table.pieces();
+    match args.format.as_str() {
+        "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
+        _ => print!(
+            "{}",
+            totals_table(
+                &totals,
+                &format!(
+                    "# Endgames of {} games of senet\n\nReference: the exact values of the Senet endgame table {} (at most {pieces} pieces per side on the board); only the turns it covers. Losses and luck in percentage points of win probability.\n\n",
+                    reviewed.len(),
+                    table_path.display()
+                )
+            )
+        ),
+    }
+    Ok(())
+}
+
+/// Each agent's totals (games it played on either side) from each game's
+/// light and dark summaries, with its strength estimate on `calibration`
+/// (the scale of the reference used).
+fn per_agent<R: std::borrow::Borrow<Value>>(
+    reviewed: &[(R, [Summary; 2])],
+    calibration: Option<&Calibration>,
+) -> Vec<AgentTotals> {
     let mut totals: BTreeMap<String, AgentTotals> = BTreeMap::new();
-    for (record, review) in reviewed {
+    for (record, summaries) in reviewed {
+        let record = record.borrow();
         for player in Player::BOTH {
             let agent = record
                 .get(player.name())
@@ -126,7 +205,7 @@ fn per_agent(reviewed: &[(Value, Review)], calibration: Option<&Calibration>) ->
                 summary: Summary::default(),
             });
             entry.games += 1;
-            entry.summary.merge(review.summary(player));
+            entry.summary.merge(&summaries[player.index()]);
         }
     }
     let mut list: Vec<AgentTotals> = totals.into_values().collect();
@@ -140,12 +219,20 @@ fn per_agent(reviewed: &[(Value, Review)], calibration: Option<&Calibration>) ->
 }
 
 fn totals_markdown(totals: &[AgentTotals], first: &Review) -> String {
-    use std::fmt::Write as _;
-    let mut out = format!(
-        "# Review of {} games of {}\n\nReference: {}. Losses and luck in percentage points of win probability.\n\n| agent | games | decisions | mean loss | mistakes | blunders | luck per game | strength |\n|---|---:|---:|---:|---:|---:|---:|---|\n",
+    let heading = format!(
+        "# Review of {} games of {}\n\nReference: {}. Losses and luck in percentage points of win probability.\n\n",
         totals.iter().map(|t| t.games).sum::<u64>() / 2,
         first.rules,
         first.reference
+    );
+    totals_table(totals, &heading)
+}
+
+/// `heading`, then a row of totals per agent.
+fn totals_table(totals: &[AgentTotals], heading: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!(
+        "{heading}| agent | games | decisions | mean loss | mistakes | blunders | luck per game | strength |\n|---|---:|---:|---:|---:|---:|---:|---|\n"
     );
     for t in totals {
         let s = &t.summary;

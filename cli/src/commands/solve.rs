@@ -10,9 +10,14 @@ use crate::solve::{self, SolveSettings};
 /// The arguments of `sawah solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Rule set name or rule file path (race family).
+    /// Rule set name or rule file path (race family), or senet with --pieces.
     #[arg(long)]
     pub rules: String,
+    /// Senet only (it is not solved whole): solve its endgames, every
+    /// position with at most this many pieces per side on the board (1 to
+    /// 5; 3 is 12.2 million positions, 4 about 470 million).
+    #[arg(long, value_name = "K")]
+    pub pieces: Option<u8>,
     /// Stop when a read-only pass shows max |T(V) - V| at most this.
     #[arg(long, default_value_t = 1e-10)]
     pub tolerance: f64,
@@ -58,6 +63,16 @@ pub struct QuantizeArgs {
 
 /// Solves the rule set and writes its table when asked.
 pub fn solve_command(registry: &mut Registry, args: SolveArgs) -> Result<()> {
+    if let Some(pieces) = args.pieces {
+        return solve::solve_senet_endgames(
+            registry,
+            &args.rules,
+            pieces,
+            args.tolerance,
+            args.values,
+            args.out.as_deref(),
+        );
+    }
     let settings = SolveSettings {
         tolerance: args.tolerance,
         memory: args.memory,

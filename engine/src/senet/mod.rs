@@ -5,6 +5,7 @@
 //! are a bitset of houses per side (bit s = house s) and a borne-off count.
 
 pub mod daily;
+pub mod endgame;
 mod moves;
 mod position;
 

@@ -49,6 +49,10 @@ pub struct TrainConfig {
     /// A solved table: the teacher in `distill` mode, and in both modes the
     /// measure of play against perfect.
     pub table: Option<String>,
+    /// A Senet endgame table (`sawah solve --rules senet --pieces K`):
+    /// self-play games stop at the first position it covers, with its exact
+    /// value as the last target, and moves are chosen by it where it applies.
+    pub endgame: Option<String>,
     /// Games between evaluations (0: only at the end).
     pub eval_every: u64,
     /// Games per opponent at each evaluation (paired dice).
@@ -73,6 +77,7 @@ impl Default for TrainConfig {
             heuristic_learning_rate: 0.05,
             seed: 1,
             table: None,
+            endgame: None,
             eval_every: 20_000,
             eval_games: 400,
             checkpoint_minutes: 5.0,
@@ -339,6 +344,7 @@ fn allowed_values(key: &str) -> &'static str {
         "hidden" => "a list of layer widths, such as [64] or [128,64]",
         "learning_rate_end" => "a number (the learning rate at the end of the budget)",
         "table" => "a solved table's path",
+        "endgame" => "a Senet endgame table's path",
         "games" | "games_per_round" | "batch" | "seed" | "eval_every" | "eval_games" => {
             "a whole number, 0 or more"
         }

@@ -184,12 +184,21 @@ pub struct RunOptions<'a, G: sawah_engine::Game> {
     pub resume: bool,
     /// Exact values for distillation.
     pub teacher: Option<super::selfplay::Teacher<'a, G::Position>>,
+    /// Exact values where known (a Senet endgame table): self-play games
+    /// stop there with that value (see [`super::selfplay::Exact`]).
+    pub exact: Option<super::selfplay::Exact<'a, G::Position>>,
     /// Opponents at each evaluation (specs).
     pub opponents: Vec<String>,
     /// Extra measures at each evaluation.
     pub measures: Option<Measures<'a>>,
     /// Called after every round.
     pub observe: &'a mut dyn FnMut(&Status),
+}
+
+/// The Elo difference a score stands for (`400 · log10(s / (1 − s))`),
+/// `None` at 0 and 1, where it is unbounded.
+fn elo_of_score(score: f64) -> Option<f64> {
+    (score > 0.0 && score < 1.0).then(|| 400.0 * (score / (1.0 - score)).log10())
 }
 
 /// The code version recorded with runs and models.
@@ -483,6 +492,7 @@ where
         game,
         &trainer.config,
         trainer.options.teacher,
+        trainer.options.exact,
         &trainer.player,
         trainer.counters.rounds,
     );
@@ -498,6 +508,7 @@ fn play_round<G>(
     game: &G,
     config: &TrainConfig,
     teacher: Option<super::selfplay::Teacher<'_, G::Position>>,
+    exact: Option<super::selfplay::Exact<'_, G::Position>>,
     net: &NeuralNet,
     round: u64,
 ) -> Vec<Sample>
@@ -512,10 +523,13 @@ where
         config.exploration,
         config.lambda,
         |i| mix(config.seed, round, i),
-        if config.mode == Mode::Distill {
-            teacher
-        } else {
-            None
+        super::selfplay::Known {
+            teacher: if config.mode == Mode::Distill {
+                teacher
+            } else {
+                None
+            },
+            exact,
         },
     )
 }
@@ -681,7 +695,7 @@ where
         let config = &self.config;
         let learning_rate =
             config.learning_rate_at(config.progress(self.counters.games, self.counters.seconds));
-        let (game, teacher) = (self.game, self.options.teacher);
+        let (game, teacher, exact) = (self.game, self.options.teacher, self.options.exact);
         let (heuristic, optimizer) = (&mut self.heuristic, &mut self.optimizer);
         let update = RoundUpdate {
             samples: &samples,
@@ -694,7 +708,8 @@ where
         let model = self.model.clone();
         // Play the next round's games while the learner trains on this one's.
         let (next_samples, (trained, loss, steps)) = std::thread::scope(|scope| {
-            let handle = scope.spawn(|| play_round(game, config, teacher, &next_player, round + 1));
+            let handle =
+                scope.spawn(|| play_round(game, config, teacher, exact, &next_player, round + 1));
             if config.heuristic_learning_rate > 0.0 {
                 let mut order: Vec<usize> = (0..samples.len()).collect();
                 order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(
@@ -813,6 +828,10 @@ where
                 *high as f32,
                 step,
             );
+            // The learning curve in Elo, where the score is not 0 or 1.
+            if let Some(elo) = elo_of_score(*score) {
+                board.add_scalar(&format!("eval/elo_vs_{opponent}"), elo as f32, step);
+            }
         }
         for (name, value) in &e.measures {
             self.board
@@ -881,5 +900,20 @@ where
         }
         self.board.flush();
         Ok(self.counters)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elo_of_score;
+
+    #[test]
+    fn scores_become_elo_differences() {
+        assert_eq!(elo_of_score(0.5), Some(0.0));
+        // 3 to 1 is 400 · log10(3) ≈ 190.85 Elo.
+        assert!((elo_of_score(0.75).unwrap() - 190.848_501_887_864_9).abs() < 1e-9);
+        assert!((elo_of_score(0.25).unwrap() + 190.848_501_887_864_9).abs() < 1e-9);
+        assert_eq!(elo_of_score(0.0), None);
+        assert_eq!(elo_of_score(1.0), None);
     }
 }

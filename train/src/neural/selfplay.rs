@@ -12,6 +12,22 @@ use sawah_engine::{DiceSource, Game};
 /// Exact values of positions (a solved table), the teacher of distillation.
 pub type Teacher<'a, P> = &'a (dyn Fn(&P) -> f64 + Sync);
 
+/// Exact values where they are known (a Senet endgame table): `None`
+/// elsewhere. A self-play game stops at the first position that has one,
+/// which ends its λ-returns with that exact value, and moves are chosen by
+/// them where they apply (as the agents do with `endgame=FILE`).
+pub type Exact<'a, P> = &'a (dyn Fn(&P) -> Option<f64> + Sync);
+
+/// What is known exactly besides the network: a teacher for every position
+/// (distillation) and exact values for some ([`Exact`]).
+#[derive(Clone, Copy)]
+pub struct Known<'a, P> {
+    /// The targets of distillation, when distilling.
+    pub teacher: Option<Teacher<'a, P>>,
+    /// Exact values where known.
+    pub exact: Option<Exact<'a, P>>,
+}
+
 /// One training sample.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
@@ -29,24 +45,35 @@ pub struct Sample {
 /// Games longer than this are cut off (no game has come near it).
 const MAX_ROLLS: usize = 20_000;
 
-/// The value of `position` for its side to move: exact when finished.
-fn value<G: Encode>(net: &NeuralNet, game: &G, position: &G::Position) -> f64 {
-    terminal_value(game, position).unwrap_or_else(|| net.evaluate(game, position))
+/// The value of `position` for its side to move: exact when finished or
+/// when `exact` knows it.
+fn value<G: Encode>(
+    net: &NeuralNet,
+    game: &G,
+    position: &G::Position,
+    exact: Option<Exact<'_, G::Position>>,
+) -> f64 {
+    terminal_value(game, position)
+        .or_else(|| exact.and_then(|known| known(position)))
+        .unwrap_or_else(|| net.evaluate(game, position))
 }
 
 /// Plays one game and returns its positions before each roll with the
-/// network's values, and whether the side to move changed after each.
+/// network's values (until the first position `exact` knows, if any, which
+/// ends the list with its exact value).
 fn play<G: Encode>(
     net: &NeuralNet,
     game: &G,
     exploration: f64,
     seed: u64,
+    exact: Option<Exact<'_, G::Position>>,
 ) -> (Vec<G::Position>, Vec<f64>) {
     let mut dice = DiceSource::from_seed(seed);
     let mut position = game.start();
     let mut positions = Vec::with_capacity(256);
     let mut values = Vec::with_capacity(256);
-    while game.winner(&position).is_none() && positions.len() < MAX_ROLLS {
+    let known = |p: &G::Position| exact.is_some_and(|values| values(p).is_some());
+    while game.winner(&position).is_none() && !known(&position) && positions.len() < MAX_ROLLS {
         positions.push(position);
         values.push(net.evaluate(game, &position));
         let roll = dice.roll(game.dice());
@@ -64,7 +91,7 @@ fn play<G: Encode>(
             let mut best = (f64::NEG_INFINITY, moves[0]);
             for &mv in moves.iter() {
                 let after = game.apply(&position, mv).position;
-                let v = value(net, game, &after);
+                let v = value(net, game, &after, exact);
                 let v = if game.turn(&after) == mover {
                     v
                 } else {
@@ -79,7 +106,7 @@ fn play<G: Encode>(
         position = game.apply(&position, chosen).position;
     }
     positions.push(position);
-    values.push(value(net, game, &position));
+    values.push(value(net, game, &position, exact));
     (positions, values)
 }
 
@@ -108,8 +135,10 @@ pub fn lambda_returns<G: Game>(
 
 /// Plays `games` games in parallel (game `i` with dice seed `seeds(i)`) and
 /// returns their samples in game order: targets are λ-returns, or the
-/// teacher's values where a teacher is given. Finished positions are left
-/// out (their value is known exactly).
+/// teacher's values where `known` has a teacher. Finished positions are
+/// left out (their value is known exactly); with exact values known, games
+/// end at the first position that has one, whose sample has that exact
+/// value as target.
 pub fn generate<G>(
     net: &NeuralNet,
     game: &G,
@@ -117,7 +146,7 @@ pub fn generate<G>(
     exploration: f64,
     lambda: f64,
     seed_of: impl Fn(u64) -> u64 + Sync,
-    teacher: Option<Teacher<'_, G::Position>>,
+    known: Known<'_, G::Position>,
 ) -> Vec<Sample>
 where
     G: HasHeuristic + Sync,
@@ -126,8 +155,8 @@ where
     let per_game: Vec<Vec<Sample>> = (0..games)
         .into_par_iter()
         .map(|i| {
-            let (positions, values) = play(net, game, exploration, seed_of(i));
-            let targets = match teacher {
+            let (positions, values) = play(net, game, exploration, seed_of(i), known.exact);
+            let targets = match known.teacher {
                 Some(label) => positions.iter().map(label).collect(),
                 None => lambda_returns(game, &positions, &values, lambda),
             };
