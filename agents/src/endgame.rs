@@ -10,14 +10,12 @@
 
 use crate::evaluator::Evaluator;
 use crate::review::{Class, Summary};
-#[cfg(not(target_arch = "wasm32"))]
-use crate::table::{FORMAT_VERSION, MAGIC, ValueType};
 use crate::table::{TableBytes, TableError, TableInfo, data_offset, read_header};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::table::{header_with, write_table_file};
 use sawah_engine::record::{ReplayError, replay_from};
 use sawah_engine::senet::endgame::EndgameIndex;
 use sawah_engine::senet::{Position, Senet};
-#[cfg(not(target_arch = "wasm32"))]
-use std::io::Write;
 #[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 
@@ -44,36 +42,15 @@ pub fn write_endgame_table(
             ),
         });
     }
-    let header = serde_json::json!({
-        "rules": sawah_engine::senet::NAME,
-        "index": ENDGAME_INDEX_ID,
-        "pieces": index.pieces(),
-        "states": info.states,
-        "value_type": info.value_type.name(),
-        "rounding_error": info.value_type.rounding_error(),
-        "residual": info.residual,
-        "tolerance": info.tolerance,
-        "solver": concat!("sawah-ai ", env!("CARGO_PKG_VERSION")),
-    })
-    .to_string()
-    .into_bytes();
-    let padding = data_offset(header.len()) - 16 - header.len();
-    let value_type: ValueType = info.value_type;
-    crate::files::write_atomically_with(path, |out| {
-        out.write_all(MAGIC)?;
-        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        out.write_all(&(header.len() as u32).to_le_bytes())?;
-        out.write_all(&header)?;
-        out.write_all(&vec![0; padding])?;
-        for &v in values {
-            value_type.encode(v, out)?;
-        }
-        Ok(())
-    })
-    .map_err(|source| TableError::Io {
-        path: shown,
-        source,
-    })
+    let header = header_with(
+        serde_json::json!({
+            "rules": sawah_engine::senet::NAME,
+            "index": ENDGAME_INDEX_ID,
+            "pieces": index.pieces(),
+        }),
+        info,
+    );
+    write_table_file(path, &header, values.iter().copied(), info)
 }
 
 /// A Senet endgame table, checked on opening.

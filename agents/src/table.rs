@@ -173,19 +173,29 @@ pub struct TableInfo {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn header_json(rules: &RuleSet, info: &TableInfo) -> Vec<u8> {
-    json!({
-        "rules": rules.name(),
-        "spec": rules.spec(),
-        "index": INDEX_ID,
+    header_with(
+        json!({ "rules": rules.name(), "spec": rules.spec(), "index": INDEX_ID }),
+        info,
+    )
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// A header: `fields` (what the values are: rule set, index layout), then
+/// what every table file says of its values (count, value type and its
+/// rounding, residual, tolerance, solver version).
+pub(crate) fn header_with(mut fields: serde_json::Value, info: &TableInfo) -> Vec<u8> {
+    let common = json!({
         "states": info.states,
         "value_type": info.value_type.name(),
         "rounding_error": info.value_type.rounding_error(),
         "residual": info.residual,
         "tolerance": info.tolerance,
         "solver": concat!("sawah-ai ", env!("CARGO_PKG_VERSION")),
-    })
-    .to_string()
-    .into_bytes()
+    });
+    if let (Some(fields), serde_json::Value::Object(common)) = (fields.as_object_mut(), common) {
+        fields.extend(common);
+    }
+    fields.to_string().into_bytes()
 }
 
 pub(crate) fn data_offset(header_len: usize) -> usize {
@@ -213,19 +223,31 @@ pub fn write_table_from(
     values: impl IntoIterator<Item = f64>,
     info: &TableInfo,
 ) -> Result<(), TableError> {
+    write_table_file(path, &header_json(rules, info), values, info)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// Writes a table file atomically: the magic, the format version,
+/// `header`, then `info.states` of `values` as `info.value_type` (fewer is
+/// an error).
+pub(crate) fn write_table_file(
+    path: &Path,
+    header: &[u8],
+    values: impl IntoIterator<Item = f64>,
+    info: &TableInfo,
+) -> Result<(), TableError> {
     let shown = path.display().to_string();
     let io_err = |source| TableError::Io {
         path: shown.clone(),
         source,
     };
-    let header = header_json(rules, info);
     let padding = data_offset(header.len()) - 16 - header.len();
     // Streamed: a 7-piece table is 2 GB, which must not be held twice.
     crate::files::write_atomically_with(path, |out| {
         out.write_all(MAGIC)?;
         out.write_all(&FORMAT_VERSION.to_le_bytes())?;
         out.write_all(&(header.len() as u32).to_le_bytes())?;
-        out.write_all(&header)?;
+        out.write_all(header)?;
         out.write_all(&vec![0; padding])?;
         let mut written = 0u64;
         for v in values.into_iter().take(info.states as usize) {

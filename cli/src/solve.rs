@@ -135,9 +135,7 @@ pub fn solve(
     }
     // The process's peak so far, the solve's (the table written below is
     // streamed from the values already held).
-    let peak = sawah_solver::peak_resident_bytes()
-        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
-        .unwrap_or_default();
+    let peak = peak_memory();
     println!(
         "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10}",
         rules.name(),
@@ -166,6 +164,14 @@ pub fn solve(
     Ok(())
 }
 
+/// ", peak memory N GiB": the process's peak so far, where it is known.
+fn peak_memory() -> String {
+    const GIB: f64 = (1u64 << 30) as f64;
+    sawah_solver::peak_resident_bytes()
+        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
+        .unwrap_or_default()
+}
+
 /// `sawah solve --rules senet --pieces K`: Senet's endgame table, every
 /// position with at most `pieces` pieces per side on the board.
 pub fn solve_senet_endgames(
@@ -176,7 +182,6 @@ pub fn solve_senet_endgames(
     values: sawah_agents::table::ValueType,
     out: Option<&std::path::Path>,
 ) -> Result<()> {
-    const GIB: f64 = (1u64 << 30) as f64;
     let AnyGame::Senet(_) = registry.resolve(rules)? else {
         bail!("--pieces is for senet's endgames; a race rule set is solved whole (leave it out)");
     };
@@ -212,9 +217,7 @@ pub fn solve_senet_endgames(
         }
     })?;
     bar.finish_and_clear();
-    let peak = sawah_solver::peak_resident_bytes()
-        .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
-        .unwrap_or_default();
+    let peak = peak_memory();
     let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
     println!(
         "senet endgames with at most {pieces} pieces per side: {} states, {} layer pairs, {sweeps} sweeps, residual {:.2e}, {:.1} s{peak}",
