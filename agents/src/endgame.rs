@@ -10,7 +10,7 @@
 
 use crate::evaluator::Evaluator;
 use crate::review::{Class, Summary};
-use crate::table::{TableBytes, TableError, TableInfo, data_offset, read_header};
+use crate::table::{TableBytes, TableError, TableInfo, checked_values, read_header};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::table::{header_with, write_table_file};
 use sawah_engine::record::{ReplayError, replay_from};
@@ -75,20 +75,7 @@ impl EndgameTable {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path) -> Result<EndgameTable, TableError> {
         let shown = path.display().to_string();
-        let io_error = |source| TableError::Io {
-            path: shown.clone(),
-            source,
-        };
-        let file = std::fs::File::open(path).map_err(io_error)?;
-        if !file.metadata().map_err(io_error)?.is_file() {
-            return Err(TableError::Format {
-                path: shown,
-                message: "not a regular file".into(),
-            });
-        }
-        // Safety: a read-only map, as for the race tables (`Table::open`).
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
-        EndgameTable::from_table_bytes(TableBytes::Mapped(map), &shown)
+        EndgameTable::from_table_bytes(crate::table::map_file(path)?, &shown)
     }
 
     /// An endgame table from bytes in memory; errors call it `name`.
@@ -132,20 +119,8 @@ impl EndgameTable {
                 index.len()
             )));
         }
-        let offset = data_offset(header_len);
-        let expected = offset as u64 + value_type.bytes() as u64 * states;
-        if bytes.len() as u64 != expected {
-            return Err(format(format!(
-                "{} bytes; a table of {states} {value_type} values has {expected}",
-                bytes.len()
-            )));
-        }
-        let info = TableInfo {
-            states,
-            residual: header["residual"].as_f64().unwrap_or(f64::NAN),
-            tolerance: header["tolerance"].as_f64().unwrap_or(f64::NAN),
-            value_type,
-        };
+        let (offset, info) =
+            checked_values(&bytes, header_len, &header, states, value_type).map_err(format)?;
         Ok(EndgameTable {
             bytes,
             offset,
@@ -242,11 +217,22 @@ pub fn review_endgame(
         if table.value(position).is_none() {
             return;
         }
-        let best_of = |throw: u8| {
+        // Every throw's move values once: the best after each gives the
+        // position's value before the throw (for the luck), and the
+        // throw made gives the loss.
+        let mut expected = 0.0;
+        let mut this_throw = None;
+        for (throw, p) in senet.dice().outcomes() {
             let moves = Game::legal_moves(senet, position, throw);
-            move_values(senet, table, position, &moves)
-        };
-        let Some(values) = best_of(step.roll) else {
+            let Some(values) = move_values(senet, table, position, &moves) else {
+                return;
+            };
+            expected += p * values.iter().copied().fold(0.0, f64::max);
+            if throw == step.roll {
+                this_throw = Some(values);
+            }
+        }
+        let Some(values) = this_throw else {
             return;
         };
         let best = values.iter().copied().fold(0.0, f64::max);
@@ -258,13 +244,6 @@ pub fn review_endgame(
                 .map_or(best, |k| values[k]),
             None => best,
         };
-        let expected: f64 = senet
-            .dice()
-            .outcomes()
-            .map(|(throw, p)| {
-                p * best_of(throw).map_or(0.0, |v| v.iter().copied().fold(0.0, f64::max))
-            })
-            .sum();
         let loss_pp = (100.0 * (best - played)).max(0.0);
         let class = if step.legal.len() > 1 {
             Class::of(loss_pp)

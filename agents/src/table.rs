@@ -285,6 +285,54 @@ impl std::ops::Deref for TableBytes {
     }
 }
 
+/// A table file, memory-mapped after checking it is a regular file.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn map_file(path: &Path) -> Result<TableBytes, TableError> {
+    let shown = path.display().to_string();
+    let io_error = |source| TableError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let file = File::open(path).map_err(io_error)?;
+    if !file.metadata().map_err(io_error)?.is_file() {
+        return Err(TableError::Format {
+            path: shown,
+            message: "not a regular file".into(),
+        });
+    }
+    // Safety: the map is read-only; a file changed underneath by another
+    // process would show changed values, never unsafety in this process
+    // beyond that (the same caveat as every memory-mapped reader).
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
+    Ok(TableBytes::Mapped(map))
+}
+
+/// Where the values of a table with `states` values of `value_type` start,
+/// after checking the file's size, and what its header says of them.
+pub(crate) fn checked_values(
+    bytes: &[u8],
+    header_len: usize,
+    header: &serde_json::Value,
+    states: u64,
+    value_type: ValueType,
+) -> Result<(usize, TableInfo), String> {
+    let offset = data_offset(header_len);
+    let expected = offset as u64 + value_type.bytes() as u64 * states;
+    if bytes.len() as u64 != expected {
+        return Err(format!(
+            "{} bytes; a table of {states} {value_type} values has {expected}",
+            bytes.len()
+        ));
+    }
+    let info = TableInfo {
+        states,
+        residual: header["residual"].as_f64().unwrap_or(f64::NAN),
+        tolerance: header["tolerance"].as_f64().unwrap_or(f64::NAN),
+        value_type,
+    };
+    Ok((offset, info))
+}
+
 /// The header of a table file: its length and its JSON, after checking
 /// the magic and the format version.
 pub(crate) fn read_header(map: &[u8]) -> Result<(usize, serde_json::Value), String> {
@@ -330,22 +378,7 @@ impl Table {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path, rules: &RuleSet) -> Result<Table, TableError> {
         let shown = path.display().to_string();
-        let io_error = |source| TableError::Io {
-            path: shown.clone(),
-            source,
-        };
-        let file = File::open(path).map_err(io_error)?;
-        if !file.metadata().map_err(io_error)?.is_file() {
-            return Err(TableError::Format {
-                path: shown,
-                message: "not a regular file".into(),
-            });
-        }
-        // Safety: the map is read-only; a file changed underneath by another
-        // process would show changed values, never unsafety in this process
-        // beyond that (the same caveat as every memory-mapped reader).
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
-        Table::from_table_bytes(TableBytes::Mapped(map), &shown, rules)
+        Table::from_table_bytes(map_file(path)?, &shown, rules)
     }
 
     /// A table from bytes in memory (the contents of a table file), checked
@@ -384,7 +417,6 @@ impl Table {
                 header["index"], header["value_type"]
             )));
         };
-        let width = value_type.bytes() as u64;
         let index = PositionIndex::new(rules);
         let states = header["states"].as_u64().unwrap_or(0);
         if states != index.len() {
@@ -393,20 +425,8 @@ impl Table {
                 index.len()
             )));
         }
-        let offset = data_offset(header_len);
-        if map.len() as u64 != offset as u64 + width * states {
-            return Err(format(format!(
-                "{} bytes; a table of {states} {value_type} values has {}",
-                map.len(),
-                offset as u64 + width * states
-            )));
-        }
-        let info = TableInfo {
-            states,
-            residual: header["residual"].as_f64().unwrap_or(f64::NAN),
-            tolerance: header["tolerance"].as_f64().unwrap_or(f64::NAN),
-            value_type,
-        };
+        let (offset, info) =
+            checked_values(&map, header_len, &header, states, value_type).map_err(format)?;
         Ok(Table {
             bytes: map,
             offset,

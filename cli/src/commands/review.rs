@@ -48,7 +48,7 @@ pub struct ReviewArgs {
     /// Senet: only the turns a Senet endgame table covers (at most K
     /// pieces per side on the board; from `sawah solve --rules senet
     /// --pieces K`), measured against its exact values (md or json).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "reference")]
     pub endgame: Option<PathBuf>,
 }
 

@@ -16,7 +16,8 @@ pub struct SolveArgs {
     /// Senet only (it is not solved whole): solve its endgames, every
     /// position with at most this many pieces per side on the board (1 to
     /// 5; 3 is 12.2 million positions, 4 about 470 million).
-    #[arg(long, value_name = "K")]
+    /// (--memory and --no-extrapolation are the race solver's.)
+    #[arg(long, value_name = "K", conflicts_with_all = ["memory", "no_extrapolation"])]
     pub pieces: Option<u8>,
     /// Stop when a read-only pass shows max |T(V) - V| at most this.
     #[arg(long, default_value_t = 1e-10)]

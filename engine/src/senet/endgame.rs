@@ -280,6 +280,14 @@ impl EndgameIndex {
     pub fn endgame(&self, index: u64) -> Endgame {
         debug_assert!(index < self.len);
         let (a, b) = self.layer_of(index);
+        self.endgame_in(a, b, index)
+    }
+
+    /// The endgame at `index` of layer `(a, b)` (for walking a layer
+    /// without looking its layer up for every position).
+    #[inline]
+    pub fn endgame_in(&self, a: u8, b: u8, index: u64) -> Endgame {
+        debug_assert!(self.layer(a, b).contains(&index));
         let within = index - self.starts[a as usize][b as usize];
         let others = choose(u32::from(SLOTS - a), b.into());
         let mover = unrank(within / others, a.into(), SLOTS.into());
