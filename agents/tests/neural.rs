@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use sawah_agents::AgentSpec;
-use sawah_agents::neural::{Encode, NeuralNet};
+use sawah_agents::neural::{Encode, Encoder, NeuralNet};
 use sawah_engine::race::{self, RuleSet};
 use sawah_engine::senet::Senet;
 use sawah_engine::{Codec, DiceSource, Game};
@@ -35,15 +35,20 @@ fn positions<G: Game>(game: &G, count: usize, seed: u64) -> Vec<G::Position> {
     out
 }
 
+/// For every encoding the game offers.
 fn sparse_equals_dense<G: Encode + Codec>(game: &G) {
-    let net = random_net(game, &[32, 16], 7);
-    let mut dense = vec![0f32; game.input_size()];
-    for position in positions(game, 2000, 3) {
-        game.encode_dense(&position, &mut dense);
-        let reference = net.forward_dense(&dense);
-        let fast = net.evaluate(game, &position) as f32;
-        assert!((reference - fast).abs() < 1e-6, "{reference} vs {fast}");
-        assert!((0.0..=1.0).contains(&fast));
+    for &encoder in game.encoders() {
+        let net = NeuralNet::with_random_weights_for(game, encoder, &[32, 16], 7).unwrap();
+        net.check_for(game).unwrap();
+        assert_eq!(net.encoder(), encoder);
+        let mut dense = vec![0f32; game.input_size_of(encoder)];
+        for position in positions(game, 2000, 3) {
+            game.encode_dense_with(encoder, &position, &mut dense);
+            let reference = net.forward_dense(&dense);
+            let fast = net.evaluate(game, &position) as f32;
+            assert!((reference - fast).abs() < 1e-6, "{reference} vs {fast}");
+            assert!((0.0..=1.0).contains(&fast));
+        }
     }
 }
 
@@ -79,6 +84,33 @@ fn a_model_for_another_rule_set_or_encoding_is_refused() {
     other.info.encoder = "race-onehot-v0".into();
     let err = other.check_for(&ur).unwrap_err().to_string();
     assert!(err.contains("race-onehot-v0"), "{err}");
+    // A file naming an encoding this build does not know is refused on reading.
+    let err = NeuralNet::from_bytes(&other.to_bytes().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unknown encoder") && err.contains("race-onehot-v0"),
+        "{err}"
+    );
+    // Senet's features encoding is Senet's only: a race rule set refuses it,
+    // and Senet refuses a features model whose inputs do not add up.
+    let senet = Senet::new();
+    let features =
+        NeuralNet::with_random_weights_for(&senet, Encoder::SenetFeatures, &[8], 1).unwrap();
+    features.check_for(&senet).unwrap();
+    let mut for_ur = features.clone();
+    for_ur.info.rules = "ur".into();
+    for_ur.info.rules_digest = ur.rules_digest();
+    let err = for_ur.check_for(&ur).unwrap_err().to_string();
+    assert!(err.contains("senet-features-v1"), "{err}");
+    let mut onehot_sized = net.clone();
+    onehot_sized.info = features.info.clone();
+    let err = NeuralNet::from_bytes(&onehot_sized.to_bytes().unwrap())
+        .unwrap()
+        .check_for(&senet)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("246 inputs"), "{err}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use sawah_cli::commands::{
-    bench, bot, describe, hint, matches, play, review, serve, solve, tournament,
+    bench, bot, curve, describe, hint, matches, play, review, serve, solve, tournament,
 };
 use sawah_cli::train;
 use sawah_engine::registry::Registry;
@@ -48,6 +48,10 @@ enum Command {
     /// from a solved table (see docs/training.md). Progress, TensorBoard
     /// logs (FOLDER/tb), checkpoints and evaluations go to the run folder.
     Train(sawah_cli::train::TrainArgs),
+    /// Draw training runs' learning curves (Elo against one fixed opponent
+    /// by training games, from each run's evals.jsonl) on one chart (SVG),
+    /// with a table per run and where each curve flattens.
+    Curve(curve::CurveArgs),
     /// Write a run's network as a model file (SafeTensors) with its manifest
     /// entry (FILE.json), for models/ and `neural:model=FILE`.
     Export(sawah_cli::train::ExportArgs),
@@ -118,6 +122,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Elo(args) => tournament::elo_command(registry, args),
         Command::Sprt(args) => tournament::sprt_command(registry, args),
         Command::Train(args) => train::train_command(registry, args),
+        Command::Curve(args) => curve::run(args),
         Command::Export(args) => train::export_command(&args.run, &args.out),
         Command::Solve(args) => solve::solve_command(registry, args),
         Command::Quantize(args) => solve::quantize_command(registry, args),

@@ -12,9 +12,6 @@ use sawah_train::neural::run::Status;
 use sawah_train::neural::{RunFolder, RunOptions, TrainConfig, train};
 use std::path::{Path, PathBuf};
 
-/// The fixed opponents every evaluation plays (plus perfect play with a table).
-pub const OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax:depth=1"];
-
 /// The arguments of `sawah train`.
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
@@ -247,7 +244,7 @@ fn train_race(
         }
         None => None,
     };
-    let mut opponents: Vec<String> = OPPONENTS.iter().map(|s| s.to_string()).collect();
+    let mut opponents = config.eval_opponents.clone();
     if let Some(path) = &config.table {
         opponents.push(format!("perfect:table={path}"));
     }
@@ -318,7 +315,7 @@ fn train_senet(
         exact: exact
             .as_ref()
             .map(|f| f as &(dyn Fn(&sawah_engine::senet::Position) -> Option<f64> + Sync)),
-        opponents: OPPONENTS.iter().map(|s| s.to_string()).collect(),
+        opponents: plan.config.eval_opponents.clone(),
         measures: None,
         observe,
     };

@@ -173,9 +173,106 @@ fn bad_training_arguments_get_clear_errors() {
             "senet is not solved whole",
         ),
         (&["export", "/no/such/run", "--out", d], "run folder"),
+        (
+            &[
+                "train",
+                "--rules",
+                "ur",
+                "--out",
+                d,
+                "--set",
+                "encoder=senet-features-v1",
+            ],
+            "ur offers race-onehot-v1",
+        ),
+        (
+            &[
+                "train",
+                "--rules",
+                "senet",
+                "--out",
+                d,
+                "--set",
+                "eval_opponents=[\"expectiminimax:depth=x\"]",
+            ],
+            "evaluation opponent expectiminimax:depth=x",
+        ),
+        (&["curve", "/no/such/run"], "run folder"),
     ];
     for (args, needle) in cases {
         assert_refused(args, needle);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run folder with the given evaluations (and a config.json like a run's).
+fn fake_run(dir: &Path, evals: &[(u64, f64)]) {
+    std::fs::create_dir_all(dir).unwrap();
+    let config = serde_json::json!({
+        "rules": "senet", "rules_digest": "x", "encoder": "senet-onehot-v1",
+        "config": {}, "code_version": "test",
+    });
+    std::fs::write(dir.join("config.json"), config.to_string()).unwrap();
+    let lines: Vec<String> = evals
+        .iter()
+        .map(|&(games, score)| {
+            serde_json::json!({
+                "games": games,
+                "results": [["random", 0.9, 0.88, 0.92], ["expectiminimax:depth=1", score, score - 0.02, score + 0.02]],
+                "measures": [],
+            })
+            .to_string()
+        })
+        .collect();
+    std::fs::write(dir.join("evals.jsonl"), lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn curve_draws_runs_against_one_opponent_and_names_what_is_missing() {
+    let dir = common::fresh_dir("curve");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    fake_run(
+        &a,
+        &[(1000, 0.52), (2000, 0.58), (3000, 0.60), (4000, 0.605)],
+    );
+    fake_run(
+        &b,
+        &[(1000, 0.55), (2000, 0.63), (3000, 0.64), (4000, 0.64)],
+    );
+    let out = dir.join("curve.svg");
+    let (code, stdout, stderr) = sawah(&[
+        "curve",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--opponent",
+        "expectiminimax:depth=1",
+        "--label",
+        "one-hot",
+        "--label",
+        "features",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // 60.5% is +74 Elo; the table lists every evaluation of both runs.
+    assert!(stdout.contains("| 4000 | 60.5% | +74 |"), "{stdout}");
+    assert!(stdout.contains("features: ends at"), "{stdout}");
+    assert!(stdout.contains("flat from 2000 training games"), "{stdout}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("one-hot") && svg.contains("features"));
+    // Two opponents and none named; an opponent no run played; labels
+    // that do not match the runs.
+    let a = a.to_str().unwrap();
+    assert_refused(&["curve", a], "expectiminimax:depth=1, random");
+    assert_refused(
+        &["curve", a, "--opponent", "heuristic"],
+        "no evaluation against \"heuristic\"",
+    );
+    assert_refused(
+        &["curve", a, "--label", "x", "--label", "y"],
+        "one --label per run",
+    );
+    std::fs::write(dir.join("a/evals.jsonl"), "{not json\n").unwrap();
+    assert_refused(&["curve", a, "--opponent", "random"], "line 1");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod bradley_terry;
+pub mod curve;
 pub mod gamelog;
 pub mod matches;
 pub mod pairing;

@@ -3,7 +3,7 @@
 //! that is not a run.
 
 use burn::prelude::*;
-use sawah_agents::neural::{Encode, ModelInfo, NeuralNet};
+use sawah_agents::neural::{Encode, Encoder, ModelInfo, NeuralNet};
 use sawah_engine::race;
 use sawah_engine::senet::Senet;
 use sawah_engine::{Codec, DiceSource, Game};
@@ -33,26 +33,33 @@ fn positions<G: Game>(game: &G, count: usize) -> Vec<G::Position> {
     out
 }
 
+/// For every encoding the game offers.
 fn inference_equals_burn<G: Encode + Codec>(game: &G, hidden: &[usize]) {
+    for &encoder in game.encoders() {
+        inference_equals_burn_with(game, encoder, hidden);
+    }
+}
+
+fn inference_equals_burn_with<G: Encode + Codec>(game: &G, encoder: Encoder, hidden: &[usize]) {
     let device = Device::flex();
     device.seed(3);
-    let mut widths = vec![game.input_size()];
+    let mut widths = vec![game.input_size_of(encoder)];
     widths.extend_from_slice(hidden);
     widths.push(1);
     let model = ValueNet::new(&widths, &device);
     let info = ModelInfo {
         rules: game.name().into(),
         rules_digest: game.rules_digest(),
-        encoder: game.encoder_id().into(),
+        encoder: encoder.id().into(),
         info: serde_json::json!({}),
     };
     let net = model.to_inference(info).unwrap();
     let net = NeuralNet::from_bytes(&net.to_bytes().unwrap()).unwrap();
     let positions = positions(game, 500);
-    let n = game.input_size();
+    let n = game.input_size_of(encoder);
     let mut inputs = vec![0f32; positions.len() * n];
     for (k, p) in positions.iter().enumerate() {
-        game.encode_dense(p, &mut inputs[k * n..(k + 1) * n]);
+        game.encode_dense_with(encoder, p, &mut inputs[k * n..(k + 1) * n]);
     }
     let batch = Tensor::<2>::from_data(TensorData::new(inputs, [positions.len(), n]), &device);
     let burn_out: Vec<f32> = model
@@ -159,4 +166,75 @@ fn a_short_run_learns_to_beat_random_and_exports_a_loadable_model() {
     );
     assert!(err.to_string().contains("run folder"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_senet_run_trains_and_exports_with_the_features_encoding_and_refuses_others() {
+    let senet = Senet::new();
+    let dir = std::env::temp_dir().join(format!("sawah-train-features-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = |config: TrainConfig, resume: bool| {
+        let mut observe = |_: &sawah_train::neural::Status| {};
+        train(
+            &senet,
+            RunOptions {
+                folder: RunFolder { dir: dir.clone() },
+                config,
+                resume,
+                teacher: None,
+                exact: None,
+                opponents: vec![],
+                measures: None,
+                observe: &mut observe,
+            },
+        )
+    };
+    let config = TrainConfig::default()
+        .with_overrides(&[
+            "encoder=senet-features-v1".into(),
+            "games=20".into(),
+            "minutes=0".into(),
+            "games_per_round=10".into(),
+            "eval_every=0".into(),
+            "eval_games=2".into(),
+            "hidden=[8]".into(),
+        ])
+        .unwrap();
+    assert_eq!(run(config.clone(), false).unwrap().games, 20);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap();
+    assert_eq!(record["encoder"], "senet-features-v1");
+    // Resuming keeps the run's encoding (the checkpoint says which).
+    let longer = TrainConfig {
+        games: 30,
+        ..config.clone()
+    };
+    std::fs::write(
+        dir.join("config.json"),
+        serde_json::to_string(&serde_json::json!({
+            "rules": record["rules"], "rules_digest": record["rules_digest"],
+            "encoder": record["encoder"], "config": longer, "code_version": record["code_version"],
+        }))
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(run(TrainConfig::default(), true).unwrap().games, 30);
+    let out = dir.join("senet.safetensors");
+    let entry = sawah_train::neural::export::export(&dir, &out).unwrap();
+    assert_eq!(entry.encoder, "senet-features-v1");
+    assert_eq!(entry.input_size, 246);
+    let net = NeuralNet::load(&out, &senet).unwrap();
+    assert_eq!(net.encoder(), Encoder::SenetFeatures);
+    // An encoding the rule set does not offer is refused by name.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let race_only = TrainConfig {
+        encoder: Some("race-onehot-v1".into()),
+        ..config
+    };
+    let err = run(race_only, false).err().unwrap().to_string();
+    assert!(
+        err.contains("race-onehot-v1") && err.contains("senet-features-v1"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

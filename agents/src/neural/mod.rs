@@ -4,7 +4,7 @@
 pub mod encoding;
 pub mod model;
 
-pub use encoding::Encode;
+pub use encoding::{Encode, Encoder};
 pub use model::{Activation, Dense, ModelError, ModelInfo, NeuralNet};
 
 use crate::evaluator::Evaluator;

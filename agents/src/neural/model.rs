@@ -14,7 +14,7 @@
 //! The first layer reads the sparse 0/1 encoding as a sum of weight rows,
 //! so an evaluation costs (active inputs + later layer sizes) × width.
 
-use super::encoding::Encode;
+use super::encoding::{Encode, Encoder};
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 use sawah_engine::Codec;
 use std::path::Path;
@@ -144,6 +144,8 @@ pub struct NeuralNet {
     pub info: ModelInfo,
     /// The layers, input first; the last has one output.
     pub layers: Vec<Dense>,
+    /// The encoding named by `info.encoder`, resolved once.
+    encoder: Encoder,
 }
 
 fn format_error(message: impl Into<String>) -> ModelError {
@@ -200,7 +202,19 @@ impl NeuralNet {
         if layers.last().map(|l| l.outputs) != Some(1) {
             return Err(format_error("the last layer must have one output"));
         }
-        Ok(NeuralNet { info, layers })
+        let encoder = Encoder::from_id(&info.encoder).ok_or_else(|| {
+            let known: Vec<&str> = Encoder::ALL.iter().map(|e| e.id()).collect();
+            format_error(format!(
+                "unknown encoder {:?}; this build reads {}",
+                info.encoder,
+                known.join(", ")
+            ))
+        })?;
+        Ok(NeuralNet {
+            info,
+            layers,
+            encoder,
+        })
     }
 
     /// A network for `game` with ReLU hidden layers of widths `hidden`, a
@@ -211,6 +225,16 @@ impl NeuralNet {
         hidden: &[usize],
         seed: u64,
     ) -> Result<NeuralNet, ModelError> {
+        NeuralNet::with_random_weights_for(game, game.default_encoder(), hidden, seed)
+    }
+
+    /// [`NeuralNet::with_random_weights`] reading `encoder`'s inputs.
+    pub fn with_random_weights_for<G: Encode + Codec>(
+        game: &G,
+        encoder: Encoder,
+        hidden: &[usize],
+        seed: u64,
+    ) -> Result<NeuralNet, ModelError> {
         let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
         let mut next = move || {
             state ^= state << 13;
@@ -218,7 +242,7 @@ impl NeuralNet {
             state ^= state << 17;
             ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.6
         };
-        let mut widths = vec![game.input_size()];
+        let mut widths = vec![game.input_size_of(encoder)];
         widths.extend_from_slice(hidden);
         widths.push(1);
         let last = widths.len() - 2;
@@ -241,7 +265,7 @@ impl NeuralNet {
             ModelInfo {
                 rules: game.name().to_string(),
                 rules_digest: game.rules_digest(),
-                encoder: game.encoder_id().to_string(),
+                encoder: encoder.id().to_string(),
                 info: serde_json::json!({ "random_weights_seed": seed }),
             },
             layers,
@@ -268,8 +292,13 @@ impl NeuralNet {
             .collect()
     }
 
+    /// The input encoding the network reads.
+    pub fn encoder(&self) -> Encoder {
+        self.encoder
+    }
+
     /// Checks that the model belongs to `game`: rule set (name and full
-    /// description), encoder and input size.
+    /// description), an encoder the game offers, and its input size.
     pub fn check_for<G: Encode + Codec>(&self, game: &G) -> Result<(), ModelError> {
         if self.info.rules != game.name() || self.info.rules_digest != game.rules_digest() {
             return Err(ModelError::Mismatch {
@@ -277,13 +306,15 @@ impl NeuralNet {
                 found: format!("rule set {} ({})", self.info.rules, self.info.rules_digest),
             });
         }
-        if self.info.encoder != game.encoder_id() || self.input_size() != game.input_size() {
+        let offered = game.encoder_named(&self.info.encoder);
+        if offered != Some(self.encoder) || self.input_size() != game.input_size_of(self.encoder) {
+            let expected: Vec<String> = game
+                .encoders()
+                .iter()
+                .map(|&e| format!("{e} with {} inputs", game.input_size_of(e)))
+                .collect();
             return Err(ModelError::Mismatch {
-                expected: format!(
-                    "encoder {} with {} inputs",
-                    game.encoder_id(),
-                    game.input_size()
-                ),
+                expected: format!("encoder {}", expected.join(" or ")),
                 found: format!(
                     "encoder {} with {} inputs",
                     self.info.encoder,
@@ -344,12 +375,17 @@ impl NeuralNet {
         current[0]
     }
 
+    /// Appends `position`'s active inputs in the network's encoding.
+    pub fn encode<G: Encode>(&self, game: &G, position: &G::Position, active: &mut Vec<u16>) {
+        game.encode_with(self.encoder, position, active);
+    }
+
     /// The win probability for the side to move of `position`.
     pub fn evaluate<G: Encode>(&self, game: &G, position: &G::Position) -> f64 {
         ACTIVE.with(|active| {
             let mut active = active.borrow_mut();
             active.clear();
-            game.encode(position, &mut active);
+            self.encode(game, position, &mut active);
             f64::from(self.forward_active(&active))
         })
     }

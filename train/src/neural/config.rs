@@ -14,6 +14,9 @@ pub enum Mode {
     Distill,
 }
 
+/// The evaluations' opponents unless `eval_opponents` says otherwise.
+pub const DEFAULT_OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax:depth=1"];
+
 /// Every training setting, with defaults for a small, fast network.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -53,6 +56,12 @@ pub struct TrainConfig {
     /// self-play games stop at the first position it covers, with its exact
     /// value as the last target, and moves are chosen by it where it applies.
     pub endgame: Option<String>,
+    /// The input encoding of the network (`senet-features-v1`); empty: the
+    /// rule set's default (`race-onehot-v1`, `senet-onehot-v1`).
+    pub encoder: Option<String>,
+    /// The fixed opponents every evaluation plays (agent specs); with a
+    /// table, perfect play is added.
+    pub eval_opponents: Vec<String>,
     /// Games between evaluations (0: only at the end).
     pub eval_every: u64,
     /// Games per opponent at each evaluation (paired dice).
@@ -78,6 +87,8 @@ impl Default for TrainConfig {
             seed: 1,
             table: None,
             endgame: None,
+            encoder: None,
+            eval_opponents: DEFAULT_OPPONENTS.iter().map(|s| s.to_string()).collect(),
             eval_every: 20_000,
             eval_games: 400,
             checkpoint_minutes: 5.0,
@@ -345,6 +356,10 @@ fn allowed_values(key: &str) -> &'static str {
         "learning_rate_end" => "a number (the learning rate at the end of the budget)",
         "table" => "a solved table's path",
         "endgame" => "a Senet endgame table's path",
+        "encoder" => "an input encoding's id, such as senet-features-v1",
+        "eval_opponents" => {
+            "a list of agent specs, such as [\"random\",\"expectiminimax:depth=2\"]"
+        }
         "games" | "games_per_round" | "batch" | "seed" | "eval_every" | "eval_games" => {
             "a whole number, 0 or more"
         }

@@ -27,7 +27,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::neural::{ModelInfo, NeuralNet};
+use sawah_agents::neural::{Encoder, ModelInfo, NeuralNet};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
@@ -103,6 +103,23 @@ impl RunFolder {
     pub fn evals(&self) -> PathBuf {
         self.dir.join("evals.jsonl")
     }
+
+    /// Every evaluation so far (at most [`MAX_EVALS_BYTES`] of them); a
+    /// line that is not an evaluation is an error naming the line.
+    pub fn read_evals(&self) -> Result<Vec<Evaluation>, TrainError> {
+        let path = self.evals();
+        let bytes = sawah_agents::neural::model::read_bounded(&path, MAX_EVALS_BYTES)
+            .map_err(|e| file_error(&path, format!("{e} (has the run evaluated yet?)")))?;
+        let text = String::from_utf8(bytes).map_err(|e| file_error(&path, e))?;
+        text.lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(k, line)| {
+                serde_json::from_str(line)
+                    .map_err(|e| file_error(&path, format!("line {}: {e}", k + 1)))
+            })
+            .collect()
+    }
     /// The learned weights of the hand-made evaluation.
     pub fn heuristic(&self) -> PathBuf {
         self.dir.join("heuristic.json")
@@ -112,6 +129,10 @@ impl RunFolder {
         self.dir.join("tb")
     }
 }
+
+/// The largest `evals.jsonl` read: a line is a few hundred bytes, an
+/// evaluation every few thousand games, so this is room for millions.
+pub const MAX_EVALS_BYTES: u64 = 64 << 20;
 
 /// What `config.json` holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -296,11 +317,16 @@ fn decode_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
     })
 }
 
-fn model_info<G: HasHeuristic>(game: &G, config: &TrainConfig, counters: &Counters) -> ModelInfo {
+fn model_info<G: HasHeuristic>(
+    game: &G,
+    encoder: Encoder,
+    config: &TrainConfig,
+    counters: &Counters,
+) -> ModelInfo {
     ModelInfo {
         rules: game.name().to_string(),
         rules_digest: game.rules_digest(),
-        encoder: game.encoder_id().to_string(),
+        encoder: encoder.id().to_string(),
         info: serde_json::json!({
             "training": match config.mode { Mode::SelfPlay => "self-play TD(lambda)", Mode::Distill => "distilled from a solved table" },
             "training_games": counters.games,
@@ -433,6 +459,18 @@ fn evaluate<G: HasHeuristic + Sync + 'static>(
     })
 }
 
+/// The encoding named `id`, if `game` offers it.
+fn run_encoder<G: HasHeuristic>(game: &G, id: &str) -> Result<Encoder, TrainError> {
+    game.encoder_named(id).ok_or_else(|| {
+        let offered: Vec<&str> = game.encoders().iter().map(|e| e.id()).collect();
+        TrainError::Config(format!(
+            "encoder {id:?}: {} offers {}",
+            game.name(),
+            offered.join(", ")
+        ))
+    })
+}
+
 /// The run's record: when resuming, read and checked against `game`;
 /// otherwise a new one for `config`, written to the (new) run folder.
 fn open_record<G: HasHeuristic>(
@@ -466,10 +504,14 @@ fn open_record<G: HasHeuristic>(
             ));
         }
         config.validate()?;
+        let encoder = match &config.encoder {
+            Some(id) => run_encoder(game, id)?,
+            None => game.default_encoder(),
+        };
         let record = RunRecord {
             rules: game.name().to_string(),
             rules_digest: game.rules_digest(),
-            encoder: game.encoder_id().to_string(),
+            encoder: encoder.id().to_string(),
             config: config.clone(),
             code_version: code_version(),
         };
@@ -545,6 +587,7 @@ struct Resumed {
 /// checking it is for `game` and a network of `widths`.
 fn load_checkpoint<G: HasHeuristic>(
     game: &G,
+    encoder: Encoder,
     path: &Path,
     widths: &[usize],
     model: &mut ValueNet,
@@ -552,10 +595,13 @@ fn load_checkpoint<G: HasHeuristic>(
 ) -> Result<Resumed, TrainError> {
     let bytes = fs::read(path).map_err(|e| file_error(path, e))?;
     let checkpoint = decode_checkpoint(&bytes).map_err(|e| file_error(path, e))?;
-    if checkpoint.header.widths != widths || checkpoint.header.rules_digest != game.rules_digest() {
+    if checkpoint.header.widths != widths
+        || checkpoint.header.rules_digest != game.rules_digest()
+        || checkpoint.header.encoder != encoder.id()
+    {
         return Err(file_error(
             path,
-            "the checkpoint does not match the run's rule set or network",
+            "the checkpoint does not match the run's rule set, encoder or network",
         ));
     }
     let mut store =
@@ -582,6 +628,7 @@ struct Trainer<'g, 'o, G: HasHeuristic> {
     game: &'g G,
     options: RunOptions<'o, G>,
     config: TrainConfig,
+    encoder: Encoder,
     widths: Vec<usize>,
     device: Device,
     model: ValueNet,
@@ -613,11 +660,18 @@ where
     /// Opens the run (new, or resumed from its checkpoint) and its
     /// TensorBoard folder for this process.
     fn start(game: &'g G, options: RunOptions<'o, G>) -> Result<Trainer<'g, 'o, G>, TrainError> {
+        // The opponents are checked now, not at the first evaluation.
+        for opponent in &options.opponents {
+            AgentSpec::parse(opponent, game.name())
+                .and_then(|spec| spec.build(game).map(drop))
+                .map_err(|e| TrainError::Config(format!("evaluation opponent {opponent}: {e}")))?;
+        }
         let folder = &options.folder;
         fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
         let record = open_record(game, folder, options.resume, &options.config)?;
         let config = record.config.clone();
-        let mut widths = vec![game.input_size()];
+        let encoder = run_encoder(game, &record.encoder)?;
+        let mut widths = vec![game.input_size_of(encoder)];
         widths.extend(&config.hidden);
         widths.push(1);
         let device = Device::flex().autodiff();
@@ -628,6 +682,7 @@ where
             let path = folder.checkpoint();
             Some(load_checkpoint(
                 game,
+                encoder,
                 &path,
                 &widths,
                 &mut model,
@@ -641,7 +696,7 @@ where
             None => {
                 let counters = Counters::default();
                 let player = model
-                    .to_inference(model_info(game, &config, &counters))
+                    .to_inference(model_info(game, encoder, &config, &counters))
                     .map_err(|e| TrainError::Config(format!("copying the network: {e}")))?;
                 (player, HeuristicWeights::initial(game), counters)
             }
@@ -655,6 +710,7 @@ where
         Ok(Trainer {
             game,
             config,
+            encoder,
             widths,
             model,
             optimizer,
@@ -680,7 +736,12 @@ where
     /// The learner's network as an inference model.
     fn snapshot(&self) -> Result<NeuralNet, TrainError> {
         self.model
-            .to_inference(model_info(self.game, &self.config, &self.counters))
+            .to_inference(model_info(
+                self.game,
+                self.encoder,
+                &self.config,
+                &self.counters,
+            ))
             .map_err(|e| TrainError::Config(format!("copying the network: {e}")))
     }
 
@@ -700,7 +761,7 @@ where
         let update = RoundUpdate {
             samples: &samples,
             batch: config.batch,
-            input_size: game.input_size(),
+            input_size: game.input_size_of(self.encoder),
             device: &self.device,
             shuffle_seed: mix(config.seed, 0x5f1e, round),
             learning_rate,
@@ -871,7 +932,7 @@ where
             header: CheckpointHeader {
                 rules: game.name().to_string(),
                 rules_digest: game.rules_digest(),
-                encoder: game.encoder_id().to_string(),
+                encoder: self.encoder.id().to_string(),
                 widths: self.widths.clone(),
                 counters: self.counters,
                 heuristic: self.heuristic.clone(),

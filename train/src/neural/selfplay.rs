@@ -165,8 +165,8 @@ where
                 .zip(values.iter().zip(targets))
                 .filter(|(p, _)| game.winner(p).is_none())
                 .map(|(p, (&v, t))| {
-                    let mut active = Vec::with_capacity(32);
-                    game.encode(p, &mut active);
+                    let mut active = Vec::with_capacity(64);
+                    net.encode(game, p, &mut active);
                     Sample {
                         active,
                         target: t as f32,
