@@ -60,22 +60,21 @@ impl Curve {
             .then(|| last.iter().map(CurvePoint::elo).sum::<f64>() / last.len() as f64)
     }
 
-    /// Where the curve flattens: the first evaluation from which every
-    /// evaluation's 95% interval contains the final level (the mean of
-    /// the last `tail` points). Later training has then moved the run by
-    /// no more than the evaluations can tell. `None` for an empty curve.
+    /// Where the curve flattens: the evaluation after the last one whose
+    /// 95% interval lies wholly below the final level (the mean of the
+    /// last `tail` points), or the first evaluation when none does. From
+    /// there on, no evaluation says the run was still below where it
+    /// ended. (A point above the final level is noise or an overshoot, not
+    /// learning still to come, so it does not move the plateau.) `None`
+    /// for an empty curve.
     pub fn plateau(&self, tail: usize) -> Option<&CurvePoint> {
         let level = self.final_elo(tail)?;
-        let mut first = self.points.len();
-        for (k, point) in self.points.iter().enumerate().rev() {
-            let (low, high) = point.elo_interval();
-            if low <= level && level <= high {
-                first = k;
-            } else {
-                break;
-            }
-        }
-        self.points.get(first)
+        let first = self
+            .points
+            .iter()
+            .rposition(|p| p.elo_interval().1 < level)
+            .map_or(0, |k| k + 1);
+        self.points.get(first.min(self.points.len() - 1))
     }
 
     /// A Markdown table: the points with their Elo and interval.
@@ -262,6 +261,18 @@ mod tests {
         ]);
         assert_eq!(rising.plateau(1).unwrap().games, 2);
         assert!(curve(vec![]).plateau(3).is_none());
+        // A flat curve (about +58 Elo) with one point wholly above it: that
+        // point does not say the run was still learning, so the curve is
+        // flat from its first point.
+        let flat = curve(vec![
+            point(0, 0.58, 0.02),
+            point(1, 0.59, 0.02),
+            point(2, 0.63, 0.02),
+            point(3, 0.58, 0.02),
+            point(4, 0.59, 0.02),
+            point(5, 0.58, 0.02),
+        ]);
+        assert_eq!(flat.plateau(3).unwrap().games, 0);
     }
 
     #[test]

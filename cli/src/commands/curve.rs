@@ -107,7 +107,7 @@ pub fn run(args: CurveArgs) -> Result<()> {
         println!("{}", curve.markdown());
         if let (Some(level), Some(plateau)) = (curve.final_elo(tail), curve.plateau(tail)) {
             println!(
-                "{}: ends at {level:+.0} Elo (mean of the last {} evaluations); flat from {} training games on (every later evaluation's 95% interval holds that level)\n",
+                "{}: ends at {level:+.0} Elo (mean of the last {} evaluations); flat from {} training games on (no later evaluation's 95% interval lies wholly below that level)\n",
                 curve.label,
                 tail.min(curve.points.len()),
                 plateau.games
