@@ -108,19 +108,9 @@ impl EndgameTable {
             .ok()
             .and_then(EndgameIndex::new)
             .ok_or_else(|| format(format!("{pieces} pieces per side; 1 to 5 are possible")))?;
-        let value_type = header["value_type"]
-            .as_str()
-            .and_then(crate::table::ValueType::from_name)
-            .ok_or_else(|| format(format!("value type {}; f32 or u16", header["value_type"])))?;
-        let states = header["states"].as_u64().unwrap_or(0);
-        if states != index.len() {
-            return Err(format(format!(
-                "{states} states; {pieces} pieces per side make {}",
-                index.len()
-            )));
-        }
+        let whose = format!("the index of {pieces} pieces per side");
         let (offset, info) =
-            checked_values(&bytes, header_len, &header, states, value_type).map_err(format)?;
+            checked_values(&bytes, header_len, &header, index.len(), &whose).map_err(format)?;
         Ok(EndgameTable {
             bytes,
             offset,

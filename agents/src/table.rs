@@ -307,15 +307,30 @@ pub(crate) fn map_file(path: &Path) -> Result<TableBytes, TableError> {
     Ok(TableBytes::Mapped(map))
 }
 
-/// Where the values of a table with `states` values of `value_type` start,
-/// after checking the file's size, and what its header says of them.
+/// Where a table's values start and what its header says of them, after
+/// checking what every table must hold: a value type this build reads,
+/// `states` values (what the reader's index needs; `whose` names that
+/// index in the message), and exactly the bytes they take.
 pub(crate) fn checked_values(
     bytes: &[u8],
     header_len: usize,
     header: &serde_json::Value,
     states: u64,
-    value_type: ValueType,
+    whose: &str,
 ) -> Result<(usize, TableInfo), String> {
+    let value_type = header["value_type"]
+        .as_str()
+        .and_then(ValueType::from_name)
+        .ok_or_else(|| {
+            format!(
+                "value type {}; this build reads f32 or u16",
+                header["value_type"]
+            )
+        })?;
+    let found = header["states"].as_u64().unwrap_or(0);
+    if found != states {
+        return Err(format!("{found} states; {whose} has {states}"));
+    }
     let offset = data_offset(header_len);
     let expected = offset as u64 + value_type.bytes() as u64 * states;
     if bytes.len() as u64 != expected {
@@ -410,23 +425,15 @@ impl Table {
                 found,
             });
         }
-        let value_type = header["value_type"].as_str().and_then(ValueType::from_name);
-        let Some(value_type) = value_type.filter(|_| header["index"] == INDEX_ID) else {
+        if header["index"] != INDEX_ID {
             return Err(format(format!(
-                "index {} with {} values; this build reads {INDEX_ID} with f32 or u16",
-                header["index"], header["value_type"]
-            )));
-        };
-        let index = PositionIndex::new(rules);
-        let states = header["states"].as_u64().unwrap_or(0);
-        if states != index.len() {
-            return Err(format(format!(
-                "{states} states; the rule set has {}",
-                index.len()
+                "index {}; this build reads {INDEX_ID}",
+                header["index"]
             )));
         }
-        let (offset, info) =
-            checked_values(&map, header_len, &header, states, value_type).map_err(format)?;
+        let index = PositionIndex::new(rules);
+        let (offset, info) = checked_values(&map, header_len, &header, index.len(), "the rule set")
+            .map_err(format)?;
         Ok(Table {
             bytes: map,
             offset,
