@@ -9,7 +9,7 @@
 //! set, index or size.
 
 use crate::evaluator::Evaluator;
-use crate::review::{Class, Summary};
+use crate::review::{Summary, judge};
 use crate::table::{TableBytes, TableError, TableInfo, checked_values, read_header};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::table::{header_with, write_table_file};
@@ -226,20 +226,7 @@ pub fn review_endgame(
             return;
         };
         let best = values.iter().copied().fold(0.0, f64::max);
-        let played = match step.played {
-            Some(mv) => step
-                .legal
-                .iter()
-                .position(|&m| m == mv)
-                .map_or(best, |k| values[k]),
-            None => best,
-        };
-        let loss_pp = (100.0 * (best - played)).max(0.0);
-        let class = if step.legal.len() > 1 {
-            Class::of(loss_pp)
-        } else {
-            Class::Forced
-        };
+        let (_, loss_pp, class) = judge(best, &values, step.legal, step.played);
         summaries[position.turn().index()].add(class, loss_pp, 100.0 * (best - expected));
     })?;
     for summary in &mut summaries {

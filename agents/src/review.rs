@@ -54,6 +54,29 @@ pub enum Class {
     Blunder,
 }
 
+/// What a turn's move gave away, from the mover's values after each of the
+/// `legal` moves (`values`, in the same order) and the best of them: the
+/// value of the move `played` (the best when none was played, a pass), its
+/// loss in percentage points, and its class (forced without a choice).
+pub(crate) fn judge<M: PartialEq>(
+    best: f64,
+    values: &[f64],
+    legal: &[M],
+    played: Option<M>,
+) -> (f64, f64, Class) {
+    let value_played = played
+        .and_then(|mv| legal.iter().position(|m| *m == mv))
+        .and_then(|k| values.get(k).copied())
+        .unwrap_or(best);
+    let loss_pp = (100.0 * (best - value_played)).max(0.0);
+    let class = if legal.len() > 1 {
+        Class::of(loss_pp)
+    } else {
+        Class::Forced
+    };
+    (value_played, loss_pp, class)
+}
+
 impl Class {
     /// The class of a decision that lost `loss_pp` percentage points.
     pub fn of(loss_pp: f64) -> Class {
@@ -303,19 +326,8 @@ pub fn review<G: Game + Codec>(
                 Some(found) => found,
                 None => reference.best_after(game, position, step.roll)?,
             };
-            let value_played = match step.played {
-                Some(mv) => {
-                    let k = step.legal.iter().position(|&m| m == mv).unwrap_or(0);
-                    values[k]
-                }
-                None => value_best,
-            };
-            let loss_pp = (100.0 * (value_best - value_played)).max(0.0);
-            let class = if step.legal.len() > 1 {
-                Class::of(loss_pp)
-            } else {
-                Class::Forced
-            };
+            let (value_played, loss_pp, class) =
+                judge(value_best, &values, step.legal, step.played);
             let luck_pp = 100.0 * (value_best - expected);
             summaries[player.index()].add(class, loss_pp, luck_pp);
             let best = step.legal.get(best_index).copied();
