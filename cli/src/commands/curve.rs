@@ -5,6 +5,7 @@
 use anyhow::{Context, Result, bail};
 use sawah_eval::curve::{self, Curve, CurvePoint};
 use sawah_train::neural::RunFolder;
+use sawah_train::neural::run::Evaluation;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -53,8 +54,7 @@ pub fn run(args: CurveArgs) -> Result<()> {
     }
     let opponents: BTreeSet<&str> = runs
         .iter()
-        .flat_map(|(_, evals)| evals.iter())
-        .flat_map(|e| e.results.iter().map(|r| r.0.as_str()))
+        .flat_map(|(_, evals)| opponents_of(evals))
         .collect();
     let opponent = match (&args.opponent, opponents.len()) {
         (Some(opponent), _) => opponent.clone(),
@@ -87,7 +87,10 @@ pub fn run(args: CurveArgs) -> Result<()> {
             bail!(
                 "{}: no evaluation against {opponent:?}; its opponents: {}",
                 dir.display(),
-                run_opponents(evals).join(", ")
+                opponents_of(evals)
+                    .into_iter()
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         let label = match args.labels.get(k) {
@@ -130,10 +133,10 @@ pub fn run(args: CurveArgs) -> Result<()> {
     Ok(())
 }
 
-fn run_opponents(evals: &[sawah_train::neural::run::Evaluation]) -> Vec<String> {
-    let set: BTreeSet<&str> = evals
+/// The opponents a run was evaluated against, in order.
+fn opponents_of(evals: &[Evaluation]) -> BTreeSet<&str> {
+    evals
         .iter()
         .flat_map(|e| e.results.iter().map(|r| r.0.as_str()))
-        .collect();
-    set.into_iter().map(str::to_string).collect()
+        .collect()
 }
