@@ -140,10 +140,12 @@ pub struct MemoryAssets {
 }
 
 /// A table held in memory: the bytes of a table file (checked when used),
-/// or a table already opened (a server's, memory-mapped at start).
+/// or a table already opened (a server's, memory-mapped at start): a race
+/// rule set's solution or a Senet endgame table.
 enum HeldTable {
     Bytes(Arc<[u8]>),
     Open(Arc<Table>),
+    Endgame(Arc<EndgameTable>),
 }
 
 impl std::fmt::Debug for MemoryAssets {
@@ -203,13 +205,31 @@ impl MemoryAssets {
         self.tables.insert(name.to_string(), HeldTable::Open(table));
     }
 
+    /// Holds an opened Senet endgame table under `name` (for specs'
+    /// `endgame=NAME`).
+    pub fn add_endgame_table(&mut self, name: &str, table: Arc<EndgameTable>) {
+        self.tables
+            .insert(name.to_string(), HeldTable::Endgame(table));
+    }
+
     /// The rule set of the table held under `name`, if one is held there
     /// and its header names one.
     pub fn table_rules(&self, name: &str) -> Option<String> {
         match self.tables.get(name)? {
             HeldTable::Bytes(bytes) => Table::rules_in_header(bytes).ok(),
             HeldTable::Open(table) => Some(table.rules().to_string()),
+            HeldTable::Endgame(_) => Some(sawah_engine::senet::NAME.to_string()),
         }
+    }
+
+    /// The error for a table held under `name` that is another rule set's
+    /// than `expected`.
+    fn wrong_rules(&self, name: &str, expected: &str) -> SpecError {
+        SpecError::Table(Arc::new(crate::table::TableError::WrongRules {
+            path: name.to_string(),
+            expected: expected.to_string(),
+            found: self.table_rules(name).unwrap_or_default(),
+        }))
     }
 
     /// Holds the text of a heuristic weights file under `name`.
@@ -251,13 +271,7 @@ impl Assets for MemoryAssets {
                 .map(Arc::new)
                 .map_err(|e| SpecError::Table(Arc::new(e))),
             (Some(HeldTable::Open(table)), _) if table.belongs_to(rules) => Ok(Arc::clone(table)),
-            (Some(HeldTable::Open(table)), _) => Err(SpecError::Table(Arc::new(
-                crate::table::TableError::WrongRules {
-                    path: name.to_string(),
-                    expected: rules.name().to_string(),
-                    found: table.rules().to_string(),
-                },
-            ))),
+            (Some(_), _) => Err(self.wrong_rules(name, rules.name())),
             (None, Some(fallback)) => fallback.table(name, rules),
             (None, None) => Err(Self::missing("table", name, self.tables.keys().collect())),
         }
@@ -281,13 +295,8 @@ impl Assets for MemoryAssets {
             (Some(HeldTable::Bytes(bytes)), _) => EndgameTable::from_bytes(Arc::clone(bytes), name)
                 .map(Arc::new)
                 .map_err(|e| SpecError::Table(Arc::new(e))),
-            (Some(HeldTable::Open(table)), _) => Err(SpecError::Table(Arc::new(
-                crate::table::TableError::WrongRules {
-                    path: name.to_string(),
-                    expected: sawah_engine::senet::NAME.to_string(),
-                    found: table.rules().to_string(),
-                },
-            ))),
+            (Some(HeldTable::Endgame(table)), _) => Ok(Arc::clone(table)),
+            (Some(HeldTable::Open(_)), _) => Err(self.wrong_rules(name, sawah_engine::senet::NAME)),
             (None, Some(fallback)) => fallback.endgame_table(name),
             (None, None) => Err(Self::missing("table", name, self.tables.keys().collect())),
         }

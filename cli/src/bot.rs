@@ -22,7 +22,8 @@ pub struct BotFiles {
     /// A solved table, `RULES=FILE` or `FILE` (its header names the rule
     /// set), opened at start: `"bot":"perfect"` plays from it, and so do
     /// `choose` and `evaluate` requests for its rule set that name no bot.
-    /// Repeat for more rule sets.
+    /// A Senet endgame table (`sawah solve --rules senet --pieces K`)
+    /// serves specs' `endgame=FILE` instead. Repeat for more rule sets.
     #[arg(long = "table", value_name = "[RULES=]FILE")]
     pub tables: Vec<TableArg>,
     /// The models folder whose manifest serves "easy", "medium" and

@@ -746,6 +746,42 @@ fn an_untrusted_bot_serves_its_models_and_tables_by_file_name() {
 }
 
 #[test]
+fn an_untrusted_bot_serves_a_senet_endgame_table_by_file_name() {
+    let dir = fresh_dir("bot-untrusted-endgame");
+    let table = dir.join("senet-endgame-1.sawah");
+    let table = table.to_str().unwrap();
+    let (code, _, stderr) = sawah(&["solve", "--rules", "senet", "--pieces", "1", "--out", table]);
+    assert_eq!(code, 0, "{stderr}");
+    let untrusted = started(&[table], None, true);
+    let ask_untrusted = |request: Value| -> Value {
+        serde_json::from_str(&untrusted.handle_line(&request.to_string())).unwrap()
+    };
+    // One piece each: light on 30 (bears off with a throw of 1), dark on
+    // 29. Exactly: 8/17 for light to throw (worked by hand in the solver's
+    // tests); the heuristic with the table says the same.
+    let position = json!({"rules":"senet","turn":"light",
+        "light":{"squares":[30],"scored":4},"dark":{"squares":[29],"scored":4}});
+    let exact = ask_untrusted(json!({"cmd":"evaluate","position":position,
+        "bot":"heuristic:endgame=senet-endgame-1.sawah"}));
+    let value = exact["value"].as_f64().unwrap_or(f64::NAN);
+    assert!((value - 8.0 / 17.0).abs() < 1e-6, "{exact}");
+    // Not by its path, and not as a race rule set's table.
+    let by_path = ask_untrusted(json!({"cmd":"evaluate","position":position,
+        "bot":format!("heuristic:endgame={table}")}));
+    assert_eq!(error_kind(&by_path), "invalid_bot", "{by_path}");
+    let as_perfect = ask_untrusted(json!({"cmd":"evaluate","position":"ur light 7/-/0 7/-/0",
+        "bot":"perfect:table=senet-endgame-1.sawah"}));
+    assert_eq!(error_kind(&as_perfect), "invalid_bot", "{as_perfect}");
+    assert!(
+        as_perfect["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("senet"),
+        "{as_perfect}"
+    );
+}
+
+#[test]
 fn a_table_that_does_not_open_stops_the_start_with_its_name() {
     let dir = fresh_dir("bot-bad-table");
     let bad = dir.join("bad.sawah");

@@ -11,6 +11,7 @@
 
 use crate::Bot;
 use sawah_agents::assets::FileAssets;
+use sawah_agents::endgame::EndgameTable;
 use sawah_agents::manifest::Models;
 use sawah_agents::neural::NeuralNet;
 use sawah_agents::search::Stop;
@@ -154,9 +155,17 @@ pub fn bot(registry: Registry, setup: &Setup) -> Result<Bot, SetupError> {
         add_folder_models(&mut bot, dir)?;
     }
     for table in &setup.tables {
-        let (name, opened) = open_table(bot.registry(), table, setup.untrusted)?;
-        bot.assets_mut().add_table(&name, Arc::new(opened));
-        bot.add_default_table(name);
+        match open_table(bot.registry(), table, setup.untrusted)? {
+            (name, OpenedTable::Race(opened)) => {
+                bot.assets_mut().add_table(&name, opened);
+                bot.add_default_table(name);
+            }
+            // Senet is not solved whole: its endgame table serves specs'
+            // `endgame=NAME`, not perfect play.
+            (name, OpenedTable::SenetEndgames(opened)) => {
+                bot.assets_mut().add_endgame_table(&name, opened);
+            }
+        }
     }
     if !setup.untrusted {
         bot = bot.with_fallback(FileAssets);
@@ -192,11 +201,19 @@ fn add_folder_models(bot: &mut Bot, dir: &Path) -> Result<(), SetupError> {
 
 /// Opens a table for its rule set; its name is the path as given (trusted)
 /// or its file name (untrusted: requests name nothing else).
+/// A table opened at start.
+enum OpenedTable {
+    /// A race rule set's solution.
+    Race(Arc<Table>),
+    /// Senet's endgame table.
+    SenetEndgames(Arc<EndgameTable>),
+}
+
 fn open_table(
     registry: &Registry,
     table: &TableArg,
     untrusted: bool,
-) -> Result<(String, Table), SetupError> {
+) -> Result<(String, OpenedTable), SetupError> {
     let shown = table.path.display().to_string();
     let fail = |message: String| SetupError::Table {
         path: shown.clone(),
@@ -207,10 +224,15 @@ fn open_table(
         None => header_rules(&table.path).map_err(fail)?,
     };
     let game = registry.get(&rules).map_err(|e| fail(e.to_string()))?;
-    let AnyGame::Race(rule_set) = game else {
-        return Err(fail(format!("{rules} has no solved tables")));
-    };
-    let opened = Table::open(&table.path, &rule_set).map_err(|e| fail(e.to_string()))?;
+    let opened = match game {
+        AnyGame::Race(rule_set) => {
+            Table::open(&table.path, &rule_set).map(|t| OpenedTable::Race(Arc::new(t)))
+        }
+        AnyGame::Senet(_) => {
+            EndgameTable::open(&table.path).map(|t| OpenedTable::SenetEndgames(Arc::new(t)))
+        }
+    }
+    .map_err(|e| fail(e.to_string()))?;
     let name = if untrusted {
         table
             .path
