@@ -73,9 +73,16 @@ fn play<G: Encode>(
     let mut positions = Vec::with_capacity(256);
     let mut values = Vec::with_capacity(256);
     let known = |p: &G::Position| exact.is_some_and(|values| values(p).is_some());
+    // The network's value of the position reached by the greedy choice,
+    // computed while choosing it (so it is not evaluated twice).
+    let mut reached: Option<f64> = None;
     while game.winner(&position).is_none() && !known(&position) && positions.len() < MAX_ROLLS {
         positions.push(position);
-        values.push(net.evaluate(game, &position));
+        values.push(
+            reached
+                .take()
+                .unwrap_or_else(|| net.evaluate(game, &position)),
+        );
         let roll = dice.roll(game.dice());
         let moves = game.legal_moves(&position, roll);
         if moves.is_empty() {
@@ -88,19 +95,21 @@ fn play<G: Encode>(
             moves[dice.below(moves.len())]
         } else {
             let mover = game.turn(&position);
-            let mut best = (f64::NEG_INFINITY, moves[0]);
+            // (value for the mover, move, value for the side to move after it)
+            let mut best = (f64::NEG_INFINITY, moves[0], 0.0);
             for &mv in moves.iter() {
                 let after = game.apply(&position, mv).position;
-                let v = value(net, game, &after, exact);
+                let own = value(net, game, &after, exact);
                 let v = if game.turn(&after) == mover {
-                    v
+                    own
                 } else {
-                    1.0 - v
+                    1.0 - own
                 };
                 if v > best.0 {
-                    best = (v, mv);
+                    best = (v, mv, own);
                 }
             }
+            reached = Some(best.2);
             best.1
         };
         position = game.apply(&position, chosen).position;
