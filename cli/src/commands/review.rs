@@ -69,16 +69,10 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
     let reference = args.reference.as_deref().map(Value::from);
     if args.all {
-        let games = results_games(&text);
-        if games.is_empty() {
-            bail!("{}: no games in it", args.game.display());
-        }
-        let reviewed: Vec<(Value, Review)> = games
-            .par_iter()
+        let reviewed: Vec<(Value, Review)> = all_games(&args.game, &text)?
+            .into_par_iter()
             .enumerate()
-            .map(|(k, line)| {
-                let value: Value = serde_json::from_str(line)
-                    .with_context(|| format!("game {}: not JSON", k + 1))?;
+            .map(|(k, value)| {
                 let review = bot
                     .review_game(&value, reference.as_ref(), None)
                     .with_context(|| format!("{}: game {}", args.game.display(), k + 1))?;
@@ -121,6 +115,22 @@ struct AgentTotals {
     summary: Summary,
 }
 
+/// Every game of a results.jsonl (`text`, read from `path`), parsed; at
+/// least one.
+fn all_games(path: &Path, text: &str) -> Result<Vec<Value>> {
+    let games = results_games(text)
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            serde_json::from_str(line).with_context(|| format!("game {}: not JSON", k + 1))
+        })
+        .collect::<Result<Vec<Value>>>()?;
+    if games.is_empty() {
+        bail!("{}: no games in it", path.display());
+    }
+    Ok(games)
+}
+
 /// `sawah review --endgame TABLE`: each Senet turn the endgame table covers,
 /// against its exact values; per agent with --all.
 fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()> {
@@ -131,20 +141,11 @@ fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()
     }
     let table = EndgameTable::open(table_path)?;
     let senet = sawah_engine::senet::Senet::new();
-    let games: Vec<Value> = if args.all {
-        results_games(text)
-            .iter()
-            .enumerate()
-            .map(|(k, line)| {
-                serde_json::from_str(line).with_context(|| format!("game {}: not JSON", k + 1))
-            })
-            .collect::<Result<_>>()?
+    let games = if args.all {
+        all_games(&args.game, text)?
     } else {
         vec![game_in(text, &args.game, args.game_number)?]
     };
-    if games.is_empty() {
-        bail!("{}: no games in it", args.game.display());
-    }
     let reviewed: Vec<(&Value, [Summary; 2])> = games
         .par_iter()
         .enumerate()
