@@ -56,9 +56,14 @@ test("the game of the day has the documented throws", () => {
 test('the shipped levels are the manifest models, and without models the built-in presets play', async () => {
   const presets = await createBot({ models: false });
   const request = { cmd: 'choose', position: 'masters light 4/11,13/1 5/14,16/0', roll: 3 };
+  // Hard's spec as the manifest gives it, so the test follows a retrained model.
+  const manifest = JSON.parse(readFileSync(join(models, 'manifest.json'), 'utf8'));
+  const hard = manifest.levels.find((level) => level.rules === 'masters' && level.level === 'hard');
+  assert.match(hard.spec, /^neural:model=[\w.-]+\.safetensors/);
   const shipped = bot.request({ ...request, bot: 'hard' });
-  const named = bot.request({ ...request, bot: 'neural:model=masters.safetensors:depth=2' });
+  const named = bot.request({ ...request, bot: hard.spec });
   assert.deepEqual(shipped, named, 'hard on masters is the manifest spec');
+  assert.notDeepEqual(shipped, bot.request({ ...request, bot: 'neural:model=masters.safetensors' }), 'hard is not the plain network');
   const preset = presets.request({ ...request, bot: 'hard' });
   assert.deepEqual(preset, presets.request({ ...request, bot: 'expectiminimax:depth=2' }));
   const only = await createBot({ rules: ['ur'] });
