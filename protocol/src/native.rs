@@ -199,8 +199,6 @@ fn add_folder_models(bot: &mut Bot, dir: &Path) -> Result<(), SetupError> {
     Ok(())
 }
 
-/// Opens a table for its rule set; its name is the path as given (trusted)
-/// or its file name (untrusted: requests name nothing else).
 /// A table opened at start.
 enum OpenedTable {
     /// A race rule set's solution.
@@ -209,6 +207,9 @@ enum OpenedTable {
     SenetEndgames(Arc<EndgameTable>),
 }
 
+/// Opens a table for its rule set (the race rule sets' solutions, Senet's
+/// endgame tables); its name is the path as given (trusted) or its file
+/// name (untrusted: requests name nothing else).
 fn open_table(
     registry: &Registry,
     table: &TableArg,
