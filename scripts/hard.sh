@@ -55,4 +55,5 @@ rm -f "models/$rules-hard.safetensors.json"
 sawah match hard "perfect:table=$table" --rules "$rules" --games 20000 --seed 8
 sawah tournament --rules "$rules" --agents hard,perfect --games 1000 --seed 2026 --table "$table" \
   --out "$run-against-perfect"
+sawah review "$run-against-perfect/results.jsonl" --all --table "$table"
 echo "Copy the match and hard's loss per move into models/ELO.md and hard's \"measured\" entry."

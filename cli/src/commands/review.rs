@@ -233,23 +233,28 @@ fn totals_markdown(totals: &[AgentTotals], first: &Review) -> String {
 fn totals_table(totals: &[AgentTotals], heading: &str) -> String {
     use std::fmt::Write as _;
     let mut out = format!(
-        "{heading}| agent | games | decisions | mean loss | mistakes | blunders | luck per game | strength |\n|---|---:|---:|---:|---:|---:|---:|---|\n"
+        "{heading}| agent | games | decisions | mean loss | mistakes | blunders | loss per game | luck per game | strength |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n"
     );
     for t in totals {
         let s = &t.summary;
+        // Per game as well as per decision: a near-perfect agent's mean
+        // loss rounds to a few thousandths, while its loss per game is
+        // what its expected score against perfect play gives away.
+        let games = t.games.max(1) as f64;
         let strength = s.strength.as_ref().map_or("–".to_string(), |e| {
             format!("{:.0} ({:.0} to {:.0})", e.elo, e.low, e.high)
         });
         let _ = writeln!(
             out,
-            "| `{}` | {} | {} | {:.3} | {} | {} | {:+.2} | {strength} |",
+            "| `{}` | {} | {} | {:.3} | {} | {} | {:.3} | {:+.2} | {strength} |",
             t.agent,
             t.games,
             s.decisions,
             s.mean_loss_pp,
             s.mistakes,
             s.blunders,
-            s.luck_pp / t.games.max(1) as f64 + 0.0
+            s.total_loss_pp / games,
+            s.luck_pp / games + 0.0
         );
     }
     out
