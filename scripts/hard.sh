@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Distil a race rule set's hard level from its solved table, apart from the
 # network of easy and medium, and measure it against perfect play:
-#   scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH] [GAMES]
+#   scripts/hard.sh RULES [MINUTES] [HIDDEN] [DEPTH] [GAMES] [SETTING=VALUE...]
 # 1. distils a network of HIDDEN layers (default [256,128]) from
 #    tables/RULES.sawah for MINUTES (default 40), or, when GAMES is given,
 #    for GAMES self-play games whatever the time (a budget of work, so the
-#    result does not depend on what else the machine is doing),
+#    result does not depend on what else the machine is doing); further
+#    SETTING=VALUE items are passed to `sawah train --set` after the
+#    script's own (so they win), e.g. a second pass that goes on from the
+#    shipped network and trains on every move's result where the choice
+#    matters: choice_margin=0.001 'init="models/RULES-hard.safetensors"'
+#    learning_rate=0.0001 learning_rate_end=0.00002,
 # 2. exports it to models/RULES-hard.safetensors,
 # 3. points the rule set's hard entry of models/manifest.json at it, with
 #    DEPTH plies of search (default 2); easy and medium keep their network,
 #    so their noise levels, the dial and their calibration stay as measured,
 # 4. plays 20,000 paired games of hard against perfect play (seed 8): its
 #    score, and its Elo on the rule set's scale (perfect's Elo plus the
-#    difference; the other levels keep theirs), and 1,000 more (seed 2026)
-#    whose review by the table gives hard's loss per move.
+#    difference; the other levels keep theirs), after 1,000 games (seed
+#    2026) whose review by the table gives hard's loss per move (the
+#    tighter measure, so it comes first).
 # A separate network, because the levels' noise is calibrated on the small
 # one: retraining it would move easy, medium and the dial with it.
 # Needs: cargo (or SAWAH_BIN), python3, tables/RULES.sawah. Run from the repository root.
@@ -23,6 +29,8 @@ minutes="${2:-40}"
 hidden="${3:-[256,128]}"
 depth="${4:-2}"
 games="${5:-0}"
+extra=()
+for item in "${@:6}"; do extra+=(--set "$item"); done
 if [[ "$games" != 0 ]]; then minutes=0; fi
 table="tables/$rules.sawah"
 [[ -f "$table" ]] || { echo "no $table: solve it first (sawah solve --rules $rules --out $table)" >&2; exit 1; }
@@ -33,7 +41,7 @@ sawah() {
 run="runs/hard-$rules-$(date +%Y%m%d-%H%M%S)"
 sawah train --rules "$rules" --out "$run" --set mode=distill --set "hidden=$hidden" \
   --set "minutes=$minutes" --set "games=$games" --set learning_rate_end=0.00003 --set heuristic_learning_rate=0 \
-  --set eval_every=2000000 --set eval_games=2000 --set seed=31 --set "table=\"$table\""
+  --set eval_every=2000000 --set eval_games=2000 --set seed=31 --set "table=\"$table\"" "${extra[@]}"
 sawah export "$run" --out "models/$rules-hard.safetensors"
 
 python3 - "$rules" "$depth" <<'PY'
@@ -52,8 +60,8 @@ open(path, "a").write("\n")
 PY
 rm -f "models/$rules-hard.safetensors.json"
 
-sawah match hard "perfect:table=$table" --rules "$rules" --games 20000 --seed 8
 sawah tournament --rules "$rules" --agents hard,perfect --games 1000 --seed 2026 --table "$table" \
   --out "$run-against-perfect"
 sawah review "$run-against-perfect/results.jsonl" --all --table "$table"
+sawah match hard "perfect:table=$table" --rules "$rules" --games 20000 --seed 8
 echo "Copy the match and hard's loss per move into models/ELO.md and hard's \"measured\" entry."

@@ -112,6 +112,36 @@ fn a_killed_run_resumes_to_the_same_weights_and_exports() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("score"), "{stdout}");
+    // A run can start from a model file: with a learning rate too small
+    // to move them, its weights end where the model's are.
+    let again = dir.join("again");
+    let init = format!("init=\"{}\"", model.display());
+    let mut args = vec![
+        "train",
+        "--rules",
+        "masters",
+        "--out",
+        again.to_str().unwrap(),
+    ];
+    args.extend(SETTINGS);
+    args.extend([
+        "--set",
+        "games=100",
+        "--set",
+        "learning_rate=1e-9",
+        "--set",
+        &init,
+    ]);
+    let (code, _, stderr) = sawah(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let (started, ended) = (weights(&whole), weights(&again));
+    let furthest = started
+        .iter()
+        .zip(&ended)
+        .flat_map(|(a, b)| a.weight.iter().zip(&b.weight))
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(furthest < 1e-5, "weights moved by {furthest}");
     // A model for masters is refused on ur, by name.
     let (code, _, stderr) = sawah(&["match", &spec, "random", "--rules", "ur", "--games", "2"]);
     assert_ne!(code, 0);
@@ -123,6 +153,10 @@ fn a_killed_run_resumes_to_the_same_weights_and_exports() {
 fn bad_training_arguments_get_clear_errors() {
     let dir = std::env::temp_dir().join(format!("sawah-train-bad-{}", std::process::id()));
     let d = dir.to_str().unwrap();
+    let init_masters = format!(
+        "init=\"{}/../models/masters-hard.safetensors\"",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let cases: &[(&[&str], &str)] = &[
         (&["train", "--rules", "ur"], "--out"),
         (
@@ -198,6 +232,34 @@ fn bad_training_arguments_get_clear_errors() {
             "evaluation opponent expectiminimax:depth=x",
         ),
         (&["curve", "/no/such/run"], "run folder"),
+        (
+            &["train", "--rules", "ur", "--out", d, "--set", &init_masters],
+            "the model is for rule set masters",
+        ),
+        (
+            &[
+                "train",
+                "--rules",
+                "masters",
+                "--out",
+                d,
+                "--set",
+                &init_masters,
+            ],
+            "the run needs race-onehot-v1 with layers [64, 64, 1]",
+        ),
+        (
+            &[
+                "train",
+                "--rules",
+                "ur",
+                "--out",
+                d,
+                "--set",
+                "init=\"/no/such/model.safetensors\"",
+            ],
+            "/no/such/model.safetensors",
+        ),
     ];
     for (args, needle) in cases {
         assert_refused(args, needle);

@@ -56,6 +56,16 @@ pub struct TrainConfig {
     /// self-play games stop at the first position it covers, with its exact
     /// value as the last target, and moves are chosen by it where it applies.
     pub endgame: Option<String>,
+    /// Distill mode: at every roll whose legal moves the teacher values at
+    /// least this far apart for the mover (best minus worst, as a
+    /// probability), the positions all of them reach are trained on too,
+    /// not only the one played, so the network learns to rank the moves
+    /// where the choice matters. Empty: only the positions played.
+    pub choice_margin: Option<f64>,
+    /// A model file to start from (same rule set, encoder and layer
+    /// widths) instead of random weights: a new run that goes on training
+    /// a finished network. The optimizer starts afresh.
+    pub init: Option<String>,
     /// The input encoding of the network (`senet-features-v1`); empty: the
     /// rule set's default (`race-onehot-v1`, `senet-onehot-v1`).
     pub encoder: Option<String>,
@@ -87,6 +97,8 @@ impl Default for TrainConfig {
             seed: 1,
             table: None,
             endgame: None,
+            choice_margin: None,
+            init: None,
             encoder: None,
             eval_opponents: DEFAULT_OPPONENTS.iter().map(|s| s.to_string()).collect(),
             eval_every: 20_000,
@@ -227,6 +239,15 @@ impl TrainConfig {
             "checkpoint_minutes: more than 0",
         )?;
         check(
+            self.choice_margin
+                .is_none_or(|m| m.is_finite() && (0.0..=1.0).contains(&m)),
+            "choice_margin: 0 to 1 (a difference of win probabilities)",
+        )?;
+        check(
+            self.choice_margin.is_none() || self.mode == Mode::Distill,
+            "choice_margin needs mode distill (the teacher values the choices)",
+        )?;
+        check(
             self.mode != Mode::Distill || self.table.is_some(),
             "mode distill needs table = \"FILE\" (a solved table)",
         )?;
@@ -298,6 +319,30 @@ mod tests {
             assert_eq!(err.to_string(), message);
             assert!(!message.contains("f64") && !message.contains("u64"));
         }
+        let c = TrainConfig::default()
+            .with_overrides(&[
+                "mode=distill".into(),
+                "table=ur.sawah".into(),
+                "choice_margin=0.001".into(),
+                "init=models/ur-hard.safetensors".into(),
+            ])
+            .unwrap();
+        assert_eq!(c.choice_margin, Some(0.001));
+        assert_eq!(c.init.as_deref(), Some("models/ur-hard.safetensors"));
+        let err = TrainConfig::default()
+            .with_overrides(&["choice_margin=0.001".into()])
+            .unwrap_err();
+        assert!(
+            matches!(err, ConfigError::OutOfRange(what) if what.contains("needs mode distill")),
+            "{err}"
+        );
+        let err = TrainConfig::default()
+            .with_overrides(&["choice_margin=2".into()])
+            .unwrap_err();
+        assert!(
+            matches!(err, ConfigError::OutOfRange(what) if what.starts_with("choice_margin: 0 to 1")),
+            "{err}"
+        );
         let err = TrainConfig::default()
             .with_overrides(&["lambda".into()])
             .unwrap_err();
@@ -357,6 +402,7 @@ fn allowed_values(key: &str) -> &'static str {
         "table" => "a solved table's path",
         "endgame" => "a Senet endgame table's path",
         "encoder" => "an input encoding's id, such as senet-features-v1",
+        "init" => "a model file's path",
         "eval_opponents" => {
             "a list of agent specs, such as [\"random\",\"expectiminimax:depth=2\"]"
         }

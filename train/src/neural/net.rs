@@ -2,6 +2,7 @@
 //! one sigmoid output: the win probability for the side to move), and its
 //! copy into the framework-free [`NeuralNet`] the agents run.
 
+use burn::module::Param;
 use burn::nn::{Linear, LinearConfig, Relu};
 use burn::prelude::*;
 use sawah_agents::neural::{Activation, Dense, ModelError, ModelInfo, NeuralNet};
@@ -40,6 +41,29 @@ impl ValueNet {
             };
         }
         x
+    }
+
+    /// A network with the weights of `net` (a model file's network), to
+    /// train further: same widths, ReLU hidden layers and a sigmoid output,
+    /// as [`ValueNet::to_inference`] writes them.
+    pub fn from_inference(net: &NeuralNet, device: &Device) -> ValueNet {
+        ValueNet {
+            layers: net
+                .layers
+                .iter()
+                .map(|dense| Linear {
+                    weight: Param::from_data(
+                        TensorData::new(dense.weight.clone(), [dense.inputs, dense.outputs]),
+                        device,
+                    ),
+                    bias: Some(Param::from_data(
+                        TensorData::new(dense.bias.clone(), [dense.outputs]),
+                        device,
+                    )),
+                })
+                .collect(),
+            activation: Relu::new(),
+        }
     }
 
     /// Trainable parameters.
@@ -85,5 +109,47 @@ impl ValueNet {
             })
             .collect::<Result<Vec<_>, ModelError>>()?;
         NeuralNet::new(info, layers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sawah_agents::neural::ModelInfo;
+
+    fn info() -> ModelInfo {
+        ModelInfo {
+            rules: "ur".into(),
+            rules_digest: "0".into(),
+            encoder: "race-onehot-v1".into(),
+            info: serde_json::Value::Null,
+        }
+    }
+
+    #[test]
+    fn a_model_files_network_loads_back_with_the_same_weights_and_outputs() {
+        let device = Device::flex().autodiff();
+        device.seed(7);
+        let trained = ValueNet::new(&[6, 4, 3, 1], &device);
+        let net = trained.to_inference(info()).unwrap();
+        let loaded = ValueNet::from_inference(&net, &device);
+        let again = loaded.to_inference(info()).unwrap();
+        assert_eq!(again.layers, net.layers);
+        // And the loaded module computes what the model file does.
+        let input = vec![1.0, 0.0, 1.0, 1.0, 0.0, 0.0];
+        let x = Tensor::<2>::from_data(TensorData::new(input.clone(), [1, 6]), &device);
+        let out: Vec<f32> = loaded
+            .forward(x)
+            .into_data()
+            .convert::<f32>()
+            .try_to_vec()
+            .unwrap();
+        assert!((out[0] - net.forward_dense(&input)).abs() < 1e-5);
+        // A fresh network with another seed differs (the test can fail).
+        device.seed(8);
+        let other = ValueNet::new(&[6, 4, 3, 1], &device)
+            .to_inference(info())
+            .unwrap();
+        assert_ne!(other.layers, net.layers);
     }
 }

@@ -27,7 +27,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::neural::{Encoder, ModelInfo, NeuralNet};
+use sawah_agents::neural::{Activation, Encoder, ModelInfo, NeuralNet};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
@@ -508,6 +508,11 @@ fn open_record<G: HasHeuristic>(
             Some(id) => run_encoder(game, id)?,
             None => game.default_encoder(),
         };
+        // A network to start from is checked before the folder is taken.
+        if let Some(path) = &config.init {
+            let widths = layer_widths(game, encoder, &config.hidden);
+            start_from(game, encoder, Path::new(path), &widths, &Device::flex())?;
+        }
         let record = RunRecord {
             rules: game.name().to_string(),
             rules_digest: game.rules_digest(),
@@ -572,8 +577,56 @@ where
                 None
             },
             exact,
+            choice_margin: config.choice_margin,
         },
     )
+}
+
+/// The network's layer widths: inputs, `hidden`, one output.
+fn layer_widths<G: HasHeuristic>(game: &G, encoder: Encoder, hidden: &[usize]) -> Vec<usize> {
+    let mut widths = vec![game.input_size_of(encoder)];
+    widths.extend(hidden);
+    widths.push(1);
+    widths
+}
+
+/// The learner's network from the model file at `path` (the `init`
+/// setting), after checking it is for `game`, `encoder` and `widths`.
+fn start_from<G: HasHeuristic>(
+    game: &G,
+    encoder: Encoder,
+    path: &Path,
+    widths: &[usize],
+    device: &Device,
+) -> Result<ValueNet, TrainError> {
+    let net = NeuralNet::load(path, game).map_err(|e| file_error(path, e))?;
+    if net.encoder() != encoder || net.widths() != widths {
+        return Err(file_error(
+            path,
+            format!(
+                "init: the model is {} with layers {:?}; the run needs {} with layers {widths:?}",
+                net.encoder().id(),
+                net.widths(),
+                encoder.id()
+            ),
+        ));
+    }
+    let last = net.layers.len() - 1;
+    let trainable = net.layers.iter().enumerate().all(|(k, layer)| {
+        layer.activation
+            == if k == last {
+                Activation::Sigmoid
+            } else {
+                Activation::Relu
+            }
+    });
+    if !trainable {
+        return Err(file_error(
+            path,
+            "init: training needs ReLU hidden layers and a sigmoid output",
+        ));
+    }
+    Ok(ValueNet::from_inference(&net, device))
 }
 
 /// What a checkpoint holds besides the learner's network and optimizer.
@@ -671,9 +724,7 @@ where
         let record = open_record(game, folder, options.resume, &options.config)?;
         let config = record.config.clone();
         let encoder = run_encoder(game, &record.encoder)?;
-        let mut widths = vec![game.input_size_of(encoder)];
-        widths.extend(&config.hidden);
-        widths.push(1);
+        let widths = layer_widths(game, encoder, &config.hidden);
         let device = Device::flex().autodiff();
         device.seed(config.seed);
         let mut model = ValueNet::new(&widths, &device);
@@ -694,6 +745,9 @@ where
         let (player, heuristic, counters) = match resumed {
             Some(resumed) => (resumed.player, resumed.heuristic, resumed.counters),
             None => {
+                if let Some(path) = &config.init {
+                    model = start_from(game, encoder, Path::new(path), &widths, &device)?;
+                }
                 let counters = Counters::default();
                 let player = model
                     .to_inference(model_info(game, encoder, &config, &counters))

@@ -26,6 +26,11 @@ pub struct Known<'a, P> {
     pub teacher: Option<Teacher<'a, P>>,
     /// Exact values where known.
     pub exact: Option<Exact<'a, P>>,
+    /// With a teacher: at every roll whose moves the teacher values at
+    /// least this far apart for the mover (best minus worst), the positions
+    /// all of them reach become samples too, not only the one played (see
+    /// [`choice_positions`]).
+    pub choice_margin: Option<f64>,
 }
 
 /// One training sample.
@@ -58,20 +63,67 @@ fn value<G: Encode>(
         .unwrap_or_else(|| net.evaluate(game, position))
 }
 
+/// The positions a roll's moves reach, with the network's values (for the
+/// side to move there), as samples of the choice when the teacher values
+/// them at least `margin` apart for `mover`: where the choice matters, the
+/// network must rank every move's result, not only value the one played.
+/// Finished positions and repeats are left out (a finished position's value
+/// is known; two moves may reach the same position). Empty when the choice
+/// does not matter that much.
+pub fn choice_positions<G: Game>(
+    game: &G,
+    mover: sawah_engine::Player,
+    reached: &[(G::Position, f64)],
+    teacher: Teacher<'_, G::Position>,
+    margin: f64,
+) -> Vec<(G::Position, f64)> {
+    let for_mover = |p: &G::Position| match terminal_value(game, p) {
+        Some(v) if game.turn(p) == mover => v,
+        Some(v) => 1.0 - v,
+        None if game.turn(p) == mover => teacher(p),
+        None => 1.0 - teacher(p),
+    };
+    let values: Vec<f64> = reached.iter().map(|(p, _)| for_mover(p)).collect();
+    let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let worst = values.iter().copied().fold(f64::INFINITY, f64::min);
+    if reached.len() < 2 || best - worst < margin {
+        return Vec::new();
+    }
+    let mut out: Vec<(G::Position, f64)> = Vec::with_capacity(reached.len());
+    for (p, v) in reached {
+        if game.winner(p).is_none() && !out.iter().any(|(q, _)| q == p) {
+            out.push((*p, *v));
+        }
+    }
+    out
+}
+
+/// One played game: its positions before each roll with the network's
+/// values, and the positions of the choices that mattered (see
+/// [`choice_positions`]) with theirs.
+struct Played<P> {
+    positions: Vec<P>,
+    values: Vec<f64>,
+    choices: Vec<(P, f64)>,
+}
+
 /// Plays one game and returns its positions before each roll with the
 /// network's values (until the first position `exact` knows, if any, which
-/// ends the list with its exact value).
+/// ends the list with its exact value), and, when `choices` gives a teacher
+/// and a margin, the positions of the choices that mattered.
 fn play<G: Encode>(
     net: &NeuralNet,
     game: &G,
     exploration: f64,
     seed: u64,
     exact: Option<Exact<'_, G::Position>>,
-) -> (Vec<G::Position>, Vec<f64>) {
+    choices: Option<(Teacher<'_, G::Position>, f64)>,
+) -> Played<G::Position> {
     let mut dice = DiceSource::from_seed(seed);
     let mut position = game.start();
     let mut positions = Vec::with_capacity(256);
     let mut values = Vec::with_capacity(256);
+    let mut chosen_among = Vec::new();
     let known = |p: &G::Position| exact.is_some_and(|values| values(p).is_some());
     // The network's value of the position reached by the greedy choice,
     // computed while choosing it (so it is not evaluated twice).
@@ -97,6 +149,7 @@ fn play<G: Encode>(
             let mover = game.turn(&position);
             // (value for the mover, move, value for the side to move after it)
             let mut best = (f64::NEG_INFINITY, moves[0], 0.0);
+            let mut after_each = Vec::new();
             for &mv in moves.iter() {
                 let after = game.apply(&position, mv).position;
                 let own = value(net, game, &after, exact);
@@ -108,6 +161,12 @@ fn play<G: Encode>(
                 if v > best.0 {
                     best = (v, mv, own);
                 }
+                if choices.is_some() {
+                    after_each.push((after, own));
+                }
+            }
+            if let Some((teacher, margin)) = choices {
+                chosen_among.extend(choice_positions(game, mover, &after_each, teacher, margin));
             }
             reached = Some(best.2);
             best.1
@@ -116,7 +175,11 @@ fn play<G: Encode>(
     }
     positions.push(position);
     values.push(value(net, game, &position, exact));
-    (positions, values)
+    Played {
+        positions,
+        values,
+        choices: chosen_among,
+    }
 }
 
 /// The TD(λ) returns of a game: for position t (side to move m_t),
@@ -144,7 +207,9 @@ pub fn lambda_returns<G: Game>(
 
 /// Plays `games` games in parallel (game `i` with dice seed `seeds(i)`) and
 /// returns their samples in game order: targets are λ-returns, or the
-/// teacher's values where `known` has a teacher. Finished positions are
+/// teacher's values where `known` has a teacher (then, with a choice margin,
+/// each game's positions are followed by those of its choices that
+/// mattered). Finished positions are
 /// left out (their value is known exactly); with exact values known, games
 /// end at the first position that has one, whose sample has that exact
 /// value as target.
@@ -164,11 +229,23 @@ where
     let per_game: Vec<Vec<Sample>> = (0..games)
         .into_par_iter()
         .map(|i| {
-            let (positions, values) = play(net, game, exploration, seed_of(i), known.exact);
-            let targets = match known.teacher {
+            let choices = known.teacher.zip(known.choice_margin);
+            let Played {
+                mut positions,
+                mut values,
+                choices,
+            } = play(net, game, exploration, seed_of(i), known.exact, choices);
+            let mut targets = match known.teacher {
                 Some(label) => positions.iter().map(label).collect(),
                 None => lambda_returns(game, &positions, &values, lambda),
             };
+            if let Some(label) = known.teacher {
+                for (p, v) in choices {
+                    targets.push(label(&p));
+                    positions.push(p);
+                    values.push(v);
+                }
+            }
             positions
                 .iter()
                 .zip(values.iter().zip(targets))
@@ -197,6 +274,95 @@ where
 mod tests {
     use super::*;
     use sawah_engine::race;
+
+    #[test]
+    fn choices_are_sampled_only_where_the_teacher_sees_them_matter() {
+        let rules = race::preset("ur").unwrap();
+        let start = rules.start();
+        let mover = rules.turn(&start);
+        // After a first roll of 2 every piece is still on the board, so any
+        // two moves reach the same position: find a later roll with a
+        // real choice by playing the first legal move a few times.
+        let mut position = start;
+        let mut reached = Vec::new();
+        for _ in 0..40 {
+            let moves = rules.legal_moves(&position, 2);
+            reached = moves
+                .iter()
+                .map(|&mv| (rules.apply(&position, mv).position, 0.25))
+                .collect::<Vec<_>>();
+            let distinct = reached
+                .iter()
+                .map(|(p, _)| p)
+                .collect::<std::collections::HashSet<_>>();
+            if distinct.len() >= 2 && rules.turn(&position) == mover {
+                break;
+            }
+            position = match moves.first() {
+                Some(&mv) => rules.apply(&position, mv).position,
+                None => rules.pass(&position),
+            };
+            reached.clear();
+        }
+        assert!(reached.len() >= 2, "no position with a choice was found");
+        let mover = rules.turn(&position);
+        // A teacher that tells the reached positions apart by 0.01 each.
+        let order: Vec<_> = reached.iter().map(|(p, _)| *p).collect();
+        let teacher =
+            |p: &race::Position| 0.5 + 0.01 * order.iter().position(|q| q == p).unwrap_or(0) as f64;
+        let distinct = order.iter().collect::<std::collections::HashSet<_>>().len();
+        let all = choice_positions(&rules, mover, &reached, &teacher, 0.0);
+        assert_eq!(all.len(), distinct, "one sample per distinct position");
+        assert!(
+            all.iter().all(|(_, v)| *v == 0.25),
+            "the network's values are kept"
+        );
+        let spread = 0.01 * (reached.len() - 1) as f64;
+        assert_eq!(
+            choice_positions(&rules, mover, &reached, &teacher, spread - 1e-9).len(),
+            distinct
+        );
+        assert!(choice_positions(&rules, mover, &reached, &teacher, spread + 1e-9).is_empty());
+        // One move alone is never a choice.
+        assert!(choice_positions(&rules, mover, &reached[..1], &teacher, 0.0).is_empty());
+    }
+
+    #[test]
+    fn with_a_margin_the_choices_follow_each_games_positions_with_exact_targets() {
+        let rules = race::preset("ur").unwrap();
+        let net = NeuralNet::with_random_weights(&rules, &[16], 5).unwrap();
+        // A teacher that values positions by a hash of them.
+        let teacher = |p: &race::Position| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            p.hash(&mut h);
+            (h.finish() % 1000) as f64 / 1000.0
+        };
+        let known = |choice_margin| Known {
+            teacher: Some(&teacher),
+            exact: None,
+            choice_margin,
+        };
+        let played = generate(&net, &rules, 3, 0.0, 0.7, |i| i, known(None));
+        let more = generate(&net, &rules, 3, 0.0, 0.7, |i| i, known(Some(0.0)));
+        let fewer = generate(&net, &rules, 3, 0.0, 0.7, |i| i, known(Some(0.5)));
+        assert!(
+            more.len() > 2 * played.len(),
+            "{} vs {}",
+            more.len(),
+            played.len()
+        );
+        assert!(played.len() < fewer.len() && fewer.len() < more.len());
+        // Every sample's target is the teacher's value of its position.
+        for s in &more {
+            assert!(
+                more.iter()
+                    .all(|t| t.active != s.active || t.target == s.target),
+                "one position, one target"
+            );
+            assert!((0.0..1.0).contains(&s.target));
+        }
+    }
 
     #[test]
     fn lambda_one_gives_the_outcome_and_lambda_zero_the_next_value() {
