@@ -127,6 +127,7 @@ pub struct SearchAgent<E> {
     temperature: f64,
     seed: u64,
     options: SearchOptions,
+    focus: Option<usize>,
     stop: Option<Stop>,
     /// Nodes searched by the last decision.
     pub last_nodes: u64,
@@ -156,11 +157,45 @@ impl<E> SearchAgent<E> {
             temperature,
             seed,
             options,
+            focus: None,
             stop: None,
             last_nodes: 0,
             last_depth: 0,
         }
     }
+
+    /// The deepest ply searches only the `moves` moves the ply before it
+    /// ranks best, and the choice is among them (`None`: every move). A
+    /// deeper search where it matters: the near ties between the best few
+    /// moves are what a value network gets wrong, and searching only them
+    /// one ply deeper costs a fraction of searching every move.
+    pub fn with_focus(mut self, moves: Option<usize>) -> Self {
+        self.focus = moves.filter(|&k| k > 0);
+        self
+    }
+
+    /// The moves the ply at `ply` searches, as indices into the root's
+    /// `count` moves in their order: every move, or with a focus at the
+    /// deepest ply, the ones `shallower` (the ply before's exact values)
+    /// ranks best (ties to the earlier move).
+    fn searched_at(&self, ply: u8, count: usize, shallower: &[f64]) -> Vec<usize> {
+        match self.focus {
+            Some(k) if ply == self.depth && ply > 0 && k < count && shallower.len() == count => {
+                focus_on_best(shallower, k)
+            }
+            _ => (0..count).collect(),
+        }
+    }
+}
+
+/// The indices of the `k` best values (ties to the earlier index), in
+/// increasing order.
+pub fn focus_on_best(values: &[f64], k: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+    order.truncate(k);
+    order.sort_unstable();
+    order
 }
 
 impl<E> SearchAgent<E> {
@@ -185,15 +220,24 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
     ) -> Choice<G::Move> {
         let mut search = Search::new(game, &self.evaluator, self.options);
         let mut values = Vec::new();
+        // The moves the last finished ply searched: the choice is theirs.
+        let mut searched: Vec<usize> = (0..moves.len()).collect();
         for ply in 0..=self.depth {
             // The first, one-roll search always finishes: it is the answer
             // of last resort.
             search.set_stop(if ply == 0 { None } else { self.stop.clone() });
-            let deeper = search.move_values(position, moves, ply + 1);
+            let these = self.searched_at(ply, moves.len(), &values);
+            let subset: Vec<G::Move> = these.iter().map(|&i| moves[i]).collect();
+            let deeper = search.move_values(position, &subset, ply + 1);
             if search.stopped() {
                 break;
             }
-            values = deeper;
+            // Moves left out keep the value of the ply before.
+            values.resize(moves.len(), f64::NEG_INFINITY);
+            for (&i, value) in these.iter().zip(deeper) {
+                values[i] = value;
+            }
+            searched = these;
             self.last_depth = ply;
             if self
                 .node_budget
@@ -203,11 +247,12 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
             }
         }
         self.last_nodes = search.nodes;
-        let index = if self.temperature > 0.0 {
-            softmax_index(&values, self.temperature, self.uniform(position, roll))
+        let candidates: Vec<f64> = searched.iter().map(|&i| values[i]).collect();
+        let index = searched[if self.temperature > 0.0 {
+            softmax_index(&candidates, self.temperature, self.uniform(position, roll))
         } else {
-            best_index(&values)
-        };
+            best_index(&candidates)
+        }];
         Choice {
             chosen: moves[index],
             values: Some(values),
@@ -226,9 +271,24 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
         }
         let mut search = Search::new(game, &self.evaluator, self.options);
         let mut index = 0;
+        // With a focus, the ply before the deepest needs every move's exact
+        // value to rank them, not only the best move.
+        let focused = self.focus.is_some_and(|k| k < moves.len()) && self.depth > 0;
+        let mut ranking = Vec::new();
         for ply in 0..=self.depth {
             search.set_stop(if ply == 0 { None } else { self.stop.clone() });
-            let deeper = search.best_move(position, moves, ply + 1).0;
+            let deeper = if focused && ply + 1 == self.depth {
+                let values = search.move_values(position, moves, ply + 1);
+                let best = best_index(&values);
+                ranking = values;
+                best
+            } else if focused && ply == self.depth {
+                let these = self.searched_at(ply, moves.len(), &ranking);
+                let subset: Vec<G::Move> = these.iter().map(|&i| moves[i]).collect();
+                these[search.best_move(position, &subset, ply + 1).0]
+            } else {
+                search.best_move(position, moves, ply + 1).0
+            };
             if search.stopped() {
                 break;
             }

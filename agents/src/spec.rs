@@ -22,7 +22,7 @@ pub const AGENTS: [&str; 5] = ["random", "heuristic", "expectiminimax", "neural"
 /// The strength presets.
 pub const PRESETS: [&str; 3] = ["easy", "medium", "hard"];
 /// Every option and what it means, for error messages and help.
-pub const OPTIONS: [(&str, &str); 11] = [
+pub const OPTIONS: [(&str, &str); 12] = [
     (
         "weights",
         "learned weights for the hand-made evaluation (heuristic, expectiminimax; from `sawah train`)",
@@ -55,6 +55,10 @@ pub const OPTIONS: [(&str, &str); 11] = [
     (
         "nodes",
         "node budget for iterative deepening (stops after the depth that passes it)",
+    ),
+    (
+        "focus",
+        "the deepest ply searches only this many moves, the best by the ply before, and the choice is among them (1-64; default every move)",
     ),
     (
         "seed",
@@ -106,6 +110,9 @@ pub struct AgentSpec {
     pub temperature: f64,
     /// Node budget for iterative deepening.
     pub nodes: Option<u64>,
+    /// The deepest ply searches only this many moves (the best by the ply
+    /// before), and the choice is among them.
+    pub focus: Option<usize>,
     /// Seed for noise, softmax and random choices.
     pub seed: u64,
     /// Star2 pruning (true) or plain expectiminimax (false).
@@ -226,6 +233,7 @@ fn options_of(agent: AgentKind) -> &'static [&'static str] {
             "noise",
             "temperature",
             "nodes",
+            "focus",
             "seed",
             "pruning",
             "endgame",
@@ -237,6 +245,7 @@ fn options_of(agent: AgentKind) -> &'static [&'static str] {
             "noise",
             "temperature",
             "nodes",
+            "focus",
             "seed",
             "pruning",
             "endgame",
@@ -256,6 +265,7 @@ impl AgentSpec {
             noise: 0.0,
             temperature: 0.0,
             nodes: None,
+            focus: None,
             seed: 0,
             pruning: true,
             table: None,
@@ -327,6 +337,15 @@ impl AgentSpec {
                         .ok()
                         .filter(|&n| n > 0)
                         .ok_or_else(|| bad("a positive whole number"))?,
+                )
+            }
+            "focus" => {
+                self.focus = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|k| (1..=64).contains(k))
+                        .ok_or_else(|| bad("a whole number from 1 to 64"))?,
                 )
             }
             "seed" => {
@@ -489,15 +508,18 @@ impl AgentSpec {
             pruning: self.pruning,
             ..SearchOptions::default()
         };
-        Box::new(SearchAgent::new(
-            self.to_string(),
-            NoisyEvaluator::new(evaluator, self.noise, self.seed),
-            self.depth,
-            self.nodes,
-            self.temperature,
-            self.seed,
-            options,
-        ))
+        Box::new(
+            SearchAgent::new(
+                self.to_string(),
+                NoisyEvaluator::new(evaluator, self.noise, self.seed),
+                self.depth,
+                self.nodes,
+                self.temperature,
+                self.seed,
+                options,
+            )
+            .with_focus(self.focus),
+        )
     }
 }
 
@@ -517,6 +539,9 @@ impl fmt::Display for AgentSpec {
         }
         if let Some(nodes) = self.nodes {
             write!(f, ":nodes={nodes}")?;
+        }
+        if let Some(focus) = self.focus {
+            write!(f, ":focus={focus}")?;
         }
         if self.seed != defaults.seed {
             write!(f, ":seed={}", self.seed)?;
