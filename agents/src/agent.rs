@@ -174,18 +174,16 @@ impl<E> SearchAgent<E> {
         self
     }
 
-    /// The moves the ply at `ply` searches, as indices into the root's
-    /// `count` moves in their order: every move, or with a focus at the
-    /// deepest ply, the ones `shallower` (the ply before's exact values)
-    /// ranks best (ties to the earlier move).
-    fn searched_at(&self, ply: u8, count: usize, shallower: &[f64]) -> Vec<usize> {
-        match self.focus {
-            Some(k) if ply == self.depth && ply > 0 && k < count && shallower.len() == count => {
-                focus_on_best(shallower, k)
-            }
-            _ => (0..count).collect(),
-        }
+    /// The focus that applies to a choice among `count` moves: none when
+    /// it would keep every move or no ply comes before the deepest.
+    fn focus_among(&self, count: usize) -> Option<usize> {
+        self.focus.filter(|&k| k < count && self.depth > 0)
     }
+}
+
+/// The moves at `indices`.
+fn moves_at<M: Copy>(moves: &[M], indices: &[usize]) -> Vec<M> {
+    indices.iter().map(|&i| moves[i]).collect()
 }
 
 /// The indices of the `k` best values (ties to the earlier index), in
@@ -226,9 +224,12 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
             // The first, one-roll search always finishes: it is the answer
             // of last resort.
             search.set_stop(if ply == 0 { None } else { self.stop.clone() });
-            let these = self.searched_at(ply, moves.len(), &values);
-            let subset: Vec<G::Move> = these.iter().map(|&i| moves[i]).collect();
-            let deeper = search.move_values(position, &subset, ply + 1);
+            // The deepest ply ranks by the ply before's exact values.
+            let these = match self.focus_among(moves.len()) {
+                Some(k) if ply == self.depth => focus_on_best(&values, k),
+                _ => (0..moves.len()).collect(),
+            };
+            let deeper = search.move_values(position, &moves_at(moves, &these), ply + 1);
             if search.stopped() {
                 break;
             }
@@ -273,21 +274,22 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
         let mut index = 0;
         // With a focus, the ply before the deepest needs every move's exact
         // value to rank them, not only the best move.
-        let focused = self.focus.is_some_and(|k| k < moves.len()) && self.depth > 0;
+        let focus = self.focus_among(moves.len());
         let mut ranking = Vec::new();
         for ply in 0..=self.depth {
             search.set_stop(if ply == 0 { None } else { self.stop.clone() });
-            let deeper = if focused && ply + 1 == self.depth {
-                let values = search.move_values(position, moves, ply + 1);
-                let best = best_index(&values);
-                ranking = values;
-                best
-            } else if focused && ply == self.depth {
-                let these = self.searched_at(ply, moves.len(), &ranking);
-                let subset: Vec<G::Move> = these.iter().map(|&i| moves[i]).collect();
-                these[search.best_move(position, &subset, ply + 1).0]
-            } else {
-                search.best_move(position, moves, ply + 1).0
+            let deeper = match focus {
+                Some(_) if ply + 1 == self.depth => {
+                    ranking = search.move_values(position, moves, ply + 1);
+                    best_index(&ranking)
+                }
+                Some(k) if ply == self.depth => {
+                    let these = focus_on_best(&ranking, k);
+                    these[search
+                        .best_move(position, &moves_at(moves, &these), ply + 1)
+                        .0]
+                }
+                _ => search.best_move(position, moves, ply + 1).0,
             };
             if search.stopped() {
                 break;

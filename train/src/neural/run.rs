@@ -511,7 +511,7 @@ fn open_record<G: HasHeuristic>(
         // A network to start from is checked before the folder is taken.
         if let Some(path) = &config.init {
             let widths = layer_widths(game, encoder, &config.hidden);
-            start_from(game, encoder, Path::new(path), &widths, &Device::flex())?;
+            init_network(game, encoder, Path::new(path), &widths)?;
         }
         let record = RunRecord {
             rules: game.name().to_string(),
@@ -590,15 +590,15 @@ fn layer_widths<G: HasHeuristic>(game: &G, encoder: Encoder, hidden: &[usize]) -
     widths
 }
 
-/// The learner's network from the model file at `path` (the `init`
-/// setting), after checking it is for `game`, `encoder` and `widths`.
-fn start_from<G: HasHeuristic>(
+/// The network of the model file at `path` (the `init` setting), checked
+/// to be one the run can train: for `game`, `encoder` and `widths`, with
+/// the activations [`ValueNet`] has.
+fn init_network<G: HasHeuristic>(
     game: &G,
     encoder: Encoder,
     path: &Path,
     widths: &[usize],
-    device: &Device,
-) -> Result<ValueNet, TrainError> {
+) -> Result<NeuralNet, TrainError> {
     let net = NeuralNet::load(path, game).map_err(|e| file_error(path, e))?;
     if net.encoder() != encoder || net.widths() != widths {
         return Err(file_error(
@@ -626,7 +626,7 @@ fn start_from<G: HasHeuristic>(
             "init: training needs ReLU hidden layers and a sigmoid output",
         ));
     }
-    Ok(ValueNet::from_inference(&net, device))
+    Ok(net)
 }
 
 /// What a checkpoint holds besides the learner's network and optimizer.
@@ -746,7 +746,8 @@ where
             Some(resumed) => (resumed.player, resumed.heuristic, resumed.counters),
             None => {
                 if let Some(path) = &config.init {
-                    model = start_from(game, encoder, Path::new(path), &widths, &device)?;
+                    let net = init_network(game, encoder, Path::new(path), &widths)?;
+                    model = ValueNet::from_inference(&net, &device);
                 }
                 let counters = Counters::default();
                 let player = model

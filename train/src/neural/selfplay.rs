@@ -63,7 +63,18 @@ fn value<G: Encode>(
         .unwrap_or_else(|| net.evaluate(game, position))
 }
 
-/// The positions a roll's moves reach, with the network's values (for the
+/// One position a choice can reach, as a training sample's parts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChoiceSample<P> {
+    /// The position a move reaches.
+    pub position: P,
+    /// The network's value of it (for its side to move).
+    pub predicted: f64,
+    /// The teacher's value of it (for its side to move).
+    pub target: f64,
+}
+
+/// The positions a roll's moves reach (with the network's values, for the
 /// side to move there), as samples of the choice when the teacher values
 /// them at least `margin` apart for `mover`: where the choice matters, the
 /// network must rank every move's result, not only value the one played.
@@ -76,23 +87,40 @@ pub fn choice_positions<G: Game>(
     reached: &[(G::Position, f64)],
     teacher: Teacher<'_, G::Position>,
     margin: f64,
-) -> Vec<(G::Position, f64)> {
-    let for_mover = |p: &G::Position| match terminal_value(game, p) {
-        Some(v) if game.turn(p) == mover => v,
-        Some(v) => 1.0 - v,
-        None if game.turn(p) == mover => teacher(p),
-        None => 1.0 - teacher(p),
-    };
-    let values: Vec<f64> = reached.iter().map(|(p, _)| for_mover(p)).collect();
-    let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let worst = values.iter().copied().fold(f64::INFINITY, f64::min);
-    if reached.len() < 2 || best - worst < margin {
+) -> Vec<ChoiceSample<G::Position>> {
+    if reached.len() < 2 {
         return Vec::new();
     }
-    let mut out: Vec<(G::Position, f64)> = Vec::with_capacity(reached.len());
-    for (p, v) in reached {
-        if game.winner(p).is_none() && !out.iter().any(|(q, _)| q == p) {
-            out.push((*p, *v));
+    // Each position's exact value for its side to move, then for `mover`.
+    let exact: Vec<f64> = reached
+        .iter()
+        .map(|(p, _)| terminal_value(game, p).unwrap_or_else(|| teacher(p)))
+        .collect();
+    let for_mover = |(p, v): (&(G::Position, f64), &f64)| {
+        if game.turn(&p.0) == mover {
+            *v
+        } else {
+            1.0 - v
+        }
+    };
+    let (worst, best) = reached
+        .iter()
+        .zip(&exact)
+        .map(for_mover)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if best - worst < margin {
+        return Vec::new();
+    }
+    let mut out: Vec<ChoiceSample<G::Position>> = Vec::with_capacity(reached.len());
+    for (&(position, predicted), &target) in reached.iter().zip(&exact) {
+        if game.winner(&position).is_none() && !out.iter().any(|c| c.position == position) {
+            out.push(ChoiceSample {
+                position,
+                predicted,
+                target,
+            });
         }
     }
     out
@@ -104,7 +132,7 @@ pub fn choice_positions<G: Game>(
 struct Played<P> {
     positions: Vec<P>,
     values: Vec<f64>,
-    choices: Vec<(P, f64)>,
+    choices: Vec<ChoiceSample<P>>,
 }
 
 /// Plays one game and returns its positions before each roll with the
@@ -229,22 +257,20 @@ where
     let per_game: Vec<Vec<Sample>> = (0..games)
         .into_par_iter()
         .map(|i| {
-            let choices = known.teacher.zip(known.choice_margin);
+            let margin = known.teacher.zip(known.choice_margin);
             let Played {
                 mut positions,
                 mut values,
                 choices,
-            } = play(net, game, exploration, seed_of(i), known.exact, choices);
+            } = play(net, game, exploration, seed_of(i), known.exact, margin);
             let mut targets = match known.teacher {
                 Some(label) => positions.iter().map(label).collect(),
                 None => lambda_returns(game, &positions, &values, lambda),
             };
-            if let Some(label) = known.teacher {
-                for (p, v) in choices {
-                    targets.push(label(&p));
-                    positions.push(p);
-                    values.push(v);
-                }
+            for choice in choices {
+                positions.push(choice.position);
+                values.push(choice.predicted);
+                targets.push(choice.target);
             }
             positions
                 .iter()
@@ -314,8 +340,12 @@ mod tests {
         let all = choice_positions(&rules, mover, &reached, &teacher, 0.0);
         assert_eq!(all.len(), distinct, "one sample per distinct position");
         assert!(
-            all.iter().all(|(_, v)| *v == 0.25),
+            all.iter().all(|c| c.predicted == 0.25),
             "the network's values are kept"
+        );
+        assert!(
+            all.iter().all(|c| c.target == teacher(&c.position)),
+            "the teacher's values are the targets"
         );
         let spread = 0.01 * (reached.len() - 1) as f64;
         assert_eq!(
