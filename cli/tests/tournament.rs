@@ -312,6 +312,20 @@ fn bad_tournament_arguments_get_clear_errors() {
         stderr.contains("format") && stderr.contains("another tournament"),
         "{stderr}"
     );
+    // A folder another run is writing is refused, and left as it was.
+    let lock = std::fs::File::open(dir.join("results.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let before = std::fs::read(dir.join("results.jsonl")).unwrap();
+    let (code, _, stderr) = tournament(&dir, &["--games", "2"]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("results.lock") && stderr.contains("another run"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(dir.join("results.jsonl")).unwrap(), before);
+    drop(lock);
+    let (code, _, stderr) = tournament(&dir, &["--games", "2"]);
+    assert_eq!(code, 0, "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

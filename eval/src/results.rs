@@ -7,6 +7,12 @@
 //! off (and says so) before it appends; every complete line is kept. The
 //! header is written atomically (temporary file, then rename), and a rerun
 //! refuses a folder whose header differs from what it was asked to play.
+//!
+//! Only one run writes a folder at a time: a run holds an exclusive lock on
+//! `results.lock` beside the results for as long as it plays, and a second
+//! run on the same folder (another terminal, a forgotten background job) is
+//! refused at once. Two writers would each append at their own idea of the
+//! file's end and splice their lines into each other.
 
 use crate::gamelog::AgentFailure;
 use sawah_agents::identity::{AgentFile, portable_text};
@@ -19,6 +25,8 @@ use thiserror::Error;
 
 /// The results file's name inside a tournament folder.
 pub const RESULTS_FILE: &str = "results.jsonl";
+/// The file a run locks while it writes the folder (it stays, empty).
+pub const LOCK_FILE: &str = "results.lock";
 /// What the header's `kind` says.
 pub const KIND: &str = "sawah-tournament-results";
 /// The format version this build writes and reads.
@@ -117,8 +125,18 @@ pub enum ResultsError {
         #[source]
         source: std::io::Error,
     },
+    /// Another run holds the folder.
+    #[error(
+        "{path} is locked by another run writing this folder (a tournament with the same --out still going?); wait for it or stop it, or use another --out folder"
+    )]
+    Busy {
+        /// The lock file.
+        path: String,
+    },
     /// A line that is not what it should be.
-    #[error("{path}, line {line}: {message}")]
+    #[error(
+        "{path}, line {line}: {message} (to resume, delete that line: every game is replayed from its seed)"
+    )]
     Corrupt {
         /// The file.
         path: String,
@@ -268,17 +286,21 @@ pub fn read_with(
 pub struct ResultsWriter {
     file: File,
     path: PathBuf,
+    /// Held for the writer's life; the lock goes when it is dropped.
+    _lock: File,
 }
 
-/// Opens `dir/results.jsonl` for a run with `header`: creates it (header
-/// written atomically) or, if it exists, checks that its header matches and
-/// cuts off a partial last line. Returns the writer, the games already
-/// played (without their moves, to keep memory small) and the bytes cut off.
+/// Opens `dir/results.jsonl` for a run with `header`: locks the folder
+/// against other runs, creates the file (header written atomically) or, if
+/// it exists, checks that its header matches and cuts off a partial last
+/// line. Returns the writer, the games already played (without their
+/// moves, to keep memory small) and the bytes cut off.
 pub fn open_for_run(
     dir: &Path,
     header: &Header,
 ) -> Result<(ResultsWriter, Vec<GameRecord>, u64), ResultsError> {
     fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let lock = lock_folder(dir)?;
     let path = dir.join(RESULTS_FILE);
     if !path.exists() {
         let mut text = serde_json::to_string(header).map_err(|e| ResultsError::Io {
@@ -305,7 +327,32 @@ pub fn open_for_run(
             .map_err(io_error(&path))?;
     }
     file.seek(SeekFrom::End(0)).map_err(io_error(&path))?;
-    Ok((ResultsWriter { file, path }, games, existing.partial_tail))
+    let writer = ResultsWriter {
+        file,
+        path,
+        _lock: lock,
+    };
+    Ok((writer, games, existing.partial_tail))
+}
+
+/// Takes the folder's exclusive lock (an advisory lock on [`LOCK_FILE`],
+/// released when the returned file is dropped or the process ends, however
+/// it ends), or says that another run holds it.
+fn lock_folder(dir: &Path) -> Result<File, ResultsError> {
+    let path = dir.join(LOCK_FILE);
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io_error(&path))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(fs::TryLockError::WouldBlock) => Err(ResultsError::Busy {
+            path: path.display().to_string(),
+        }),
+        Err(fs::TryLockError::Error(source)) => Err(io_error(&path)(source)),
+    }
 }
 
 /// The first file that two headers of the same agents record with
@@ -467,6 +514,23 @@ mod tests {
     }
 
     #[test]
+    fn a_second_run_on_a_folder_in_use_is_refused_until_the_first_ends() {
+        let dir = scratch("busy");
+        let (mut first, _, _) = open_for_run(&dir, &header()).unwrap();
+        first.append(&game(1)).unwrap();
+        let err = open_for_run(&dir, &header()).unwrap_err();
+        assert!(matches!(err, ResultsError::Busy { .. }), "{err}");
+        assert!(err.to_string().contains("another run"), "{err}");
+        // The refused run touched nothing: the first one goes on writing.
+        first.append(&game(2)).unwrap();
+        drop(first);
+        let (_, games, cut) = open_for_run(&dir, &header()).unwrap();
+        let seeds: Vec<u64> = games.iter().map(|g| g.seed).collect();
+        assert_eq!((seeds, cut), (vec![1, 2], 0));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn another_tournament_in_the_folder_is_refused_by_name() {
         let dir = scratch("mismatch");
         open_for_run(&dir, &header()).unwrap();
@@ -497,7 +561,9 @@ mod tests {
         drop(file);
         let err = read(&dir).unwrap_err().to_string();
         assert!(
-            err.contains("line 3") && err.contains("not a game record"),
+            err.contains("line 3")
+                && err.contains("not a game record")
+                && err.contains("delete that line"),
             "{err}"
         );
         fs::remove_dir_all(&dir).unwrap();
