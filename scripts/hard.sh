@@ -13,7 +13,8 @@
 #    learning_rate=0.0001 learning_rate_end=0.00002,
 # 2. exports it to models/RULES-hard.safetensors,
 # 3. points the rule set's hard entry of models/manifest.json at it, with
-#    DEPTH plies of search (default 2); easy and medium keep their network,
+#    DEPTH plies of search (default 2; further search options may follow,
+#    as in 3:focus=2); easy and medium keep their network,
 #    so their noise levels, the dial and their calibration stay as measured,
 # 4. plays 20,000 paired games of hard against perfect play (seed 8): its
 #    score, and its Elo on the rule set's scale (perfect's Elo plus the
@@ -63,5 +64,9 @@ rm -f "models/$rules-hard.safetensors.json"
 sawah tournament --rules "$rules" --agents hard,perfect --games 1000 --seed 2026 --table "$table" \
   --out "$run-against-perfect"
 sawah review "$run-against-perfect/results.jsonl" --all --table "$table"
-sawah match hard "perfect:table=$table" --rules "$rules" --games 20000 --seed 8
+# The match as a tournament (the same dice as `sawah match hard perfect
+# --games 20000 --seed 8`), so a slow one that was stopped resumes when
+# this line is run again.
+sawah tournament --rules "$rules" --agents hard,perfect --games 20000 --seed 8 --table "$table" \
+  --out "$run-match"
 echo "Copy the match and hard's loss per move into models/ELO.md and hard's \"measured\" entry."
