@@ -1,8 +1,9 @@
 //! Writing files that matter (tables, models, checkpoints, results) so a
 //! crash never leaves a half-written one: a temporary file beside the
-//! target, synced, then renamed over it.
+//! target, synced, then renamed over it; and the lock that keeps a folder
+//! (a tournament's, a training run's) to one writing process at a time.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,9 +45,43 @@ pub fn write_atomically_with(
     std::fs::rename(&temporary, path).map_err(named)
 }
 
+/// Takes an exclusive advisory lock on `dir/name` (created empty if
+/// missing; it stays): `Some` holds it until the file is dropped or the
+/// process ends, however it ends; `None` says that another holder (another
+/// process, or another open in this one) has it. The caller names the
+/// file in its error.
+pub fn try_lock_folder(dir: &Path, name: &str) -> std::io::Result<Option<File>> {
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(name))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(Some(lock)),
+        Err(TryLockError::WouldBlock) => Ok(None),
+        Err(TryLockError::Error(e)) => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_lock_is_held_once_until_dropped() {
+        let dir = std::env::temp_dir().join(format!("sawah-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let first = try_lock_folder(&dir, "x.lock").unwrap();
+        assert!(first.is_some());
+        assert!(try_lock_folder(&dir, "x.lock").unwrap().is_none());
+        assert!(try_lock_folder(&dir, "y.lock").unwrap().is_some());
+        drop(first);
+        assert!(try_lock_folder(&dir, "x.lock").unwrap().is_some());
+        let missing = dir.join("no-such-folder");
+        let error = try_lock_folder(&missing, "x.lock").unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::NotFound, "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn a_failed_fill_leaves_the_old_file_and_no_temporary() {

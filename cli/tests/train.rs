@@ -96,6 +96,17 @@ fn a_killed_run_resumes_to_the_same_weights_and_exports() {
         weights(&whole),
         "the resumed run ends where the uninterrupted one does"
     );
+    // (The killed process's lock went with it.) A folder another process
+    // is training in is refused, not shared.
+    let lock = std::fs::File::open(killed.join("run.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let (code, _, stderr) = sawah(&["train", "--resume", killed.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("run.lock") && stderr.contains("another process is training"),
+        "{stderr}"
+    );
+    drop(lock);
 
     let model = dir.join("masters.safetensors");
     let (code, stdout, stderr) = sawah(&[

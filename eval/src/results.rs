@@ -335,23 +335,17 @@ pub fn open_for_run(
     Ok((writer, games, existing.partial_tail))
 }
 
-/// Takes the folder's exclusive lock (an advisory lock on [`LOCK_FILE`],
-/// released when the returned file is dropped or the process ends, however
-/// it ends), or says that another run holds it.
+/// Takes the folder's exclusive lock ([`LOCK_FILE`], released when the
+/// returned file is dropped or the process ends), or says that another run
+/// holds it.
 fn lock_folder(dir: &Path) -> Result<File, ResultsError> {
     let path = dir.join(LOCK_FILE);
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(io_error(&path))?;
-    match lock.try_lock() {
-        Ok(()) => Ok(lock),
-        Err(fs::TryLockError::WouldBlock) => Err(ResultsError::Busy {
+    match sawah_agents::files::try_lock_folder(dir, LOCK_FILE) {
+        Ok(Some(lock)) => Ok(lock),
+        Ok(None) => Err(ResultsError::Busy {
             path: path.display().to_string(),
         }),
-        Err(fs::TryLockError::Error(source)) => Err(io_error(&path)(source)),
+        Err(source) => Err(io_error(&path)(source)),
     }
 }
 

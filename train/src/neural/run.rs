@@ -6,7 +6,10 @@
 //! the end), `current.safetensors` (the latest weights as a model file),
 //! `evals.jsonl` (one line per evaluation) and `tb/` (TensorBoard event
 //! files, one sub-folder per process so a resumed run never overwrites the
-//! events of the run before).
+//! events of the run before). While a process trains it holds an exclusive
+//! lock on `run.lock` there, so a second process on the same folder (a
+//! `--resume` started while the run still goes) is refused rather than
+//! training alongside it from the same checkpoint.
 //!
 //! Rounds: the games of round r + 1 are played (rayon, both cores) with the
 //! network as it was before round r's update, while the learner trains on
@@ -128,7 +131,24 @@ impl RunFolder {
     pub fn tensorboard(&self) -> PathBuf {
         self.dir.join("tb")
     }
+
+    /// Takes the folder's lock (`run.lock`) for this process, or says that
+    /// another process is training in it.
+    fn lock(&self) -> Result<fs::File, TrainError> {
+        let path = self.dir.join(LOCK_FILE);
+        match sawah_agents::files::try_lock_folder(&self.dir, LOCK_FILE) {
+            Ok(Some(lock)) => Ok(lock),
+            Ok(None) => Err(file_error(
+                &path,
+                "locked: another process is training in this folder; wait for it or stop it, or choose another --out",
+            )),
+            Err(e) => Err(file_error(&path, e)),
+        }
+    }
 }
+
+/// The file a training process locks in its run folder.
+const LOCK_FILE: &str = "run.lock";
 
 /// The largest `evals.jsonl` read: a line is a few hundred bytes, an
 /// evaluation every few thousand games, so this is room for millions.
@@ -693,6 +713,8 @@ struct Trainer<'g, 'o, G: HasHeuristic> {
     session_start: Instant,
     seconds_before: f64,
     last_checkpoint: Instant,
+    /// The run folder's lock, held while this process trains.
+    _lock: fs::File,
 }
 
 /// One round's figures for the logs.
@@ -721,6 +743,7 @@ where
         }
         let folder = &options.folder;
         fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
+        let lock = folder.lock()?;
         let record = open_record(game, folder, options.resume, &options.config)?;
         let config = record.config.clone();
         let encoder = run_encoder(game, &record.encoder)?;
@@ -778,6 +801,7 @@ where
             session_start: Instant::now(),
             seconds_before: counters.seconds,
             last_checkpoint: Instant::now(),
+            _lock: lock,
         })
     }
 
