@@ -163,6 +163,10 @@ impl<E: Evaluator<Senet>> Evaluator<Senet> for EndgameEvaluator<E> {
             .value(position)
             .unwrap_or_else(|| self.inner.evaluate(game, position))
     }
+
+    fn worth_remembering(&self) -> bool {
+        self.inner.worth_remembering()
+    }
 }
 
 /// The mover's exact win probability after each of `moves` (after the pass

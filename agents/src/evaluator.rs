@@ -4,21 +4,40 @@ use sawah_engine::Game;
 use std::hash::{Hash, Hasher};
 
 /// Gives the probability that the side to move wins, before it rolls.
+///
+/// An evaluation is a pure function of the game and the position: the same
+/// position always gets the same value, to the bit (search may remember
+/// values, and a level must play the same moves everywhere).
 pub trait Evaluator<G: Game> {
     /// The win probability for the side to move of a position that is not
     /// finished (search handles finished positions itself).
     fn evaluate(&self, game: &G, position: &G::Position) -> f64;
+
+    /// Whether an evaluation costs enough (a network's forward pass) that a
+    /// search should remember the values it has asked for rather than ask
+    /// again; a hand-made evaluation is as cheap as the lookup.
+    fn worth_remembering(&self) -> bool {
+        false
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
         (**self).evaluate(game, position)
     }
+
+    fn worth_remembering(&self) -> bool {
+        (**self).worth_remembering()
+    }
 }
 
 impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Box<E> {
     fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
         (**self).evaluate(game, position)
+    }
+
+    fn worth_remembering(&self) -> bool {
+        (**self).worth_remembering()
     }
 }
 
@@ -161,6 +180,10 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for NoisyEvaluator<E> {
         }
         let z = normal_from_hash(position_hash(position, self.seed));
         (value + self.sigma * z).clamp(0.0, 1.0)
+    }
+
+    fn worth_remembering(&self) -> bool {
+        self.inner.worth_remembering()
     }
 }
 

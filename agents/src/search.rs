@@ -14,6 +14,15 @@
 //! Root values are exact (every root move is searched with the full window),
 //! so with pruning on, the chosen move and every reported value are those of
 //! plain expectiminimax at the same depth.
+//!
+//! With pruning on and an evaluator worth it (a network:
+//! [`Evaluator::worth_remembering`]), a second table of the same kind keeps
+//! leaf evaluations. Iterative deepening asks again for most of them: the
+//! leaves of one ply are the positions the next ply orders its moves by,
+//! and moves played in another order meet at the same leaves. A remembered
+//! value is the evaluation itself and the transposition table is left as it
+//! was, so every value, bound, choice and node count is what the search
+//! without it gives.
 
 use crate::evaluator::{Evaluator, position_hash, terminal_value};
 use sawah_engine::Game;
@@ -159,6 +168,8 @@ pub struct Search<'a, G: Game, E> {
     stop: Option<Stop>,
     stopped: bool,
     next_check: u64,
+    /// Leaf evaluations asked for so far (when the evaluator is worth it).
+    leaves: Option<Table>,
     /// Chance and move nodes visited (evaluator calls at the leaves included
     /// as chance nodes of depth 0).
     pub nodes: u64,
@@ -166,7 +177,7 @@ pub struct Search<'a, G: Game, E> {
 
 impl<G: Game, E> Drop for Search<'_, G, E> {
     fn drop(&mut self) {
-        if let Some(table) = self.table.take() {
+        for table in [self.table.take(), self.leaves.take()].into_iter().flatten() {
             table.give_back();
         }
     }
@@ -184,8 +195,31 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             stop: None,
             stopped: false,
             next_check: 0,
+            leaves: (options.pruning && evaluator.worth_remembering())
+                .then(|| Table::take(options.table_bits)),
             nodes: 0,
         }
+    }
+
+    /// The evaluator's value of an unfinished `position`, from the table
+    /// when this search asked for it before.
+    fn evaluate(&mut self, position: &G::Position) -> f64 {
+        let Some(leaves) = self.leaves.as_mut() else {
+            return self.evaluator.evaluate(self.game, position);
+        };
+        let key = position_hash(position, 0);
+        if let Some(entry) = leaves.get(key, 0) {
+            return entry.lower;
+        }
+        let value = self.evaluator.evaluate(self.game, position);
+        leaves.put(Entry {
+            key,
+            depth: 0,
+            generation: 0,
+            lower: value,
+            upper: value,
+        });
+        value
     }
 
     /// Asks `stop` from now on (`None`: never stop). Once it has said stop,
@@ -297,7 +331,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             return value;
         }
         if depth == 0 {
-            return self.evaluator.evaluate(self.game, position);
+            return self.evaluate(position);
         }
         if !self.options.pruning {
             let outcomes: Vec<(u8, f64)> = self.game.dice().outcomes().collect();
@@ -444,8 +478,10 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             .enumerate()
             .map(|(i, &mv)| {
                 let step = self.game.apply(position, mv);
-                let value = terminal_value(self.game, &step.position)
-                    .unwrap_or_else(|| self.evaluator.evaluate(self.game, &step.position));
+                let value = match terminal_value(self.game, &step.position) {
+                    Some(value) => value,
+                    None => self.evaluate(&step.position),
+                };
                 let mine = if step.extra_roll { value } else { 1.0 - value };
                 (mine, i, mv)
             })

@@ -143,3 +143,98 @@ fn a_reused_table_answers_as_a_fresh_one() {
         .collect();
     assert_eq!(reused, fresh);
 }
+
+/// An evaluator that asks to be remembered (as a network does) and counts
+/// the evaluations it is asked for.
+struct Remembered<E> {
+    inner: E,
+    remember: bool,
+    calls: std::cell::Cell<u64>,
+}
+
+impl<G: sawah_engine::Game, E: sawah_agents::evaluator::Evaluator<G>>
+    sawah_agents::evaluator::Evaluator<G> for Remembered<E>
+{
+    fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
+        self.calls.set(self.calls.get() + 1);
+        self.inner.evaluate(game, position)
+    }
+
+    fn worth_remembering(&self) -> bool {
+        self.remember
+    }
+}
+
+/// Keeping leaf values in the table changes nothing but the evaluations
+/// asked for: every value (bit for bit), choice and node count is what the
+/// search without it gives, which is plain search's, with far fewer
+/// evaluations over iterative deepening (as an agent searches).
+#[test]
+fn remembered_leaves_change_nothing_but_the_evaluations() {
+    fn run<G: HasHeuristic>(
+        game: &G,
+        remember: bool,
+        cases: &[(G::Position, u8)],
+    ) -> (Vec<f64>, u64, u64) {
+        let evaluator = Remembered {
+            inner: game.heuristic(),
+            remember,
+            calls: std::cell::Cell::new(0),
+        };
+        let (mut values, mut nodes) = (Vec::new(), 0);
+        for (position, roll) in cases {
+            let moves = game.legal_moves(position, *roll);
+            let mut search = Search::new(game, &evaluator, STAR2);
+            for depth in 1..=3 {
+                values.extend(search.move_values(position, &moves, depth));
+                let (chosen, best) = search.best_move(position, &moves, depth);
+                values.push(chosen as f64);
+                values.extend(best);
+            }
+            nodes += search.nodes;
+        }
+        (values, nodes, evaluator.calls.get())
+    }
+    fn check<G: HasHeuristic>(game: &G, seed: u64) {
+        let cases = positions_with_rolls(game, seed, 60, 2);
+        let (kept, kept_nodes, kept_calls) = run(game, true, &cases);
+        let (fresh, fresh_nodes, fresh_calls) = run(game, false, &cases);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&kept), bits(&fresh), "{}", game.name());
+        assert_eq!(kept_nodes, fresh_nodes);
+        eprintln!(
+            "{}: {kept_calls} evaluations remembered, {fresh_calls} without",
+            game.name()
+        );
+        assert!(
+            (kept_calls as f64) < 0.8 * fresh_calls as f64,
+            "{}: {kept_calls} vs {fresh_calls}",
+            game.name()
+        );
+    }
+    check(&race::preset("masters").unwrap(), 5);
+    check(&Senet::new(), 6);
+    // And against plain search, the reference.
+    let game = race::preset("ur").unwrap();
+    let remembered = Remembered {
+        inner: game.heuristic(),
+        remember: true,
+        calls: std::cell::Cell::new(0),
+    };
+    let heuristic = game.heuristic();
+    for (position, roll) in positions_with_rolls(&game, 7, 100, 2) {
+        let moves = game.legal_moves(&position, roll);
+        let mut search = Search::new(&game, &remembered, STAR2);
+        for depth in 1..=3 {
+            let got = search.move_values(&position, &moves, depth);
+            let expected =
+                Search::new(&game, &heuristic, PLAIN).move_values(&position, &moves, depth);
+            for (e, g) in expected.iter().zip(&got) {
+                assert!(
+                    (e - g).abs() < 1e-12,
+                    "{position:?} roll {roll}: {expected:?} vs {got:?}"
+                );
+            }
+        }
+    }
+}

@@ -32,4 +32,9 @@ impl<G: Encode> Evaluator<G> for NeuralEvaluator {
     fn evaluate(&self, game: &G, position: &G::Position) -> f64 {
         self.net.evaluate(game, position)
     }
+
+    /// A forward pass costs microseconds; a lookup, nanoseconds.
+    fn worth_remembering(&self) -> bool {
+        true
+    }
 }
