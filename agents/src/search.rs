@@ -177,7 +177,10 @@ pub struct Search<'a, G: Game, E> {
 
 impl<G: Game, E> Drop for Search<'_, G, E> {
     fn drop(&mut self) {
-        for table in [self.table.take(), self.leaves.take()].into_iter().flatten() {
+        for table in [self.table.take(), self.leaves.take()]
+            .into_iter()
+            .flatten()
+        {
             table.give_back();
         }
     }

@@ -134,9 +134,7 @@ pub enum ResultsError {
         path: String,
     },
     /// A line that is not what it should be.
-    #[error(
-        "{path}, line {line}: {message} (to resume, delete that line: every game is replayed from its seed)"
-    )]
+    #[error("{path}, line {line}: {message}")]
     Corrupt {
         /// The file.
         path: String,
@@ -256,8 +254,11 @@ pub fn read_with(
                 header = Some(h);
             }
             Some(h) => {
-                let game: GameRecord = serde_json::from_str(&line)
-                    .map_err(|e| corrupt(format!("not a game record: {e}")))?;
+                let game: GameRecord = serde_json::from_str(&line).map_err(|e| {
+                    corrupt(format!(
+                        "not a game record: {e} (deleting the line is safe: a resumed run plays that game again from its seed)"
+                    ))
+                })?;
                 if game.rules != h.rules {
                     return Err(corrupt(format!(
                         "a game of {}, in a file of {}",
@@ -557,7 +558,7 @@ mod tests {
         assert!(
             err.contains("line 3")
                 && err.contains("not a game record")
-                && err.contains("delete that line"),
+                && err.contains("deleting the line is safe"),
             "{err}"
         );
         fs::remove_dir_all(&dir).unwrap();
