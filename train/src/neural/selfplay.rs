@@ -91,22 +91,25 @@ pub fn choice_positions<G: Game>(
     if reached.len() < 2 {
         return Vec::new();
     }
-    // Each position's exact value for its side to move, then for `mover`.
-    let exact: Vec<f64> = reached
+    // Each position's exact value for its side to move, and whether the
+    // game is over there (one terminal check per position).
+    let exact: Vec<(f64, bool)> = reached
         .iter()
-        .map(|(p, _)| terminal_value(game, p).unwrap_or_else(|| teacher(p)))
+        .map(|(p, _)| match terminal_value(game, p) {
+            Some(value) => (value, true),
+            None => (teacher(p), false),
+        })
         .collect();
-    let for_mover = |(p, v): (&(G::Position, f64), &f64)| {
-        if game.turn(&p.0) == mover {
-            *v
-        } else {
-            1.0 - v
-        }
-    };
     let (worst, best) = reached
         .iter()
         .zip(&exact)
-        .map(for_mover)
+        .map(|((p, _), &(value, _))| {
+            if game.turn(p) == mover {
+                value
+            } else {
+                1.0 - value
+            }
+        })
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
             (lo.min(v), hi.max(v))
         });
@@ -114,8 +117,8 @@ pub fn choice_positions<G: Game>(
         return Vec::new();
     }
     let mut out: Vec<ChoiceSample<G::Position>> = Vec::with_capacity(reached.len());
-    for (&(position, predicted), &target) in reached.iter().zip(&exact) {
-        if game.winner(&position).is_none() && !out.iter().any(|c| c.position == position) {
+    for (&(position, predicted), &(target, finished)) in reached.iter().zip(&exact) {
+        if !finished && !out.iter().any(|c| c.position == position) {
             out.push(ChoiceSample {
                 position,
                 predicted,
@@ -257,12 +260,19 @@ where
     let per_game: Vec<Vec<Sample>> = (0..games)
         .into_par_iter()
         .map(|i| {
-            let margin = known.teacher.zip(known.choice_margin);
+            let choice_sampling = known.teacher.zip(known.choice_margin);
             let Played {
                 mut positions,
                 mut values,
                 choices,
-            } = play(net, game, exploration, seed_of(i), known.exact, margin);
+            } = play(
+                net,
+                game,
+                exploration,
+                seed_of(i),
+                known.exact,
+                choice_sampling,
+            );
             let mut targets = match known.teacher {
                 Some(label) => positions.iter().map(label).collect(),
                 None => lambda_returns(game, &positions, &values, lambda),
