@@ -37,8 +37,11 @@ fn positions<G: Game>(game: &G, count: usize, seed: u64) -> Vec<G::Position> {
 
 /// For every encoding the game offers.
 fn sparse_equals_dense<G: Encode + Codec>(game: &G) {
-    for &encoder in game.encoders() {
-        let net = NeuralNet::with_random_weights_for(game, encoder, &[32, 16], 7).unwrap();
+    // Widths below, at and past multiples of the fast path's block of
+    // outputs, so both its blocks and its tail are checked.
+    let shapes: [&[usize]; 3] = [&[32, 16], &[256, 128], &[100, 70]];
+    for (&encoder, hidden) in game.encoders().iter().flat_map(|e| shapes.map(|h| (e, h))) {
+        let net = NeuralNet::with_random_weights_for(game, encoder, hidden, 7).unwrap();
         net.check_for(game).unwrap();
         assert_eq!(net.encoder(), encoder);
         let mut dense = vec![0f32; game.input_size_of(encoder)];
@@ -46,7 +49,8 @@ fn sparse_equals_dense<G: Encode + Codec>(game: &G) {
             game.encode_dense_with(encoder, &position, &mut dense);
             let reference = net.forward_dense(&dense);
             let fast = net.evaluate(game, &position) as f32;
-            assert!((reference - fast).abs() < 1e-6, "{reference} vs {fast}");
+            // The fast path adds the same terms in the same order.
+            assert_eq!(reference.to_bits(), fast.to_bits(), "{reference} vs {fast}");
             assert!((0.0..=1.0).contains(&fast));
         }
     }
