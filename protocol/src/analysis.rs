@@ -3,10 +3,10 @@
 //!
 //! **The reference**, the same for every front door: the request's `"bot"`
 //! when it names one; else perfect play when the bot holds a solved table
-//! for the rule set (exact); else the `hard` level searching one ply
-//! deeper than it plays, at most [`MAX_REFERENCE_DEPTH`] plies unless hard
-//! already searches deeper (Senet always, having no table). The response says
-//! which in `"reference"`. Strength estimates come from the scale measured
+//! for the rule set (exact); else the `hard` level's evaluation searching
+//! one ply deeper than hard plays, over every move, at most
+//! [`MAX_REFERENCE_DEPTH`] plies (Senet always, having no table). The
+//! response says which in `"reference"`. Strength estimates come from the scale measured
 //! by that reference (`sawah_agents::strength`): by the table, or against
 //! the default reference; a reference the request names has none unless
 //! it is perfect play.
@@ -33,9 +33,11 @@ pub const MAX_REVIEW_TURNS: usize = 5_000;
 /// plays, up to [`MAX_REFERENCE_DEPTH`].
 pub const REFERENCE_LEVEL: &str = "hard";
 
-/// The deepest the default reference searches (unless hard itself searches
-/// deeper): a whole game's review then takes about half a second natively
-/// and a few in a browser; at 3 plies a masters game took 6 s natively.
+/// The deepest the default reference searches, even where hard itself
+/// searches deeper: a review values every move of every turn, and at 2
+/// plies a whole game takes about half a second natively and a few in a
+/// browser; at 3 plies a masters game took 6 s natively, and at masters'
+/// hard (three plies for the best two moves, every move valued) 11–15 s.
 pub const MAX_REFERENCE_DEPTH: u8 = 2;
 
 type Built<G> = (AgentSpec, Box<dyn Agent<G> + Send>, String, bool);
@@ -73,8 +75,11 @@ impl Bot {
                 spec.depth = spec
                     .depth
                     .saturating_add(1)
-                    .min(MAX_REFERENCE_DEPTH.max(spec.depth))
+                    .min(MAX_REFERENCE_DEPTH)
                     .min(self.max_depth);
+                // Every move gets the reference's full search: a review
+                // measures the moves hard would not have looked at too.
+                spec.focus = None;
                 let name = format!(
                     "{REFERENCE_LEVEL} searching {} plies ({}); no solved table",
                     spec.depth, spec

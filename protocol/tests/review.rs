@@ -190,6 +190,17 @@ fn without_a_table_hard_reviews_one_ply_deeper() {
     assert_eq!(answer["exact"], false);
     assert_eq!(answer["turns"].as_array().unwrap().len(), 2);
     assert_eq!(answer["winner"], Value::Null);
+    // Masters' hard searches a third ply for its best two moves; the
+    // reference stays at two plies over every move, to keep reviews quick.
+    let answer =
+        bot.respond(&json!({"cmd":"review","game":{"rules":"masters","moves":["2:0-2","3:0-3"]}}));
+    let reference = answer["reference"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert!(
+        reference.starts_with("hard searching 2 plies") && !reference.contains("focus"),
+        "{reference}"
+    );
     // A bound on depth caps the reference's depth too.
     let capped = Bot::new(Registry::new())
         .with_models(Some(models))
