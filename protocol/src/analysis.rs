@@ -6,10 +6,10 @@
 //! for the rule set (exact); else the `hard` level's evaluation searching
 //! one ply deeper than hard plays, over every move, at most
 //! [`MAX_REFERENCE_DEPTH`] plies (Senet always, having no table). The
-//! response says which in `"reference"`. Strength estimates come from the scale measured
-//! by that reference (`sawah_agents::strength`): by the table, or against
-//! the default reference; a reference the request names has none unless
-//! it is perfect play.
+//! response says which in `"reference"`. Strength estimates come from the
+//! scale measured by that reference (`sawah_agents::strength`): by the
+//! table, or against the default reference; a reference the request names
+//! has none unless it is perfect play.
 
 use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};

@@ -28,17 +28,24 @@ pub const MODEL_FORMAT_VERSION: u32 = 1;
 pub const MAX_WIDTH: usize = 1024;
 
 thread_local! {
-    /// Per-thread buffers for the forward pass (layer outputs), so an
-    /// evaluation neither allocates nor clears memory.
-    static SCRATCH: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Per-thread buffers for the forward pass, so an evaluation neither
+    /// allocates nor clears memory.
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch { values: Vec::new(), rows: Vec::new() })
+    };
     /// Per-thread buffer for a position's active inputs.
     static ACTIVE: std::cell::RefCell<Vec<u16>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// Per-thread buffer for the rows a layer adds up (input index, value).
-    static ROWS: std::cell::RefCell<Rows> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The rows a layer adds up: (input index, input value).
 type Rows = Vec<(usize, f32)>;
+
+/// The forward pass's working memory: two layers' outputs, and the rows
+/// the next layer adds up.
+struct Scratch {
+    values: Vec<f32>,
+    rows: Rows,
+}
 
 /// A layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,14 +341,12 @@ impl NeuralNet {
     /// below the input size).
     pub fn forward_active(&self, active: &[u16]) -> f32 {
         SCRATCH.with(|scratch| {
-            ROWS.with(|rows| {
-                let mut scratch = scratch.borrow_mut();
-                if scratch.len() < 2 * MAX_WIDTH {
-                    scratch.resize(2 * MAX_WIDTH, 0.0);
-                }
-                let (a, b) = scratch.split_at_mut(MAX_WIDTH);
-                self.forward_with(active, a, b, &mut rows.borrow_mut())
-            })
+            let Scratch { values, rows } = &mut *scratch.borrow_mut();
+            if values.len() < 2 * MAX_WIDTH {
+                values.resize(2 * MAX_WIDTH, 0.0);
+            }
+            let (a, b) = values.split_at_mut(MAX_WIDTH);
+            self.forward_with(active, a, b, rows)
         })
     }
 
@@ -667,7 +672,7 @@ fn add_rows(layer: &Dense, rows: &[(usize, f32)], output: &mut [f32]) {
         output[start..start + LANES].copy_from_slice(&sums);
         start += LANES;
     }
-    for (j, out) in output.iter_mut().enumerate().take(width).skip(start) {
+    for (j, out) in output.iter_mut().enumerate().skip(start) {
         let mut sum = layer.bias[j];
         for &(row, scale) in rows {
             if let Some(w) = layer.weight.get(row * width + j) {
