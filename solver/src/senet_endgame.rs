@@ -123,9 +123,118 @@ impl SharedValues {
         f64::from_bits(self.0[index as usize].load(Ordering::Relaxed))
     }
 
+    /// Asks the memory for a value that will be read soon (a hint: it
+    /// changes nothing but when the read's cache line arrives).
+    #[inline]
+    fn prefetch(&self, index: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch never faults and reads nothing into the
+        // program; the address is in the vector (`index` is an endgame's).
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.0.as_ptr().wrapping_add(index as usize).cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
     #[inline]
     fn set(&self, index: u64, value: f64) {
         self.0[index as usize].store(value.to_bits(), Ordering::Relaxed);
+    }
+}
+
+/// What a move leads to, before its value is read.
+#[derive(Clone, Copy)]
+enum Outcome {
+    /// The mover bore off its last piece.
+    Win,
+    /// An endgame with the mover to throw again (an extra throw).
+    Again(u64),
+    /// An endgame with the other side to throw.
+    Turned(u64),
+}
+
+/// Every move of every throw of one endgame, with the index of where it
+/// leads: generating them first and reading the values after lets the
+/// reads (each far away in memory) overlap, where reading each as its move
+/// was made waited on them one by one.
+struct Successors {
+    /// `(throw's outcome number, where its move leads)`, throws in order.
+    moves: [(u8, Outcome); Successors::MOST],
+    len: usize,
+    /// The probability of a throw with no move (the turn passes).
+    pass: f64,
+}
+
+impl Successors {
+    /// At most five pieces move, for each of five throws.
+    const MOST: usize = 25;
+
+    /// The moves of `endgame`, each successor's value asked of the memory
+    /// ahead of its read ([`SharedValues::prefetch`]).
+    #[inline]
+    fn of(
+        senet: &Senet,
+        index: &EndgameIndex,
+        values: &SharedValues,
+        endgame: &Endgame,
+    ) -> Successors {
+        let position = endgame.position();
+        let mut successors = Successors {
+            moves: [(0, Outcome::Win); Successors::MOST],
+            len: 0,
+            pass: 0.0,
+        };
+        for (number, (throw, p)) in senet.dice().outcomes().enumerate() {
+            let moves = senet.legal_moves(&position, throw);
+            if moves.is_empty() {
+                successors.pass += p;
+            }
+            for &mv in moves.iter() {
+                let (next, _) = senet.apply(&position, mv);
+                let outcome = if next.side(Player::Light).scored() == PIECES {
+                    Outcome::Win
+                } else {
+                    // Pieces only leave the board and the game is not over,
+                    // so every successor is an endgame of the same index.
+                    let i = index
+                        .index(&Endgame::of(&next))
+                        .expect("a successor of an endgame is an endgame of the index");
+                    values.prefetch(i);
+                    if next.turn() == Player::Light {
+                        Outcome::Again(i)
+                    } else {
+                        Outcome::Turned(i)
+                    }
+                };
+                successors.moves[successors.len] = (number as u8, outcome);
+                successors.len += 1;
+            }
+        }
+        successors
+    }
+
+    /// The part of the side to throw's win probability from throws with a
+    /// move: each throw's best move, followed by the values in `values`.
+    #[inline]
+    fn moved(&self, senet: &Senet, values: &SharedValues) -> f64 {
+        let mut best = [0.0f64; 16];
+        for &(number, outcome) in &self.moves[..self.len] {
+            let worth = match outcome {
+                Outcome::Win => 1.0,
+                Outcome::Again(i) => values.get(i),
+                Outcome::Turned(i) => 1.0 - values.get(i),
+            };
+            let slot = &mut best[usize::from(number)];
+            *slot = slot.max(worth);
+        }
+        senet
+            .dice()
+            .outcomes()
+            .zip(best)
+            .map(|((_, p), best)| p * best)
+            .sum()
     }
 }
 
@@ -140,38 +249,8 @@ fn bellman_parts(
     values: &SharedValues,
     endgame: &Endgame,
 ) -> (f64, f64) {
-    let position = endgame.position();
-    let value_of = |e: Endgame| {
-        // Pieces only leave the board and the game is not over, so every
-        // successor is an endgame of the same index.
-        let i = index
-            .index(&e)
-            .expect("a successor of an endgame is an endgame of the index");
-        values.get(i)
-    };
-    let (mut moved, mut pass) = (0.0, 0.0);
-    for (throw, p) in senet.dice().outcomes() {
-        let moves = senet.legal_moves(&position, throw);
-        if moves.is_empty() {
-            pass += p;
-            continue;
-        }
-        let best = moves
-            .iter()
-            .map(|&mv| {
-                let (next, _) = senet.apply(&position, mv);
-                if next.side(Player::Light).scored() == PIECES {
-                    1.0
-                } else if next.turn() == Player::Light {
-                    value_of(Endgame::of(&next))
-                } else {
-                    1.0 - value_of(Endgame::of(&next))
-                }
-            })
-            .fold(0.0, f64::max);
-        moved += p * best;
-    }
-    (moved, pass)
+    let successors = Successors::of(senet, index, values, endgame);
+    (successors.moved(senet, values), successors.pass)
 }
 
 /// The Bellman update of one endgame: the side to throw's win probability
@@ -204,8 +283,10 @@ fn update_pair(
         index.index(endgame).expect("an endgame of the index"),
         index.index(&flipped).expect("an endgame of the index"),
     );
-    let (m, p) = bellman_parts(senet, index, values, endgame);
-    let (m2, p2) = bellman_parts(senet, index, values, &flipped);
+    let mine = Successors::of(senet, index, values, endgame);
+    let theirs = Successors::of(senet, index, values, &flipped);
+    let (m, p) = (mine.moved(senet, values), mine.pass);
+    let (m2, p2) = (theirs.moved(senet, values), theirs.pass);
     let cycle = p * p2;
     if cycle >= 1.0 {
         return 0.0;
