@@ -559,7 +559,7 @@ mod tests {
         let solution = solve_senet_endgames(options, |_| {}).unwrap();
         for report in &solution.layers {
             assert!(
-                report.sweeps <= 300,
+                report.sweeps <= 70,
                 "{:?}: {} sweeps",
                 report.layers,
                 report.sweeps
