@@ -580,7 +580,7 @@ fn match_names_agents_as_typed_and_warns_about_a_mirror_match() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("\n  hard = neural:depth=2:model=ur-hard.safetensors\n"),
+        stdout.contains("\n  hard = neural:depth=3:focus=2:model=ur-hard.safetensors\n"),
         "{stdout}"
     );
     assert!(stdout.contains("  hard wins "), "{stdout}");
