@@ -114,7 +114,7 @@ test('models and solved tables handed over as bytes play as natively from files'
     assert.deepEqual(lines.map((line) => local.request(line)), native);
     assert.ok(Math.abs(JSON.parse(native[0]).value - 0.5185729075) < 1e-7, 'the documented start value of ur-2');
     assert.deepEqual(
-      local.choose('ur light 7/-/0 7/-/0', 2, 'neural:model=mine.safetensors:depth=2'),
+      local.choose('ur light 7/-/0 7/-/0', 2, 'neural:model=mine.safetensors:depth=3:focus=2'),
       bot.choose('ur light 7/-/0 7/-/0', 2, 'hard'),
     );
     assert.throws(() => local.addModel('bad.safetensors', new Uint8Array([1, 2, 3])), /bad\.safetensors/);
