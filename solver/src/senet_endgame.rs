@@ -238,30 +238,15 @@ impl Successors {
     }
 }
 
-/// The Bellman update of one endgame split at its passes: the part of the
-/// side to throw's win probability from throws with a move (each throw's
-/// best move followed by the values in `values`), and the probability of a
-/// throw with none. The full update is `moved + pass · (1 − V(flipped))`.
-#[inline]
-fn bellman_parts(
-    senet: &Senet,
-    index: &EndgameIndex,
-    values: &SharedValues,
-    endgame: &Endgame,
-) -> (f64, f64) {
-    let successors = Successors::of(senet, index, values, endgame);
-    (successors.moved(senet, values), successors.pass)
-}
-
 /// The Bellman update of one endgame: the side to throw's win probability
 /// when every throw's best move is followed by the values in `values`.
 #[inline]
 fn bellman(senet: &Senet, index: &EndgameIndex, values: &SharedValues, endgame: &Endgame) -> f64 {
-    let (moved, pass) = bellman_parts(senet, index, values, endgame);
+    let successors = Successors::of(senet, index, values, endgame);
     let flipped = index
         .index(&endgame.flipped())
         .expect("the flipped endgame is an endgame of the index");
-    moved + pass * (1.0 - values.get(flipped))
+    successors.moved(senet, values) + successors.pass * (1.0 - values.get(flipped))
 }
 
 /// The joint update of an endgame `s` and its flip `s'` (the same pieces,
@@ -269,22 +254,18 @@ fn bellman(senet: &Senet, index: &EndgameIndex, values: &SharedValues, endgame: 
 /// `V = m + p·(1 − V')` and `V' = m' + p'·(1 − V)`, so the pair is solved
 /// for exactly given the other successors' values: a pass cycle costs no
 /// sweeps. (Both sides passing on every throw, `p·p' = 1`, leaves the
-/// values as they are: such a pair has no value to find.) Returns the
-/// larger change.
+/// values as they are: such a pair has no value to find.) `s` is at index
+/// `i`, `s'` at `j`. Returns the larger change.
 #[inline]
 fn update_pair(
     senet: &Senet,
     index: &EndgameIndex,
     values: &SharedValues,
-    endgame: &Endgame,
+    (i, endgame): (u64, &Endgame),
+    (j, flipped): (u64, &Endgame),
 ) -> f64 {
-    let flipped = endgame.flipped();
-    let (i, j) = (
-        index.index(endgame).expect("an endgame of the index"),
-        index.index(&flipped).expect("an endgame of the index"),
-    );
     let mine = Successors::of(senet, index, values, endgame);
-    let theirs = Successors::of(senet, index, values, &flipped);
+    let theirs = Successors::of(senet, index, values, flipped);
     let (m, p) = (mine.moved(senet, values), mine.pass);
     let (m2, p2) = (theirs.moved(senet, values), theirs.pass);
     let cycle = p * p2;
@@ -338,10 +319,15 @@ fn sweep(senet: &Senet, index: &EndgameIndex, values: &SharedValues, (a, b): (u8
             let mut largest: f64 = 0.0;
             for i in (start..end).rev() {
                 let endgame = index.endgame_in(a, b, i);
-                if a == b && index.index(&endgame.flipped()) < Some(i) {
+                let flipped = endgame.flipped();
+                let j = index
+                    .index(&flipped)
+                    .expect("the flipped endgame is an endgame of the index");
+                if a == b && j < i {
                     continue; // its twin, the lower index, updates it
                 }
-                largest = largest.max(update_pair(senet, index, values, &endgame));
+                let change = update_pair(senet, index, values, (i, &endgame), (j, &flipped));
+                largest = largest.max(change);
             }
             largest
         })
