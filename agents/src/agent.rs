@@ -39,6 +39,23 @@ pub trait Agent<G: Game> {
         self.decide(game, position, roll, moves).chosen
     }
 
+    /// [`Agent::decide`] as a referee asks it: `turn` is the game's roll
+    /// count so far (from 1), and an agent that can fail without a bug
+    /// (an outside bot that hangs, crashes or answers garbage) says why
+    /// instead of panicking. The referee scores an error as a forfeit. Agents
+    /// of this crate never fail, and their answer is [`Agent::decide`]'s.
+    fn try_decide(
+        &mut self,
+        game: &G,
+        position: &G::Position,
+        roll: u8,
+        moves: &[G::Move],
+        turn: u64,
+    ) -> Result<Choice<G::Move>, String> {
+        let _ = turn;
+        Ok(self.decide(game, position, roll, moves))
+    }
+
     /// The win probability for the side to move before its roll, if the agent has a view.
     fn evaluate(&mut self, game: &G, position: &G::Position) -> Option<f64>;
 

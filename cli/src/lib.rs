@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bot;
 pub mod commands;
 pub mod describe;
+pub mod entrants;
 pub mod models;
 pub mod play;
 pub mod progress;

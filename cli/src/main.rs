@@ -5,7 +5,7 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use sawah_cli::commands::{
-    bench, bot, curve, describe, hint, matches, play, review, serve, solve, tournament,
+    bench, bot, check_bot, curve, describe, hint, matches, play, review, serve, solve, tournament,
 };
 use sawah_cli::train;
 use sawah_engine::registry::Registry;
@@ -96,6 +96,10 @@ enum Command {
     /// Rank every legal move for a roll, with what each does (captures,
     /// rosettes, safety) and the chance it leaves the opponent to hit.
     Hint(hint::HintArgs),
+    /// Check an outside bot before a tournament (docs/bots.md): positions
+    /// from random games of each rule set, edge cases first; legal,
+    /// illegal and malformed answers, crashes and latency; pass or fail.
+    CheckBot(check_bot::CheckBotArgs),
 }
 
 fn main() {
@@ -138,6 +142,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::bench_playouts(registry, args),
         Command::Review(args) => review::run(registry, args),
         Command::Hint(args) => hint::run(registry, args),
+        Command::CheckBot(args) => check_bot::run(registry, args),
     }
 }
 

@@ -7,6 +7,7 @@ use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
 use sawah_eval::analysis::loss_in_folders;
+use sawah_eval::entrant::Entrant;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
 use sawah_eval::results::{self, GameRecord};
 use sawah_eval::sprt::{self, EloModel, SprtParams};
@@ -40,6 +41,8 @@ pub struct TournamentArgs {
     pub table: Option<String>,
     /// The shipped models' folder (default: found as `models::find` finds it).
     pub models: Option<PathBuf>,
+    /// Outside bots and how they are refereed.
+    pub outside: crate::entrants::OutsideArgs,
 }
 
 /// The identity of a rule set's full description.
@@ -197,8 +200,16 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         // Checked now, not after the games.
         open_table(&game, path)?;
     }
-    // Levels (easy, medium, hard) resolve through the shipped models.
+    // Levels (easy, medium, hard) resolve through the shipped models;
+    // outside bots' stderr goes to OUT/logs/NAME.log.
     let models = crate::models::find(args.models.as_deref())?;
+    let mut entrants = crate::entrants::Entrants::new(
+        &args.outside,
+        Some(args.out.join("logs")),
+        models,
+        game.name(),
+        args.table.clone(),
+    )?;
     let mut specs = Vec::new();
     let mut labels = Vec::new();
     for text in &args.agents {
@@ -206,11 +217,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         if text.is_empty() {
             bail!("--agents has an empty entry; give specs separated by commas");
         }
-        let expanded = crate::models::expand(&models, text, game.name());
-        let spec =
-            AgentSpec::parse(&expanded, game.name()).with_context(|| format!("agent {text:?}"))?;
-        let spec = with_default_table(spec, &args.table);
-        specs.push(spec);
+        specs.push(entrants.resolve(text)?);
         labels.push(text.to_string());
     }
     if specs.len() < 2 {
@@ -253,6 +260,18 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
     };
     let summary = with_game!(&game, g => tournament::run(g, &t, &args.out, &observe))?;
     bar.finish_and_clear();
+    for bot in entrants.started() {
+        if let Some(reason) = bot.withdrawn() {
+            println!(
+                "{}: {reason}; its remaining games were recorded as forfeits (its stderr: {})",
+                bot.name(),
+                args.out
+                    .join("logs")
+                    .join(format!("{}.log", bot.name()))
+                    .display()
+            );
+        }
+    }
     if summary.cut_bytes > 0 {
         println!(
             "cut off an unfinished last line ({} bytes) left by an interrupted run",
@@ -493,13 +512,17 @@ pub struct SprtArgs {
     pub table: Option<String>,
     /// The shipped models' folder.
     pub models: Option<PathBuf>,
+    /// Outside bots and how they are refereed.
+    pub outside: crate::entrants::OutsideArgs,
+    /// Where outside bots' stderr goes.
+    pub logs: Option<PathBuf>,
 }
 
 fn run_sprt<G: HasHeuristic + Sync + 'static>(
     game: &G,
     args: &SprtArgs,
-    new: &AgentSpec,
-    base: &AgentSpec,
+    new: &Entrant,
+    base: &Entrant,
 ) -> Result<sprt::SprtState> {
     let bar = progress_bar(args.max_games.div_ceil(2), "pairs");
     let (low, high) = (args.params.lower_bound(), args.params.upper_bound());
@@ -546,13 +569,15 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         open_table(&game, path)?;
     }
     let models = crate::models::find(args.models.as_deref())?;
-    let expand = |text: &str| crate::models::expand(&models, text, game.name());
-    let new = AgentSpec::parse(&expand(&args.new), game.name()).context("--new")?;
-    let base = AgentSpec::parse(&expand(&args.base), game.name()).context("--base")?;
-    let (new, base) = (
-        with_default_table(new, &args.table),
-        with_default_table(base, &args.table),
-    );
+    let mut entrants = crate::entrants::Entrants::new(
+        &args.outside,
+        args.logs.clone(),
+        models,
+        game.name(),
+        args.table.clone(),
+    )?;
+    let new = entrants.resolve(&args.new).context("--new")?;
+    let base = entrants.resolve(&args.base).context("--base")?;
     let p = &args.params;
     println!(
         "SPRT on {}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",

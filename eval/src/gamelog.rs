@@ -46,7 +46,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Plays one game from the start with dice `dice_seed`, calling `on_roll`
-/// with every roll and the move made (`None`: a pass). An agent that panics
+/// with every roll and the move made (`None`: a pass). An agent that panics,
+/// fails ([`Agent::try_decide`]: an outside bot's timeout, crash or garbage)
 /// or returns an illegal move forfeits the game; the failure is returned.
 /// The one game loop behind [`crate::matches::play_game`] and [`play_recorded`].
 pub fn play_with<G: Game>(
@@ -64,6 +65,7 @@ pub fn play_with<G: Game>(
             let outcome = GameOutcome {
                 winner: Some(winner),
                 rolls,
+                forfeit: false,
             };
             return (outcome, None);
         }
@@ -81,26 +83,29 @@ pub fn play_with<G: Game>(
             Player::Dark => &mut *dark,
         };
         let choice = catch_unwind(AssertUnwindSafe(|| {
-            agent.choose(game, &position, roll, &legal)
+            agent.try_decide(game, &position, roll, &legal, rolls)
         }));
         let message = match choice {
-            Ok(mv) if legal.contains(&mv) => {
-                on_roll(roll, Some(mv));
-                position = game.apply(&position, mv).position;
+            Ok(Ok(choice)) if legal.contains(&choice.chosen) => {
+                on_roll(roll, Some(choice.chosen));
+                position = game.apply(&position, choice.chosen).position;
                 continue;
             }
-            Ok(mv) => format!("illegal move {mv:?} for roll {roll}"),
+            Ok(Ok(choice)) => format!("illegal move {:?} for roll {roll}", choice.chosen),
+            Ok(Err(reason)) => reason,
             Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
         };
         let outcome = GameOutcome {
             winner: Some(seat.other()),
             rolls,
+            forfeit: true,
         };
         return (outcome, Some(AgentFailure { seat, message }));
     }
     let outcome = GameOutcome {
         winner: game.winner(&position),
         rolls,
+        forfeit: false,
     };
     (outcome, None)
 }

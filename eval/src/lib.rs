@@ -4,8 +4,10 @@
 pub mod analysis;
 pub mod bradley_terry;
 pub mod curve;
+pub mod entrant;
 pub mod gamelog;
 pub mod matches;
+pub mod outside;
 pub mod pairing;
 pub mod report;
 pub mod results;

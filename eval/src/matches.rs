@@ -2,10 +2,11 @@
 //! games uses one dice sequence, with the seats swapped, so the luck of the
 //! dice cancels out of the comparison.
 
+use crate::entrant::Entrant;
 use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::{Agent, AgentSpec, SpecError};
+use sawah_agents::{Agent, SpecError};
 use sawah_engine::{Game, Player};
 
 /// Games longer than this many rolls are stopped and scored as half a win
@@ -19,6 +20,9 @@ pub struct GameOutcome {
     pub winner: Option<Player>,
     /// Rolls made.
     pub rolls: u64,
+    /// The game ended by a forfeit: the loser failed (crashed, timed out,
+    /// answered garbage or an illegal move).
+    pub forfeit: bool,
 }
 
 /// The seed of pair `index` of a match seeded with `seed` (SplitMix64 of their sum).
@@ -63,6 +67,8 @@ pub struct MatchResult {
     pub light_wins: u64,
     /// Mean rolls per game.
     pub mean_rolls: f64,
+    /// Games ended by a forfeit.
+    pub forfeits: u64,
 }
 
 impl MatchResult {
@@ -89,8 +95,8 @@ fn score_for(outcome: GameOutcome, seat: Player) -> f64 {
 /// `first` moves first in the first game and second in the other.
 pub fn play_pair_outcomes<G>(
     game: &G,
-    first: &AgentSpec,
-    second: &AgentSpec,
+    first: &Entrant,
+    second: &Entrant,
     dice_seed: u64,
 ) -> Result<(GameOutcome, GameOutcome), SpecError>
 where
@@ -102,8 +108,8 @@ where
 /// The first agent's score (0 to 1) in a pair played with dice `dice_seed`.
 pub fn play_pair<G>(
     game: &G,
-    first: &AgentSpec,
-    second: &AgentSpec,
+    first: &Entrant,
+    second: &Entrant,
     dice_seed: u64,
 ) -> Result<f64, SpecError>
 where
@@ -119,8 +125,8 @@ where
 /// follows from `seed`.
 pub fn play_match<G>(
     game: &G,
-    first: &AgentSpec,
-    second: &AgentSpec,
+    first: &Entrant,
+    second: &Entrant,
     games: u64,
     seed: u64,
 ) -> Result<MatchResult, SpecError>
@@ -141,6 +147,7 @@ where
         stopped: 0,
         light_wins: 0,
         mean_rolls: 0.0,
+        forfeits: 0,
     };
     let mut rolls = 0u64;
     for (a_light, a_dark) in outcomes {
@@ -148,6 +155,7 @@ where
         result.pair_scores.push(pair);
         for (outcome, a_seat) in [(a_light, Player::Light), (a_dark, Player::Dark)] {
             rolls += outcome.rolls;
+            result.forfeits += u64::from(outcome.forfeit);
             match outcome.winner {
                 None => result.stopped += 1,
                 Some(w) => {
@@ -170,7 +178,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sawah_agents::RandomAgent;
+    use sawah_agents::{AgentSpec, RandomAgent};
     use sawah_engine::race;
 
     #[test]
@@ -195,8 +203,8 @@ mod tests {
     #[test]
     fn a_match_is_reproducible_and_counts_add_up() {
         let rules = race::preset("ur-2").unwrap();
-        let a = AgentSpec::parse("heuristic", "ur-2").unwrap();
-        let b = AgentSpec::parse("random", "ur-2").unwrap();
+        let a = Entrant::from(AgentSpec::parse("heuristic", "ur-2").unwrap());
+        let b = Entrant::from(AgentSpec::parse("random", "ur-2").unwrap());
         let one = play_match(&rules, &a, &b, 41, 5).unwrap();
         let two = play_match(&rules, &a, &b, 41, 5).unwrap();
         assert_eq!(one.pair_scores, two.pair_scores);
@@ -215,7 +223,7 @@ mod tests {
         // same dice, so they are the same game and the same colour wins: the
         // pair scores exactly 1/2. (Different dice per seat would not.)
         let rules = race::preset("sawah-2").unwrap();
-        let spec = AgentSpec::parse("heuristic", "sawah-2").unwrap();
+        let spec = Entrant::from(AgentSpec::parse("heuristic", "sawah-2").unwrap());
         let result = play_match(&rules, &spec, &spec, 20, 9).unwrap();
         assert!(
             result.pair_scores.iter().all(|&s| s == 0.5),
@@ -228,6 +236,7 @@ mod tests {
 #[cfg(test)]
 mod strength {
     use super::*;
+    use sawah_agents::AgentSpec;
     use sawah_engine::{race, senet::Senet};
 
     /// Deterministic (seeded) games, so these are facts about the agents,
@@ -236,7 +245,7 @@ mod strength {
     #[test]
     fn the_heuristic_beats_random_and_search_beats_the_heuristic() {
         let rules = race::preset("ur").unwrap();
-        let spec = |s: &str| AgentSpec::parse(s, "ur").unwrap();
+        let spec = |s: &str| Entrant::from(AgentSpec::parse(s, "ur").unwrap());
         let score = play_match(&rules, &spec("heuristic"), &spec("random"), 200, 11)
             .unwrap()
             .score();

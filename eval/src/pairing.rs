@@ -5,10 +5,11 @@
 //! follows from its seeds. `match`, tournaments, SPRT and the training
 //! runs' evaluations all play their games through [`Pair`].
 
+use crate::entrant::Entrant;
 use crate::gamelog::{PlayedGame, play_recorded};
 use crate::matches::{GameOutcome, play_game};
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::{Agent, AgentSpec, SpecError};
+use sawah_agents::{Agent, SpecError};
 use sawah_engine::Player;
 
 /// Which of a pair's two games: the first agent on light, or swapped.
@@ -29,16 +30,16 @@ impl Seating {
 #[derive(Clone, Copy, Debug)]
 pub struct Pair<'a> {
     /// The first agent (light in the pair's first game).
-    pub first: &'a AgentSpec,
+    pub first: &'a Entrant,
     /// The second agent.
-    pub second: &'a AgentSpec,
+    pub second: &'a Entrant,
     /// The seed of the dice both games use.
     pub dice_seed: u64,
 }
 
 impl<'a> Pair<'a> {
     /// The pair of `first` and `second` with dice `dice_seed`.
-    pub fn new(first: &'a AgentSpec, second: &'a AgentSpec, dice_seed: u64) -> Pair<'a> {
+    pub fn new(first: &'a Entrant, second: &'a Entrant, dice_seed: u64) -> Pair<'a> {
         Pair {
             first,
             second,
@@ -46,24 +47,25 @@ impl<'a> Pair<'a> {
         }
     }
 
-    /// `spec` as it plays in this pair: its seed mixed with the dice seed.
-    pub fn seeded(&self, spec: &AgentSpec) -> AgentSpec {
-        AgentSpec {
-            seed: spec.seed ^ self.dice_seed,
-            ..spec.clone()
-        }
-    }
-
-    /// The specs on light and dark in one game of the pair.
-    pub fn seats(&self, seating: Seating) -> (&'a AgentSpec, &'a AgentSpec) {
+    /// The entrants on light and dark in one game of the pair.
+    pub fn seats(&self, seating: Seating) -> (&'a Entrant, &'a Entrant) {
         match seating {
             Seating::FirstLight => (self.first, self.second),
             Seating::Swapped => (self.second, self.first),
         }
     }
 
-    /// The agents of one game, built fresh (light, dark); an error names
-    /// the seat whose agent could not be built.
+    /// The id outside bots are told for one game of the pair: who sits
+    /// where and the dice, so it is unique in a tournament (as the results
+    /// file's key is).
+    pub fn game_id(&self, seating: Seating) -> String {
+        let (light, dark) = self.seats(seating);
+        format!("{light}-vs-{dark}-{:016x}", self.dice_seed)
+    }
+
+    /// The agents of one game, built fresh (light, dark), each built-in
+    /// agent's seed mixed with the dice seed; an error names the seat
+    /// whose agent could not be built.
     #[allow(clippy::type_complexity)]
     pub fn agents<G: HasHeuristic + 'static>(
         &self,
@@ -71,13 +73,12 @@ impl<'a> Pair<'a> {
         seating: Seating,
     ) -> Result<(Box<dyn Agent<G> + Send>, Box<dyn Agent<G> + Send>), (Player, SpecError)> {
         let (light, dark) = self.seats(seating);
-        let light = self
-            .seeded(light)
-            .build(game)
+        let id = self.game_id(seating);
+        let light = light
+            .build(game, self.dice_seed, &id)
             .map_err(|e| (Player::Light, e))?;
-        let dark = self
-            .seeded(dark)
-            .build(game)
+        let dark = dark
+            .build(game, self.dice_seed, &id)
             .map_err(|e| (Player::Dark, e))?;
         Ok((light, dark))
     }
@@ -118,6 +119,7 @@ impl<'a> Pair<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sawah_agents::AgentSpec;
     use sawah_engine::race;
 
     /// Tournaments record each game on its own; matches and SPRT play the
@@ -126,8 +128,8 @@ mod tests {
     #[test]
     fn recorded_games_are_the_pair_s_games_and_seeds_vary_by_pair() {
         let rules = race::preset("ur-2").unwrap();
-        let noisy = AgentSpec::parse("heuristic:noise=0.2", "ur-2").unwrap();
-        let random = AgentSpec::parse("random", "ur-2").unwrap();
+        let noisy = Entrant::from(AgentSpec::parse("heuristic:noise=0.2", "ur-2").unwrap());
+        let random = Entrant::from(AgentSpec::parse("random", "ur-2").unwrap());
         let pair = Pair::new(&noisy, &random, 12);
         let (light, dark) = pair.play(&rules).unwrap();
         let recorded: Vec<GameOutcome> = Seating::BOTH
@@ -135,8 +137,11 @@ mod tests {
             .map(|seating| pair.play_recorded(&rules, seating).unwrap().outcome)
             .collect();
         assert_eq!(recorded, vec![light, dark]);
-        assert_eq!(pair.seeded(&noisy).seed, noisy.seed ^ 12);
-        assert_eq!(pair.seats(Seating::Swapped), (&random, &noisy));
+        let (light, dark) = pair.seats(Seating::Swapped);
+        assert_eq!(
+            (light.to_string(), dark.to_string()),
+            (random.to_string(), noisy.to_string())
+        );
         let games: std::collections::HashSet<u64> = (0..20)
             .map(|seed| {
                 Pair::new(&noisy, &random, seed)

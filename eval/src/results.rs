@@ -59,6 +59,11 @@ pub struct Header {
     /// written before they were recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<Vec<AgentFile>>,
+    /// What each outside bot said of itself in answer to `hello`, in agent
+    /// order (`null` for our agents and for bots that said nothing); absent
+    /// when no agent said anything.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub identities: Vec<Option<crate::outside::Identity>>,
     /// `round-robin` or `gauntlet`.
     pub format: String,
     /// Games per pairing (whole pairs).
@@ -409,6 +414,14 @@ fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), Re
             format!("SHA-256 {}", f.sha256),
         ));
     }
+    if expected.identities != found.identities {
+        let shown = |h: &Header| serde_json::to_string(&h.identities).unwrap_or_default();
+        return Err(mismatch(
+            "outside bots' hello identities (a bot changed version?)",
+            shown(expected),
+            shown(found),
+        ));
+    }
     for (field, e, f) in [
         ("format", expected.format.clone(), found.format.clone()),
         (
@@ -455,6 +468,7 @@ mod tests {
             agents: vec!["random".into(), "heuristic".into()],
             specs: vec!["random".into(), "heuristic".into()],
             files: Vec::new(),
+            identities: Vec::new(),
             format: "round-robin".into(),
             games_per_pairing: 4,
             seed: 1,

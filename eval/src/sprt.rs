@@ -290,8 +290,8 @@ pub struct SprtSchedule {
 /// promotion gate.
 pub fn run<G>(
     game: &G,
-    new: &sawah_agents::AgentSpec,
-    base: &sawah_agents::AgentSpec,
+    new: &crate::entrant::Entrant,
+    base: &crate::entrant::Entrant,
     params: &SprtParams,
     schedule: SprtSchedule,
     observe: &mut dyn FnMut(&SprtState),

@@ -11,13 +11,14 @@
 //! and the game stays a function of its record). Shard `K/N` plays the pairs
 //! with `pairing + pair ≡ K − 1 (mod N)`, pairings numbered in schedule order.
 
+use crate::entrant::Entrant;
 use crate::gamelog::PlayedGame;
 use crate::matches::pair_seed;
 use crate::pairing::{Pair, Seating};
 use crate::results::{self, GameRecord, Header, ResultsError};
 use rayon::prelude::*;
+use sawah_agents::SpecError;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::{AgentSpec, SpecError};
 use sawah_engine::{Codec, Player};
 use std::collections::HashSet;
 use std::fmt;
@@ -120,8 +121,8 @@ pub struct Tournament {
     pub rules: String,
     /// The digest of the rule set's description.
     pub rules_digest: String,
-    /// The agents.
-    pub agents: Vec<AgentSpec>,
+    /// The agents: ours by their specs, and outside bots.
+    pub agents: Vec<Entrant>,
     /// The agents' names in tables and results: as the user wrote them
     /// (`medium`, `expectiminimax:depth=2`), one per agent.
     pub labels: Vec<String>,
@@ -139,6 +140,25 @@ impl Tournament {
     /// The agents' names (their labels).
     pub fn names(&self) -> Vec<String> {
         self.labels.clone()
+    }
+
+    /// What each outside bot said of itself in answer to `hello`, in agent
+    /// order (`None` for our agents and silent bots); empty when no agent
+    /// said anything, as in tournaments of our agents alone.
+    pub fn identities(&self) -> Vec<Option<crate::outside::Identity>> {
+        let identities: Vec<_> = self
+            .agents
+            .iter()
+            .map(|agent| match agent {
+                Entrant::Outside(bot) => bot.identity().cloned(),
+                Entrant::Builtin(_) => None,
+            })
+            .collect();
+        if identities.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            identities
+        }
     }
 
     /// The pairings as (first, second) agent indices.
@@ -200,12 +220,9 @@ impl Tournament {
             rules: self.rules.clone(),
             rules_digest: self.rules_digest.clone(),
             agents: self.names(),
-            specs: self
-                .agents
-                .iter()
-                .map(|a| a.portable().to_string())
-                .collect(),
+            specs: self.agents.iter().map(Entrant::portable).collect(),
             files,
+            identities: self.identities(),
             format: self.format.to_string(),
             games_per_pairing: self.pairs_per_pairing() * 2,
             seed: self.seed,
@@ -339,7 +356,7 @@ where
             )));
         }
     }
-    for spec in &tournament.agents {
+    for spec in tournament.agents.iter().filter_map(Entrant::spec) {
         spec.build(game).map_err(|source| TournamentError::Spec {
             agent: spec.to_string(),
             source,
@@ -436,6 +453,7 @@ fn forfeit(seat: Player, error: SpecError) -> PlayedGame {
         outcome: crate::matches::GameOutcome {
             winner: Some(seat.other()),
             rolls: 0,
+            forfeit: true,
         },
         moves: Vec::new(),
         failure: Some(crate::gamelog::AgentFailure {
@@ -455,7 +473,7 @@ mod tests {
             rules_digest: "x".into(),
             agents: agents
                 .iter()
-                .map(|a| AgentSpec::parse(a, "ur-2").unwrap())
+                .map(|a| Entrant::from(sawah_agents::AgentSpec::parse(a, "ur-2").unwrap()))
                 .collect(),
             labels: agents.iter().map(|a| a.to_string()).collect(),
             format,

@@ -215,6 +215,12 @@ impl Bot {
             Command::Daily => daily_throws(request),
             Command::Review => self.review_request(request, stop),
             Command::Hint => self.hint_request(request, stop),
+            Command::Hello => Ok(json!({
+                "name": "sawah-ai",
+                "version": env!("CARGO_PKG_VERSION"),
+                "author": "sawah-ai",
+                "protocol": 1,
+            })),
         }
     }
 

@@ -25,11 +25,13 @@ pub enum Command {
     Review,
     /// Every legal move for a roll, ranked, with what each does.
     Hint,
+    /// Who answers: name, version and author (a harness asks it first).
+    Hello,
 }
 
 impl Command {
     /// Every command, in the order `docs/protocol.md` lists them.
-    pub const ALL: [Command; 10] = [
+    pub const ALL: [Command; 11] = [
         Command::LegalMoves,
         Command::Choose,
         Command::Evaluate,
@@ -40,6 +42,7 @@ impl Command {
         Command::Daily,
         Command::Review,
         Command::Hint,
+        Command::Hello,
     ];
 
     /// The name a request gives in `"cmd"`.
@@ -55,6 +58,7 @@ impl Command {
             Command::Daily => "daily",
             Command::Review => "review",
             Command::Hint => "hint",
+            Command::Hello => "hello",
         }
     }
 

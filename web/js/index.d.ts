@@ -163,6 +163,7 @@ export type Request = { id?: unknown } & (
   | { cmd: 'daily'; date: string; count?: number; rules?: string }
   | { cmd: 'review'; game: GameRecord; bot?: BotSpec }
   | { cmd: 'hint'; position: Position; roll: number; bot?: BotSpec }
+  | { cmd: 'hello' }
 );
 
 /** A game as JSON (docs/protocol.md, "Game records"). */

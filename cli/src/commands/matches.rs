@@ -1,7 +1,7 @@
 //! `sawah match`: two agents, paired dice, the first one's score.
 
+use crate::entrants::{Entrants, OutsideArgs};
 use anyhow::{Context, Result, bail};
-use sawah_agents::AgentSpec;
 use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
 use sawah_eval::matches::play_match;
@@ -32,6 +32,12 @@ pub struct MatchArgs {
     /// names none.
     #[arg(long, value_name = "PATH")]
     pub table: Option<String>,
+    /// Where outside bots' stderr goes (DIR/NAME.log); without it, it is
+    /// dropped (its last lines are still quoted when a bot fails).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
+    #[command(flatten)]
+    pub outside: OutsideArgs,
 }
 
 /// Plays the match and prints the score with its interval.
@@ -44,29 +50,30 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         seed,
         models,
         table,
+        logs,
+        outside,
     } = args;
     if games == 0 || games > 100_000_000 {
         bail!("--games must be from 1 to 100000000, not {games}");
     }
     let game = registry.resolve(&rules)?;
     let models = crate::models::find(models.as_deref())?;
-    let expand = |text: &str| crate::models::expand(&models, text, game.name());
+    let mut entrants = Entrants::new(&outside, logs, models, game.name(), table)?;
     // Agents are shown as typed (`hard`), with what they resolved to below.
     let (first_name, second_name) = (first.trim(), second.trim());
-    let first_spec = AgentSpec::parse(&expand(first_name), game.name()).context("first agent")?;
-    let second_spec =
-        AgentSpec::parse(&expand(second_name), game.name()).context("second agent")?;
-    let first_spec = crate::tournament::with_default_table(first_spec, &table);
-    let second_spec = crate::tournament::with_default_table(second_spec, &table);
-    if first_spec == second_spec {
+    let first_entrant = entrants.resolve(first_name).context("first agent")?;
+    let second_entrant = entrants.resolve(second_name).context("second agent")?;
+    if let (Some(a), Some(b)) = (first_entrant.spec(), second_entrant.spec())
+        && a == b
+    {
         eprintln!(
             "warning: both agents are {} with the same seed: each pair's two games mirror each other, so the score is 0.5 by construction; give one a different seed (for example {second_name}:seed=2) to compare an agent with itself",
-            first_spec.portable()
+            a.portable()
         );
     }
     let result = match &game {
-        AnyGame::Race(r) => play_match(&**r, &first_spec, &second_spec, games, seed),
-        AnyGame::Senet(s) => play_match(&**s, &first_spec, &second_spec, games, seed),
+        AnyGame::Race(r) => play_match(&**r, &first_entrant, &second_entrant, games, seed),
+        AnyGame::Senet(s) => play_match(&**s, &first_entrant, &second_entrant, games, seed),
     }?;
     let score = result.score();
     println!(
@@ -75,8 +82,8 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         result.games(),
         result.pair_scores.len()
     );
-    for (name, spec) in [(first_name, &first_spec), (second_name, &second_spec)] {
-        let spec = spec.portable().to_string();
+    for (name, entrant) in [(first_name, &first_entrant), (second_name, &second_entrant)] {
+        let spec = entrant.portable();
         if spec != name {
             println!("  {name} = {spec}");
         }
@@ -85,6 +92,12 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         "  {first_name} wins {}, {second_name} wins {}, stopped {}; light (first to move) won {}; {:.1} rolls/game",
         result.first_wins, result.second_wins, result.stopped, result.light_wins, result.mean_rolls
     );
+    if result.forfeits > 0 {
+        println!(
+            "  {} games ended by forfeit (an agent failed: crashed, timed out, answered garbage or an illegal move)",
+            result.forfeits
+        );
+    }
     println!(
         "  score {:.3} (95% CI {:.3} to {:.3}), Elo difference {} ({} to {})",
         score.mean,

@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod bot;
+pub mod check_bot;
 pub mod curve;
 pub mod describe;
 pub mod hint;

@@ -61,6 +61,8 @@ pub struct TournamentCommandArgs {
     pub models: Option<PathBuf>,
     #[command(flatten)]
     pub rating: RatingArgs,
+    #[command(flatten)]
+    pub outside: crate::entrants::OutsideArgs,
 }
 
 /// The arguments of `sawah elo`.
@@ -124,6 +126,12 @@ pub struct SprtCommandArgs {
     /// then the models embedded in the binary.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
+    /// Where outside bots' stderr goes (DIR/NAME.log); without it, it is
+    /// dropped (its last lines are still quoted when a bot fails).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
+    #[command(flatten)]
+    pub outside: crate::entrants::OutsideArgs,
 }
 
 /// Plays (or resumes) the tournament and writes its Elo table.
@@ -142,6 +150,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
             prior,
             table,
         },
+        outside,
     } = args;
     let format = format
         .parse()
@@ -164,6 +173,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         prior,
         table,
         models,
+        outside,
     };
     tournament::tournament(registry, args, anchor_given)?;
     Ok(())
@@ -211,6 +221,8 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         out,
         table,
         models,
+        logs,
+        outside,
     } = args;
     let args = SprtArgs {
         rules,
@@ -229,6 +241,8 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         out,
         table,
         models,
+        outside,
+        logs,
     };
     tournament::sprt_command(registry, args)?;
     Ok(())

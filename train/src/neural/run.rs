@@ -435,8 +435,8 @@ fn evaluate<G: HasHeuristic + Sync + 'static>(
             .map_err(|e| TrainError::Config(format!("opponent {opponent}: {e}")))?;
         let result = sawah_eval::matches::play_match(
             game,
-            &me,
-            &spec,
+            &me.clone().into(),
+            &spec.into(),
             config.eval_games,
             mix(config.seed, 0xe7a1, k as u64),
         )
@@ -461,8 +461,8 @@ fn evaluate<G: HasHeuristic + Sync + 'static>(
             .map_err(|e| TrainError::Config(e.to_string()))?;
         let result = sawah_eval::matches::play_match(
             game,
-            &learned,
-            &default,
+            &learned.into(),
+            &default.into(),
             config.eval_games,
             mix(config.seed, 0xe7a2, 0),
         )

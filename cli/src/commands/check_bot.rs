@@ -1,0 +1,128 @@
+//! `sawah check-bot`: an outside bot's compliance test, before a tournament.
+
+use crate::entrants::OutsideArgs;
+use anyhow::{Result, bail};
+use sawah_engine::registry::Registry;
+use sawah_engine::with_game;
+use sawah_eval::outside::check::{RulesCheck, check_rules};
+use sawah_eval::outside::{BotDefs, OutsideBot};
+use std::path::PathBuf;
+
+/// The arguments of `sawah check-bot`.
+#[derive(clap::Args, Debug)]
+pub struct CheckBotArgs {
+    /// The bot's name in the --bots file.
+    pub name: String,
+    /// Rule sets to check it on, separated by commas.
+    #[arg(long, value_delimiter = ',', default_value = "sawah,ur,masters,senet")]
+    pub rules: Vec<String>,
+    /// Positions sent per rule set (the edge cases first).
+    #[arg(long, default_value_t = 200)]
+    pub positions: usize,
+    /// Seed of the random games the positions come from.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// text or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+    /// Where the bot's stderr goes (DIR/NAME.log).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
+    #[command(flatten)]
+    pub outside: OutsideArgs,
+}
+
+/// Runs the check; fails (exit 1) when any answer was not legal.
+pub fn run(registry: &mut Registry, args: CheckBotArgs) -> Result<()> {
+    let json = match args.format.as_str() {
+        "text" => false,
+        "json" => true,
+        other => bail!("--format is text or json, not {other:?}"),
+    };
+    if args.positions == 0 || args.positions > 100_000 {
+        bail!(
+            "--positions must be from 1 to 100000, not {}",
+            args.positions
+        );
+    }
+    let Some(path) = &args.outside.bots else {
+        bail!(
+            "check-bot needs --bots FILE, the file that defines {}",
+            args.name
+        );
+    };
+    let defs = BotDefs::load(path)?;
+    let Some(def) = defs.get(&args.name) else {
+        bail!(
+            "{} is not defined in {}; bots there: {}",
+            args.name,
+            path.display(),
+            defs.names().join(", ")
+        );
+    };
+    let games = args
+        .rules
+        .iter()
+        .map(|name| registry.resolve(name.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bot = OutsideBot::start(def.clone(), args.outside.referee(args.logs.clone())?)
+        .map_err(anyhow::Error::msg)?;
+    let reports: Vec<RulesCheck> = games
+        .iter()
+        .map(|game| with_game!(game, g => check_rules(g, &bot, args.positions, args.seed)))
+        .collect();
+    let passed = reports.iter().all(RulesCheck::passed);
+    if json {
+        let report = serde_json::json!({
+            "bot": bot.name(),
+            "identity": bot.identity(),
+            "move_time_ms": bot.referee().move_time.as_millis() as u64,
+            "passed": passed,
+            "rules": reports,
+        });
+        println!("{report}");
+    } else {
+        print_text(&bot, &reports, passed);
+    }
+    drop(bot);
+    if !passed {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn print_text(bot: &OutsideBot, reports: &[RulesCheck], passed: bool) {
+    let identity = bot
+        .identity()
+        .map(|i| format!(" ({} {} by {})", i.name, i.version, i.author))
+        .unwrap_or_else(|| " (it did not answer hello)".into());
+    println!(
+        "check-bot {}{identity}, {:.1} s a move",
+        bot.name(),
+        bot.referee().move_time.as_secs_f64()
+    );
+    for r in reports {
+        println!(
+            "  {:<10} {} of {} legal, {} illegal, {} malformed, {} crashes; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; edge cases: {}  {}",
+            r.rules,
+            r.legal,
+            r.asked,
+            r.illegal,
+            r.malformed,
+            r.crashes,
+            r.latency_ms.p50,
+            r.latency_ms.p99,
+            r.latency_ms.max,
+            if r.edge_cases.is_empty() {
+                "none".to_string()
+            } else {
+                r.edge_cases.join(", ")
+            },
+            if r.passed() { "pass" } else { "FAIL" }
+        );
+        for problem in &r.problems {
+            println!("      {problem}");
+        }
+    }
+    println!("{}", if passed { "PASS" } else { "FAIL" });
+}

@@ -1,0 +1,319 @@
+//! Outside bots (`--bots FILE`, docs/bots.md): the harness referees
+//! programs and services it did not write. `hard` gives the same games in
+//! process, as `sawah bot` on a pipe and as `sawah serve` over HTTP; the
+//! example bot plays; `check-bot` reports; a changed bot file is refused
+//! on resume; definitions that clash are refused.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+mod common;
+use common::{assert_refused, fresh_dir, sawah};
+
+fn sawah_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sawah")
+}
+
+fn examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/bots")
+}
+
+/// The games of a results file, keyed by (pair, which seat the first agent
+/// had), with who won and every move: what must agree across front doors.
+fn games(dir: &Path, first: &str) -> Vec<(u64, bool, Value, Vec<String>, Value)> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut games: Vec<_> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let game: Value = serde_json::from_str(line).unwrap();
+            let first_light = game["light"] == first;
+            let moves = game["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            (
+                game["pair"].as_u64().unwrap(),
+                first_light,
+                game["winner"].clone(),
+                moves,
+                game.get("failure").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    games.sort_by_key(|g| (g.0, g.1));
+    games
+}
+
+/// A running `sawah serve` on a free loopback port, stopped when dropped.
+struct Served {
+    child: Child,
+    url: String,
+}
+
+impl Served {
+    fn start() -> Served {
+        let mut child = Command::new(sawah_bin())
+            .args(["serve", "--addr", "127.0.0.1:0", "--workers", "2"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{line:?}"))
+            .to_string();
+        Served { child, url }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn hard_plays_the_same_games_in_process_on_a_pipe_and_over_http() {
+    let dir = fresh_dir("outside-three-ways");
+    let served = Served::start();
+    let bots = dir.join("bots.toml");
+    std::fs::write(
+        &bots,
+        format!(
+            "[[bot]]\nname = \"piped-hard\"\ncommand = [{:?}, \"bot\"]\nbot = \"hard\"\n\n[[bot]]\nname = \"remote-hard\"\nurl = {:?}\nbot = \"hard\"\n",
+            sawah_bin(),
+            served.url
+        ),
+    )
+    .unwrap();
+    let mut results = Vec::new();
+    for hard in ["hard", "piped-hard", "remote-hard"] {
+        let out = dir.join(hard);
+        let agents = format!("{hard},random");
+        let (code, stdout, stderr) = sawah(&[
+            "tournament",
+            "--rules",
+            "ur-2",
+            "--agents",
+            &agents,
+            "--games",
+            "24",
+            "--seed",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+            "--bots",
+            bots.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{hard}: {stdout}\n{stderr}");
+        results.push(games(&out, hard));
+    }
+    assert_eq!(results[0].len(), 24);
+    assert!(results[0].iter().all(|g| g.4.is_null()), "no forfeits");
+    assert_eq!(results[0], results[1], "in process and on a pipe");
+    assert_eq!(results[0], results[2], "in process and over HTTP");
+    // The header records the bot as written and what it said to hello.
+    let header: Value = serde_json::from_str(
+        std::fs::read_to_string(dir.join("piped-hard/results.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["identities"][0]["name"], "sawah-ai");
+    assert!(
+        header["specs"][0]
+            .as_str()
+            .unwrap()
+            .contains(r#""bot":"hard""#),
+        "{header}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_standard_library_example_bot_plays_and_passes_check_bot() {
+    let bots = examples().join("bots.toml");
+    let dir = fresh_dir("outside-example");
+    let out = dir.join("t");
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "py-random,random,easy",
+        "--games",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+        "--bots",
+        bots.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("py-random"), "{stdout}");
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(!text.contains("\"failure\""), "no forfeits: {text}");
+    assert!(text.contains(r#""name":"random-plus""#), "hello recorded");
+    let (code, stdout, stderr) = sawah(&[
+        "check-bot",
+        "py-random",
+        "--bots",
+        bots.to_str().unwrap(),
+        "--rules",
+        "ur,senet,sawah-2",
+        "--positions",
+        "30",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["passed"], true, "{report}");
+    let rules = report["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 3);
+    for r in rules {
+        assert_eq!(r["asked"], 30, "{r}");
+        assert_eq!(r["legal"], 30, "{r}");
+        assert!(
+            r["edge_cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "no legal move"),
+            "{r}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_bot_fails_a_bot_that_answers_illegal_moves_and_says_why() {
+    let dir = fresh_dir("outside-check-fail");
+    std::fs::write(
+        dir.join("illegal.py"),
+        "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r.get('id'), 'move': {'from': 99, 'to': 100}}), flush=True)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bots.toml"),
+        "[[bot]]\nname = \"illegal\"\ncommand = [\"python3\", \"illegal.py\"]\n",
+    )
+    .unwrap();
+    let bots = dir.join("bots.toml");
+    let (code, stdout, _) = sawah(&[
+        "check-bot",
+        "illegal",
+        "--bots",
+        bots.to_str().unwrap(),
+        "--rules",
+        "ur",
+        "--positions",
+        "10",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("FAIL"), "{stdout}");
+    assert!(stdout.contains("not legal"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_changed_bot_file_is_refused_on_resume() {
+    let dir = fresh_dir("outside-resume");
+    std::fs::copy(examples().join("random_bot.py"), dir.join("bot.py")).unwrap();
+    std::fs::write(
+        dir.join("bots.toml"),
+        "[[bot]]\nname = \"mine\"\ncommand = [\"python3\", \"bot.py\"]\n",
+    )
+    .unwrap();
+    let bots = dir.join("bots.toml");
+    let out = dir.join("t");
+    let args = |games: &'static str| {
+        vec![
+            "tournament".to_string(),
+            "--rules".into(),
+            "ur-2".into(),
+            "--agents".into(),
+            "mine,random".into(),
+            "--games".into(),
+            games.into(),
+            "--out".into(),
+            out.display().to_string(),
+            "--bots".into(),
+            bots.display().to_string(),
+        ]
+    };
+    let run = |games| {
+        let args = args(games);
+        sawah(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (code, stdout, stderr) = run("4");
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let header = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(
+        header.contains(r#""option":"program","name":"bot.py""#),
+        "{header}"
+    );
+    let mut changed = std::fs::read_to_string(dir.join("bot.py")).unwrap();
+    changed.push_str("# changed\n");
+    std::fs::write(dir.join("bot.py"), changed).unwrap();
+    let (code, _, stderr) = run("4");
+    assert_ne!(code, 0);
+    assert!(stderr.contains("program file bot.py of mine"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bot_definitions_that_clash_or_do_not_start_are_refused() {
+    let dir = fresh_dir("outside-defs");
+    let bots = dir.join("bots.toml");
+    std::fs::write(&bots, "[[bot]]\nname = \"hard\"\ncommand = [\"x\"]\n").unwrap();
+    let bots_arg = bots.to_str().unwrap();
+    assert_refused(
+        &[
+            "match", "hard", "random", "--rules", "ur-2", "--bots", bots_arg,
+        ],
+        "taken",
+    );
+    std::fs::write(
+        &bots,
+        "[[bot]]\nname = \"nowhere\"\ncommand = [\"/no/such/program\"]\n",
+    )
+    .unwrap();
+    assert_refused(
+        &[
+            "match", "nowhere", "random", "--rules", "ur-2", "--bots", bots_arg,
+        ],
+        "could not start \"/no/such/program\"",
+    );
+    assert_refused(
+        &[
+            "match", "nobody", "random", "--rules", "ur-2", "--bots", bots_arg,
+        ],
+        "bots defined in --bots: nowhere",
+    );
+    assert_refused(
+        &[
+            "match",
+            "random",
+            "random",
+            "--rules",
+            "ur-2",
+            "--move-time",
+            "0",
+        ],
+        "--move-time",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,330 @@
+//! `sawah check-bot`: a compliance test to run before a tournament. It
+//! sends a bot `choose` requests for positions met in random games of each
+//! rule set, the edge cases first (a roll with no legal move, a move that
+//! earns another roll, bearing off, a capture, Senet's special houses),
+//! and counts its legal, illegal and malformed answers, its crashes and
+//! timeouts, and its latency.
+
+use super::agent::{choose_request, chosen_index};
+use super::bot::OutsideBot;
+use super::defs::{BotDef, Transport};
+use sawah_agents::identity::{AgentFile, FileError};
+use sawah_engine::{Codec, Describe, DiceSource, Game, Tag};
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::time::Instant;
+
+/// The files a bot's command names inside its folder (the program itself,
+/// or the script an interpreter runs), with their SHA-256: what a results
+/// header records so a changed bot is refused on resume or merge.
+pub fn program_files(def: &BotDef) -> Result<Vec<AgentFile>, FileError> {
+    let Transport::Command { argv, dir, .. } = &def.transport else {
+        return Ok(Vec::new());
+    };
+    let Ok(root) = dir.canonicalize() else {
+        return Ok(Vec::new());
+    };
+    let mut files = Vec::new();
+    for arg in argv {
+        let path = root.join(arg);
+        let inside = path
+            .canonicalize()
+            .is_ok_and(|p| p.starts_with(&root) && p.is_file());
+        if !inside || std::path::Path::new(arg).is_absolute() {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(|source| FileError {
+            path: path.display().to_string(),
+            source,
+        })?;
+        files.push(AgentFile {
+            option: "program".into(),
+            name: arg.clone(),
+            sha256: format!("{:x}", Sha256::digest(&bytes)),
+        });
+    }
+    Ok(files)
+}
+
+/// The kinds of position check-bot makes sure to send.
+pub const EDGE_CASES: [&str; 5] = [
+    "no legal move",
+    "extra roll",
+    "bearing off",
+    "capture",
+    "special house",
+];
+
+/// What one rule set's check found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RulesCheck {
+    /// The rule set.
+    pub rules: String,
+    /// Requests sent.
+    pub asked: u64,
+    /// Answers that named a legal move (or `null` with no legal move).
+    pub legal: u64,
+    /// Well-formed answers naming a move that is not legal, or a move
+    /// where there is none.
+    pub illegal: u64,
+    /// Answers that are not a JSON object with a `move`, and error answers.
+    pub malformed: u64,
+    /// Exchanges that broke the link: the bot exited, wrote an endless
+    /// line, or did not answer in time (each such process is replaced).
+    pub crashes: u64,
+    /// The edge cases sent (the rule set may not have them all).
+    pub edge_cases: Vec<String>,
+    /// Milliseconds from request to answer: median, 99th percentile, worst.
+    pub latency_ms: Latency,
+    /// The first problems found, in words.
+    pub problems: Vec<String>,
+}
+
+/// Latency figures in milliseconds.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Latency {
+    /// Median.
+    pub p50: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Worst.
+    pub max: f64,
+}
+
+impl RulesCheck {
+    /// Whether every answer was legal and nothing crashed.
+    pub fn passed(&self) -> bool {
+        self.asked > 0 && self.legal == self.asked
+    }
+}
+
+/// Decision points of random games, the edge cases first, then others
+/// spread over whole games, `count` in all.
+pub fn sample_cases<G: Game + Describe>(
+    game: &G,
+    seed: u64,
+    count: usize,
+) -> Vec<(G::Position, u8, Option<&'static str>)> {
+    let mut source = DiceSource::from_seed(seed);
+    let mut edge: Vec<(G::Position, u8, &'static str)> = Vec::new();
+    let mut others = Vec::new();
+    let mut position = game.start();
+    let mut steps = 0u64;
+    // Enough random play to meet every edge case a rule set has.
+    while steps < 200_000 && (others.len() < count || edge.len() < EDGE_CASES.len()) {
+        steps += 1;
+        if game.winner(&position).is_some() {
+            position = game.start();
+        }
+        let roll = source.roll(game.dice());
+        let moves = game.legal_moves(&position, roll);
+        let case = if moves.is_empty() {
+            Some("no legal move")
+        } else {
+            let has = |wanted: &[Tag]| {
+                moves
+                    .iter()
+                    .any(|&mv| game.tags(&position, mv).iter().any(|t| wanted.contains(t)))
+            };
+            let extra = moves.iter().any(|&mv| game.apply(&position, mv).extra_roll);
+            if extra {
+                Some("extra roll")
+            } else if has(&[Tag::BearsOff]) {
+                Some("bearing off")
+            } else if has(&[Tag::Captures]) {
+                Some("capture")
+            } else if has(&[Tag::Water, Tag::Beauty]) {
+                Some("special house")
+            } else {
+                None
+            }
+        };
+        match case {
+            Some(case) if !edge.iter().any(|e| e.2 == case) => edge.push((position, roll, case)),
+            _ if !moves.is_empty() && others.len() < count && source.below(3) == 0 => {
+                others.push((position, roll))
+            }
+            _ => {}
+        }
+        position = match moves.len() {
+            0 => game.pass(&position),
+            n => game.apply(&position, moves[source.below(n)]).position,
+        };
+    }
+    edge.sort_by_key(|e| EDGE_CASES.iter().position(|c| *c == e.2));
+    let mut cases: Vec<_> = edge.into_iter().map(|(p, r, c)| (p, r, Some(c))).collect();
+    for (p, r) in others {
+        if cases.len() >= count {
+            break;
+        }
+        cases.push((p, r, None));
+    }
+    cases.truncate(count.max(1));
+    cases
+}
+
+/// Sends `bot` `count` positions of `game` (from random games seeded with
+/// `seed`) and reports what it answered.
+pub fn check_rules<G: Codec + Describe>(
+    game: &G,
+    bot: &OutsideBot,
+    count: usize,
+    seed: u64,
+) -> RulesCheck {
+    let mut report = RulesCheck {
+        rules: game.name().to_string(),
+        ..RulesCheck::default()
+    };
+    let mut latencies = Vec::new();
+    let limit = bot.referee().move_time;
+    let mut link = None;
+    let problem = |report: &mut RulesCheck, text: String| {
+        if report.problems.len() < 8 {
+            report.problems.push(text);
+        }
+    };
+    for (number, (position, roll, case)) in sample_cases(game, seed, count).into_iter().enumerate()
+    {
+        if let Some(case) = case {
+            report.edge_cases.push(case.to_string());
+        }
+        let moves = game.legal_moves(&position, roll);
+        let id = bot.request_id();
+        let game_id = format!("check-{}-{number}", game.name());
+        let request = choose_request(
+            game,
+            id,
+            bot.def().bot.as_ref(),
+            &position,
+            roll,
+            &moves,
+            &game_id,
+            1,
+            limit.as_millis() as u64,
+            seed,
+        );
+        report.asked += 1;
+        let what = || {
+            let position = sawah_engine::notation::format(&game.position_to_json(&position));
+            format!("\"{position}\" roll {roll}")
+        };
+        let mut current = match link.take() {
+            Some(link) => link,
+            None => match bot.take_link() {
+                Ok(link) => link,
+                Err(reason) => {
+                    report.crashes += 1;
+                    problem(&mut report, format!("{}: {reason}", what()));
+                    continue;
+                }
+            },
+        };
+        let start = Instant::now();
+        let answer = current.ask(&request.to_string(), limit);
+        latencies.push(start.elapsed().as_secs_f64() * 1e3);
+        let answer = match answer {
+            Ok(answer) => {
+                link = Some(current);
+                answer
+            }
+            Err(e) => {
+                if e.broken {
+                    report.crashes += 1;
+                } else {
+                    link = Some(current);
+                    report.malformed += 1;
+                }
+                problem(&mut report, format!("{}: {}", what(), e.reason));
+                continue;
+            }
+        };
+        if moves.is_empty() {
+            match serde_json::from_slice::<Value>(&answer) {
+                Ok(Value::Object(fields)) if fields.get("move") == Some(&Value::Null) => {
+                    report.legal += 1
+                }
+                Ok(Value::Object(fields)) if fields.get("move").is_some() => {
+                    report.illegal += 1;
+                    problem(
+                        &mut report,
+                        format!(
+                            "{}: no move is legal, so the answer is \"move\":null",
+                            what()
+                        ),
+                    );
+                }
+                _ => {
+                    report.malformed += 1;
+                    problem(
+                        &mut report,
+                        format!(
+                            "{}: no move is legal; expected {{\"move\":null}}, got {}",
+                            what(),
+                            String::from_utf8_lossy(&answer)
+                                .chars()
+                                .take(120)
+                                .collect::<String>()
+                        ),
+                    );
+                }
+            }
+            continue;
+        }
+        match chosen_index(game, &answer, id, &moves) {
+            Ok(_) => report.legal += 1,
+            Err(reason) => {
+                if reason.contains("not legal") {
+                    report.illegal += 1;
+                } else {
+                    report.malformed += 1;
+                }
+                problem(&mut report, format!("{}: {reason}", what()));
+            }
+        }
+    }
+    if let Some(link) = link {
+        bot.put_back(link);
+    }
+    latencies.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    report.latency_ms = Latency {
+        p50: at(0.5),
+        p99: at(0.99),
+        max: latencies.last().copied().unwrap_or(0.0),
+    };
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sawah_engine::race;
+    use sawah_engine::senet::Senet;
+
+    #[test]
+    fn samples_put_every_edge_case_the_rules_have_first() {
+        let rules = race::preset("ur").unwrap();
+        let cases = sample_cases(&rules, 3, 20);
+        assert_eq!(cases.len(), 20);
+        let edges: Vec<&str> = cases.iter().filter_map(|c| c.2).collect();
+        assert_eq!(
+            edges,
+            ["no legal move", "extra roll", "bearing off", "capture"]
+        );
+        let (position, roll, _) = &cases[0];
+        assert!(rules.legal_moves(position, *roll).is_empty());
+        let senet = Senet::new();
+        let edges: Vec<&str> = sample_cases(&senet, 3, 30)
+            .iter()
+            .filter_map(|c| c.2)
+            .collect();
+        assert!(edges.contains(&"special house"), "{edges:?}");
+        assert!(edges.contains(&"bearing off"), "{edges:?}");
+    }
+}

@@ -1,0 +1,370 @@
+//! Outside bots' definitions: the TOML file given as `--bots FILE`.
+//!
+//! ```toml
+//! [[bot]]
+//! name = "mybot"
+//! command = ["python3", "bots/mybot.py", "--fast"]   # argv, no shell
+//! dir = "."                                          # optional, from the file's folder
+//! env = { MYBOT_LEVEL = "3" }                        # optional
+//!
+//! [[bot]]
+//! name = "their-service"
+//! url = "http://127.0.0.1:8080"    # a server that speaks the HTTP API (POST /v1/request)
+//! bot = "hard"                     # optional: sent as each request's "bot" field
+//! ```
+//!
+//! A bot's `dir` (and so a relative program path) is taken from the folder
+//! of the file that defines it, so a bots file works from any working
+//! directory. Names must not clash with what an agent spec can say.
+
+use sawah_agents::spec::{AGENTS, PRESETS};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The largest bots file read.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// The longest bot name.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// How the harness reaches a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// A program started by the harness, speaking JSON lines on its stdin
+    /// and stdout.
+    Command {
+        /// The program and its arguments, as written (no shell).
+        argv: Vec<String>,
+        /// Its working directory (the bots file's folder when not given).
+        dir: PathBuf,
+        /// Extra environment variables.
+        env: BTreeMap<String, String>,
+    },
+    /// A server speaking this project's HTTP API: each request is POSTed
+    /// to `URL/v1/request`.
+    Url(String),
+}
+
+/// One outside bot, as its definition says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotDef {
+    /// The name it plays under (in specs, results and tables).
+    pub name: String,
+    /// How to reach it.
+    pub transport: Transport,
+    /// Sent as every request's `"bot"` field, if given (a string or a spec object).
+    pub bot: Option<Value>,
+}
+
+impl BotDef {
+    /// The definition as results headers record it: the name, the command
+    /// as written (absolute paths reduced to their file names, so the
+    /// record does not depend on this machine) or the URL, and the `bot`
+    /// field. Compact JSON, so it compares as text.
+    pub fn portable(&self) -> String {
+        let mut record = serde_json::Map::new();
+        record.insert("outside".into(), Value::String(self.name.clone()));
+        match &self.transport {
+            Transport::Command { argv, .. } => {
+                let argv: Vec<Value> = argv
+                    .iter()
+                    .map(|arg| {
+                        let path = Path::new(arg);
+                        let shown = if path.is_absolute() {
+                            path.file_name()
+                                .map(|n| n.to_string_lossy().into_owned())
+                                .unwrap_or_else(|| arg.clone())
+                        } else {
+                            arg.clone()
+                        };
+                        Value::String(shown)
+                    })
+                    .collect();
+                record.insert("command".into(), Value::Array(argv));
+            }
+            Transport::Url(url) => {
+                record.insert("url".into(), Value::String(url.clone()));
+            }
+        }
+        if let Some(bot) = &self.bot {
+            record.insert("bot".into(), bot.clone());
+        }
+        Value::Object(record).to_string()
+    }
+}
+
+/// Every bot a bots file defines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BotDefs {
+    bots: Vec<BotDef>,
+}
+
+/// Why a bots file was refused.
+#[derive(Debug, Error)]
+pub enum DefsError {
+    /// The file could not be read.
+    #[error("{path}: {message}")]
+    Read {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The file is not a valid bots file.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong, naming the bot.
+        message: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    bot: Vec<RawDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDef {
+    name: String,
+    command: Option<Vec<String>>,
+    url: Option<String>,
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    bot: Option<Value>,
+}
+
+/// Why `name` cannot name an outside bot, if it cannot.
+pub fn name_problem(name: &str) -> Option<String> {
+    let valid_chars = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if name.is_empty() || name.len() > MAX_NAME_LEN || !valid_chars {
+        return Some(format!(
+            "bot name {name:?} must be 1 to {MAX_NAME_LEN} letters, digits, '-', '_' or '.'"
+        ));
+    }
+    let lower = name.to_ascii_lowercase();
+    if AGENTS.contains(&lower.as_str()) || PRESETS.contains(&lower.as_str()) {
+        return Some(format!(
+            "bot name {name:?} is taken by an agent or level ({}, {}); choose another",
+            AGENTS.join(", "),
+            PRESETS.join(", ")
+        ));
+    }
+    if lower.starts_with("elo") {
+        return Some(format!(
+            "bot name {name:?} reads like the strength dial (elo=N); choose another"
+        ));
+    }
+    None
+}
+
+impl BotDefs {
+    /// Reads and checks a bots file (at most [`MAX_FILE_BYTES`], a regular file).
+    pub fn load(path: &Path) -> Result<BotDefs, DefsError> {
+        let shown = path.display().to_string();
+        let read_error = |message: String| DefsError::Read {
+            path: shown.clone(),
+            message,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| read_error(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(read_error("not a regular file".into()));
+        }
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .map_err(|e| read_error(e.to_string()))?
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| read_error(format!("not UTF-8 text: {e}")))?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(read_error(format!(
+                "larger than {MAX_FILE_BYTES} bytes; a bots file is a short list"
+            )));
+        }
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        BotDefs::parse(&text, folder).map_err(|message| DefsError::Invalid {
+            path: shown,
+            message,
+        })
+    }
+
+    /// Parses a bots file's text; relative `dir`s are taken from `folder`.
+    pub fn parse(text: &str, folder: &Path) -> Result<BotDefs, String> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut bots: Vec<BotDef> = Vec::new();
+        for def in raw.bot {
+            let name = def.name.trim().to_string();
+            if let Some(problem) = name_problem(&name) {
+                return Err(problem);
+            }
+            if bots.iter().any(|b| b.name == name) {
+                return Err(format!("bot {name:?} is defined twice"));
+            }
+            let transport = match (def.command, def.url) {
+                (Some(argv), None) => {
+                    if argv.first().is_none_or(|p| p.trim().is_empty()) {
+                        return Err(format!(
+                            "bot {name:?}: command is empty; give the program and its arguments, e.g. [\"python3\", \"mybot.py\"]"
+                        ));
+                    }
+                    let dir = match def.dir {
+                        Some(dir) if dir.is_absolute() => dir,
+                        Some(dir) => folder.join(dir),
+                        None => folder.to_path_buf(),
+                    };
+                    Transport::Command {
+                        argv,
+                        dir,
+                        env: def.env,
+                    }
+                }
+                (None, Some(url)) => {
+                    if def.dir.is_some() || !def.env.is_empty() {
+                        return Err(format!(
+                            "bot {name:?}: dir and env are for bots with a command, not a url"
+                        ));
+                    }
+                    let url = url.trim().trim_end_matches('/').to_string();
+                    if !url.starts_with("http://") {
+                        return Err(format!(
+                            "bot {name:?}: url {url:?} must start with http:// (https is not supported: put the bot behind a local plain-HTTP address)"
+                        ));
+                    }
+                    Transport::Url(url)
+                }
+                (Some(_), Some(_)) => {
+                    return Err(format!(
+                        "bot {name:?} has both a command and a url; give one"
+                    ));
+                }
+                (None, None) => {
+                    return Err(format!(
+                        "bot {name:?} has neither a command nor a url; give one"
+                    ));
+                }
+            };
+            bots.push(BotDef {
+                name,
+                transport,
+                bot: def.bot,
+            });
+        }
+        Ok(BotDefs { bots })
+    }
+
+    /// The bot called `name`, if the file defines one.
+    pub fn get(&self, name: &str) -> Option<&BotDef> {
+        self.bots.iter().find(|b| b.name == name.trim())
+    }
+
+    /// Every bot, in file order.
+    pub fn all(&self) -> &[BotDef] {
+        &self.bots
+    }
+
+    /// The names, for error messages.
+    pub fn names(&self) -> Vec<String> {
+        self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_kinds_parse_with_dirs_from_the_file_s_folder() {
+        let text = r#"
+[[bot]]
+name = "mybot"
+command = ["python3", "bots/mybot.py", "--fast"]
+env = { MYBOT_LEVEL = "3" }
+
+[[bot]]
+name = "their-service"
+url = "http://127.0.0.1:8080/"
+bot = "hard"
+
+[[bot]]
+name = "spec-object"
+command = ["sawah", "bot"]
+dir = "sub"
+bot = { agent = "expectiminimax", depth = 2 }
+"#;
+        let defs = BotDefs::parse(text, Path::new("/x/y")).unwrap();
+        assert_eq!(defs.names(), ["mybot", "their-service", "spec-object"]);
+        let Transport::Command { argv, dir, env } = &defs.get("mybot").unwrap().transport else {
+            panic!("a command")
+        };
+        assert_eq!(argv[1], "bots/mybot.py");
+        assert_eq!(dir, Path::new("/x/y"));
+        assert_eq!(env["MYBOT_LEVEL"], "3");
+        let service = defs.get("their-service").unwrap();
+        assert_eq!(
+            service.transport,
+            Transport::Url("http://127.0.0.1:8080".into())
+        );
+        assert_eq!(service.bot, Some(Value::String("hard".into())));
+        let object = defs.get("spec-object").unwrap();
+        assert_eq!(object.bot.as_ref().unwrap()["depth"], 2);
+        let Transport::Command { dir, .. } = &object.transport else {
+            panic!("a command")
+        };
+        assert_eq!(dir, Path::new("/x/y/sub"));
+        assert_eq!(
+            defs.get("mybot").unwrap().portable(),
+            r#"{"outside":"mybot","command":["python3","bots/mybot.py","--fast"]}"#
+        );
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_reason() {
+        let refused = |text: &str, expected: &str| {
+            let e = BotDefs::parse(text, Path::new(".")).unwrap_err();
+            assert!(e.contains(expected), "{text}: {e}");
+        };
+        refused("[[bot]]\nname = \"hard\"\ncommand = [\"x\"]\n", "taken");
+        refused("[[bot]]\nname = \"Random\"\ncommand = [\"x\"]\n", "taken");
+        refused("[[bot]]\nname = \"elo700\"\ncommand = [\"x\"]\n", "dial");
+        refused("[[bot]]\nname = \"a:b\"\ncommand = [\"x\"]\n", "letters");
+        refused("[[bot]]\nname = \"a\"\ncommand = []\n", "empty");
+        refused("[[bot]]\nname = \"a\"\n", "neither");
+        refused(
+            "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h\"\n",
+            "both",
+        );
+        refused("[[bot]]\nname = \"a\"\nurl = \"https://h\"\n", "http://");
+        refused(
+            "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"a\"\ncommand = [\"y\"]\n",
+            "twice",
+        );
+        refused(
+            "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nshell = true\n",
+            "unknown field",
+        );
+        refused("not toml at all [", "");
+    }
+
+    #[test]
+    fn a_file_that_is_not_regular_or_too_large_is_refused() {
+        let e = BotDefs::load(Path::new("/")).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = BotDefs::load(Path::new("/no/such/bots.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/no/such/bots.toml"), "{e}");
+    }
+}
