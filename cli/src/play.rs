@@ -6,6 +6,7 @@ use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::record::move_token;
 use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
+use sawah_eval::entrant::Entrant;
 use std::io::{self, BufRead, Write};
 
 /// Where the rolls come from.
@@ -31,8 +32,8 @@ pub struct PlayOptions {
     pub seed: u64,
     /// The dice.
     pub rolls: Rolls,
-    /// The computer's agent.
-    pub opponent: AgentSpec,
+    /// The computer: one of our agents, or an outside bot.
+    pub opponent: Entrant,
     /// The computer as the player named it (`hard`); its spec when empty.
     pub opponent_name: String,
 }
@@ -44,7 +45,7 @@ impl PlayOptions {
             human,
             seed,
             rolls: Rolls::Seeded(seed),
-            opponent: AgentSpec::new(sawah_agents::spec::AgentKind::Random),
+            opponent: AgentSpec::new(sawah_agents::spec::AgentKind::Random).into(),
             opponent_name: String::new(),
         }
     }
@@ -160,15 +161,12 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
         Source::Dice(dice) => dice.roll(game.dice()),
         Source::Fixed(throws) => throws.next_throw(),
     };
-    let opponent_spec = AgentSpec {
-        seed: options.opponent.seed ^ options.seed,
-        ..options.opponent.clone()
-    };
-    let mut opponent = opponent_spec
-        .build(game)
+    let mut opponent = options
+        .opponent
+        .build(game, options.seed, &format!("play-{}", options.seed))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     // As the player named it, with what it resolved to.
-    let spec = options.opponent.portable().to_string();
+    let spec = options.opponent.portable();
     let computer = match options.opponent_name.as_str() {
         "" => spec,
         name if name == spec => spec,
@@ -269,7 +267,24 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
                 }
             }
         } else {
-            let mv = opponent.choose(game, &position, roll, &moves);
+            let turn = record.len() as u64 + 1;
+            let mv = match opponent.try_decide(game, &position, roll, &moves, turn) {
+                Ok(choice) if moves.contains(&choice.chosen) => choice.chosen,
+                failed => {
+                    let reason = match failed {
+                        Err(reason) => reason,
+                        Ok(choice) => format!("illegal move {:?}", choice.chosen),
+                    };
+                    writeln!(
+                        output,
+                        "\nThe computer ({mover}) forfeits: {reason}. You win!"
+                    )?;
+                    return Ok(Played {
+                        winner: Some(human),
+                        moves: record,
+                    });
+                }
+            };
             writeln!(
                 output,
                 "The computer ({mover}) rolled {roll} and plays {}{}.",

@@ -134,9 +134,20 @@ fn counted(count: usize, noun: &str) -> String {
 }
 
 /// What each agent name meant in the folders merged so far: its portable
-/// spec and the files it read, and the folder that said so first.
+/// spec, the files it read, an outside bot's `hello` identity, and the
+/// folder that said so first.
 #[derive(Default)]
 struct Meanings(HashMap<String, (String, Vec<AgentFile>, PathBuf)>);
+
+/// An outside bot's `hello` identity as a header records it, as text.
+fn identity_of(header: &results::Header, k: usize) -> String {
+    header
+        .identities
+        .get(k)
+        .and_then(Option::as_ref)
+        .map(|i| format!("{} {} by {}", i.name, i.version, i.author))
+        .unwrap_or_default()
+}
 
 impl Meanings {
     /// Refuses a folder whose agents mean something else under the same
@@ -148,6 +159,14 @@ impl Meanings {
                 .get(k)
                 .map(|s| portable_text(s))
                 .unwrap_or_default();
+            // The hello identity travels with the spec, so a bot that
+            // changed version is not merged with itself.
+            let identity = identity_of(header, k);
+            let spec = if identity.is_empty() {
+                spec
+            } else {
+                format!("{spec} (hello: {identity})")
+            };
             let files = header.files.get(k).cloned().unwrap_or_default();
             let Some((first_spec, first_files, first_dir)) = self.0.get(name) else {
                 self.0

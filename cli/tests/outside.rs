@@ -153,7 +153,7 @@ fn the_standard_library_example_bot_plays_and_passes_check_bot() {
         "--rules",
         "ur-2",
         "--agents",
-        "py-random,random,easy",
+        "py-stdlib,random,easy",
         "--games",
         "20",
         "--out",
@@ -162,13 +162,13 @@ fn the_standard_library_example_bot_plays_and_passes_check_bot() {
         bots.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    assert!(stdout.contains("py-random"), "{stdout}");
+    assert!(stdout.contains("py-stdlib"), "{stdout}");
     let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
     assert!(!text.contains("\"failure\""), "no forfeits: {text}");
-    assert!(text.contains(r#""name":"random-plus""#), "hello recorded");
+    assert!(text.contains(r#""name":"python-stdlib""#), "hello recorded");
     let (code, stdout, stderr) = sawah(&[
         "check-bot",
-        "py-random",
+        "py-stdlib",
         "--bots",
         bots.to_str().unwrap(),
         "--rules",
@@ -231,7 +231,7 @@ fn check_bot_fails_a_bot_that_answers_illegal_moves_and_says_why() {
 #[test]
 fn a_changed_bot_file_is_refused_on_resume() {
     let dir = fresh_dir("outside-resume");
-    std::fs::copy(examples().join("random_bot.py"), dir.join("bot.py")).unwrap();
+    std::fs::copy(examples().join("python_stdlib.py"), dir.join("bot.py")).unwrap();
     std::fs::write(
         dir.join("bots.toml"),
         "[[bot]]\nname = \"mine\"\ncommand = [\"python3\", \"bot.py\"]\n",
@@ -315,5 +315,118 @@ fn bot_definitions_that_clash_or_do_not_start_are_refused() {
         ],
         "--move-time",
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_person_plays_an_outside_bot_and_wins_when_it_fails() {
+    let bots = examples().join("bots.toml");
+    let play = |opponent: &str, bots: &Path| {
+        let mut child = Command::new(sawah_bin())
+            .args([
+                "play",
+                "--rules",
+                "ur-2",
+                "--side",
+                "dark",
+                "--seed",
+                "4",
+                "--opponent",
+                opponent,
+                "--bots",
+                bots.to_str().unwrap(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        // Always the first move; the review offered at the end is declined.
+        let _ = stdin.write_all("1\n".repeat(300).as_bytes());
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = play("py-stdlib", &bots);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("computer (py-stdlib:"), "{stdout}");
+    assert!(
+        stdout.contains("You win!") || stdout.contains("The computer wins."),
+        "{stdout}"
+    );
+    let dir = fresh_dir("outside-play");
+    std::fs::write(
+        dir.join("garbage.py"),
+        "import sys\nfor line in sys.stdin:\n    print('{not json', flush=True)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bots.toml"),
+        "[[bot]]\nname = \"garbage\"\ncommand = [\"python3\", \"garbage.py\"]\n",
+    )
+    .unwrap();
+    let (code, stdout) = play("garbage", &dir.join("bots.toml"));
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("forfeits: garbage: answered with malformed JSON"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The Rust example bot, which `cargo test` builds beside the binary.
+fn rust_example() -> std::path::PathBuf {
+    let bin = Path::new(sawah_bin());
+    let example = bin
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(format!("rust_bot{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        example.exists(),
+        "{} is missing: `cargo test --workspace` builds the examples (or run cargo build --example rust_bot)",
+        example.display()
+    );
+    example
+}
+
+#[test]
+fn the_rust_example_bot_plays_random_and_easy_without_a_forfeit() {
+    let dir = fresh_dir("outside-rust");
+    let bots = dir.join("bots.toml");
+    std::fs::write(
+        &bots,
+        format!(
+            "[[bot]]\nname = \"rust\"\ncommand = [{:?}]\n",
+            rust_example().display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("t");
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "rust,random,easy",
+        "--games",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+        "--bots",
+        bots.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(!text.contains("\"failure\""), "no forfeits: {text}");
+    assert!(text.contains(r#""name":"rust-example""#), "hello recorded");
+    // One ply of search beats random play.
+    let elo = std::fs::read_to_string(out.join("elo.json")).unwrap();
+    assert!(elo.contains("\"rust\""), "{elo}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

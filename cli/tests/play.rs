@@ -116,7 +116,9 @@ fn the_daily_game_uses_the_days_throws_in_order() {
 fn the_computer_can_be_any_agent() {
     let rules = race::preset("babylon").unwrap();
     let mut options = PlayOptions::seeded(Player::Light, 8);
-    options.opponent = sawah_agents::AgentSpec::parse("medium", "babylon").unwrap();
+    options.opponent = sawah_agents::AgentSpec::parse("medium", "babylon")
+        .unwrap()
+        .into();
     let mut output = Vec::new();
     let winner = play(
         &rules,

@@ -103,7 +103,7 @@ fn print_text(bot: &OutsideBot, reports: &[RulesCheck], passed: bool) {
     );
     for r in reports {
         println!(
-            "  {:<10} {} of {} legal, {} illegal, {} malformed, {} crashes; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; edge cases: {}  {}",
+            "  {:<10} {} of {} legal, {} illegal, {} malformed, {} crashes; latency p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; edge cases: {}  {}",
             r.rules,
             r.legal,
             r.asked,

@@ -2,7 +2,6 @@
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
-use sawah_agents::AgentSpec;
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily::{self, DailyThrows};
 use sawah_engine::{AnyGame, Player, with_game};
@@ -63,6 +62,11 @@ pub struct PlayArgs {
     /// review is offered at the end.
     #[arg(long, value_name = "FILE")]
     pub review: Option<PathBuf>,
+    /// Where an outside bot's stderr goes (DIR/NAME.log).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
+    #[command(flatten)]
+    pub outside: crate::entrants::OutsideArgs,
 }
 
 /// Plays one game on the terminal.
@@ -76,6 +80,8 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         table,
         models,
         review,
+        logs,
+        outside,
     } = args;
     let game = registry.resolve(&rules)?;
     let models = crate::models::find(models.as_deref())?;
@@ -102,11 +108,9 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     }
     let opponent = opponent.as_deref().unwrap_or("medium").trim();
     options.opponent_name = opponent.to_string();
-    let opponent = crate::models::expand(&models, opponent, game.name());
-    options.opponent = AgentSpec::parse(&opponent, game.name()).context("--opponent")?;
-    if options.opponent.table.is_none() {
-        options.opponent.table = table.clone();
-    }
+    let mut entrants =
+        crate::entrants::Entrants::new(&outside, logs, models.clone(), game.name(), table.clone())?;
+    options.opponent = entrants.resolve(opponent).context("--opponent")?;
     let stdin = io::stdin();
     let played = with_game!(&game, g => play::play_game(g, &options, stdin.lock(), io::stdout()))?;
     if played.winner.is_none() {

@@ -2,10 +2,11 @@
 //! within a time limit, with every read bounded.
 //!
 //! A [`PipeLink`] is a process the harness started, in a process group of
-//! its own: its stdin is fed by a writer thread (a bot that stops reading
-//! cannot block the harness), its stdout read by a reader thread in lines
-//! of at most [`MAX_LINE`] bytes, its stderr drained into the bot's log
-//! (capped) and a short tail kept for error messages. Dropping the link
+//! its own: its stdin and stdout are non-blocking pipes waited on with
+//! `poll` until the move's deadline (a bot that stops reading cannot block
+//! the harness), answers are lines of at most [`MAX_LINE`] bytes, and its
+//! stderr is drained by a thread into the bot's log (capped), with a short
+//! tail kept for error messages. Dropping the link
 //! kills the whole group, so children a bot forks go with it. Every live
 //! group is also listed for [`kill_all`], which the harness's SIGINT and
 //! SIGTERM handler calls before it exits ([`install_exit_handler`]).
@@ -14,11 +15,10 @@
 //! limit as the whole request's timeout, and reads at most [`MAX_LINE`]
 //! bytes of the answer.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -192,19 +192,57 @@ impl BotLog {
 
 // ---------------------------------------------------------------- pipes
 
-enum Line {
-    Text(Vec<u8>),
-    TooLong,
-    Failed(String),
-}
-
-/// A bot process speaking JSON lines on its stdin and stdout.
+/// A bot process speaking JSON lines on its stdin and stdout. Both pipes
+/// are non-blocking and waited on with `poll`, in the asking thread: no
+/// thread hop on the way to the bot or back (a move's round trip is two
+/// process wake-ups).
 pub struct PipeLink {
     child: Child,
     pgid: i32,
-    requests: Option<Sender<Vec<u8>>>,
-    answers: Receiver<Line>,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::process::ChildStdout,
+    /// Bytes read past the last answer line (at most [`MAX_LINE`] plus one read).
+    pending: Vec<u8>,
     tail: Arc<Mutex<Vec<u8>>>,
+}
+
+/// The longest one `poll` waits before the link looks at the process again
+/// (a bot that exited while a child of its holds its stdout open).
+const POLL_SLICE: Duration = Duration::from_millis(50);
+
+/// How long the asking thread keeps trying to read (yielding between tries)
+/// before it sleeps in `poll`. Waking a sleeping thread from another core
+/// costs tens of microseconds on some machines (a 1-byte pipe round trip
+/// between two processes: 63 µs median sleeping, 19 µs trying, measured in
+/// docs/BENCHMARKS.md); a fast bot's answer arrives within this, and a slow
+/// bot's move costs at most this much extra CPU.
+const SPIN: Duration = Duration::from_micros(150);
+
+fn set_nonblocking(fd: std::os::fd::RawFd) -> std::io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Waits until `fd` is ready for `events` or `wait` passes; true when ready
+/// (or hung up: the next read or write says what happened).
+fn ready(fd: std::os::fd::RawFd, events: libc::c_short, wait: Duration) -> bool {
+    let mut pollfd = libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    };
+    let millis = wait.as_millis().min(i32::MAX as u128) as libc::c_int;
+    // SAFETY: one valid pollfd, its count, a timeout.
+    let found = unsafe { libc::poll(&mut pollfd, 1, millis) };
+    found > 0
 }
 
 impl PipeLink {
@@ -215,6 +253,7 @@ impl PipeLink {
         env: &std::collections::BTreeMap<String, String>,
         log: Option<Arc<BotLog>>,
     ) -> Result<PipeLink, String> {
+        use std::os::fd::AsRawFd;
         use std::os::unix::process::CommandExt;
         install_exit_handler();
         let (program, args) = argv
@@ -238,18 +277,21 @@ impl PipeLink {
             kill_group(pgid, &mut child);
             return Err("its pipes could not be opened".into());
         };
-        let (requests, to_write) = mpsc::channel::<Vec<u8>>();
-        std::thread::spawn(move || write_requests(stdin, to_write));
-        let (answer_tx, answers) = mpsc::channel();
-        std::thread::spawn(move || read_answers(stdout, answer_tx));
+        if let Err(e) =
+            set_nonblocking(stdin.as_raw_fd()).and_then(|()| set_nonblocking(stdout.as_raw_fd()))
+        {
+            kill_group(pgid, &mut child);
+            return Err(format!("its pipes could not be set up: {e}"));
+        }
         let tail = Arc::new(Mutex::new(Vec::new()));
         let tail_writer = Arc::clone(&tail);
         std::thread::spawn(move || drain_stderr(stderr, log, tail_writer));
         Ok(PipeLink {
             child,
             pgid,
-            requests: Some(requests),
-            answers,
+            stdin: Some(stdin),
+            stdout,
+            pending: Vec::new(),
             tail,
         })
     }
@@ -260,20 +302,12 @@ impl PipeLink {
         std::thread::sleep(Duration::from_millis(20));
         let tail = self.tail.lock().map(|t| t.clone()).unwrap_or_default();
         let text = String::from_utf8_lossy(&tail);
-        let text = text.trim();
-        if text.is_empty() {
+        let lines: Vec<&str> = text.trim().lines().collect();
+        if lines.is_empty() {
             String::new()
         } else {
-            let flat: String = text
-                .lines()
-                .rev()
-                .take(3)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect::<Vec<_>>()
-                .join(" | ");
-            format!("; its last stderr: {flat}")
+            let last = &lines[lines.len().saturating_sub(3)..];
+            format!("; its last stderr: {}", last.join(" | "))
         }
     }
 
@@ -283,65 +317,106 @@ impl PipeLink {
             _ => None,
         }
     }
+
+    /// Why the bot stopped taking input or giving output: it exited (said
+    /// within half a second of its pipe closing), or `otherwise`.
+    fn gone(&mut self, otherwise: &str) -> LinkError {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            if let Some(reason) = self.exited() {
+                return LinkError::broken(reason);
+            }
+            if Instant::now() >= deadline {
+                return LinkError::broken(format!("{otherwise}{}", self.last_words()));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn send(
+        &mut self,
+        mut bytes: &[u8],
+        deadline: Instant,
+        limit: Duration,
+    ) -> Result<(), LinkError> {
+        use std::os::fd::AsRawFd;
+        while !bytes.is_empty() {
+            let Some(stdin) = self.stdin.as_mut() else {
+                return Err(self.gone("closed its input"));
+            };
+            match stdin.write(bytes) {
+                Ok(0) => return Err(self.gone("stopped reading its input")),
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    let fd = stdin.as_raw_fd();
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(LinkError::broken(format!(
+                            "no answer in {:.1} s (it stopped reading its input)",
+                            limit.as_secs_f64()
+                        )));
+                    }
+                    ready(fd, libc::POLLOUT, left.min(POLL_SLICE));
+                    if let Some(reason) = self.exited() {
+                        return Err(LinkError::broken(reason));
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.gone(&format!("its input failed: {e}"))),
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Link for PipeLink {
     fn ask(&mut self, request: &str, limit: Duration) -> Result<Vec<u8>, LinkError> {
-        let start = Instant::now();
+        use std::os::fd::AsRawFd;
+        let deadline = Instant::now() + limit;
         let mut line = Vec::with_capacity(request.len() + 1);
         line.extend_from_slice(request.as_bytes());
         line.push(b'\n');
-        let sent = self.requests.as_ref().is_some_and(|r| r.send(line).is_ok());
-        if !sent {
-            let reason = self
-                .exited()
-                .unwrap_or_else(|| "stopped reading its input".into());
-            return Err(LinkError::broken(reason));
-        }
+        self.send(&line, deadline, limit)?;
+        let fd = self.stdout.as_raw_fd();
+        let mut buffer = [0u8; 64 << 10];
+        let spin_until = Instant::now() + SPIN;
         loop {
-            let left = limit.saturating_sub(start.elapsed());
-            match self
-                .answers
-                .recv_timeout(left.min(Duration::from_millis(50)))
-            {
-                Ok(Line::Text(answer)) => return Ok(answer),
-                Ok(Line::TooLong) => {
+            match take_line(&mut self.pending, MAX_LINE) {
+                Ok(Some(answer)) => return Ok(answer),
+                Ok(None) => {}
+                Err(TooLong) => {
                     return Err(LinkError::broken(format!(
                         "wrote a line over {} MiB",
                         MAX_LINE >> 20
                     )));
                 }
-                Ok(Line::Failed(e)) => {
-                    let reason = self
-                        .exited()
-                        .unwrap_or_else(|| format!("its output failed: {e}"));
-                    return Err(LinkError::broken(reason));
+            }
+            match self.stdout.read(&mut buffer) {
+                Ok(0) => return Err(self.gone("closed its output")),
+                Ok(n) => {
+                    self.pending.extend_from_slice(&buffer[..n]);
+                    continue;
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    // Output closed: it exited, or is about to.
-                    let deadline = Instant::now() + Duration::from_millis(500);
-                    while Instant::now() < deadline {
-                        if let Some(reason) = self.exited() {
-                            return Err(LinkError::broken(reason));
-                        }
-                        std::thread::sleep(Duration::from_millis(10));
-                    }
-                    return Err(LinkError::broken(format!(
-                        "closed its output{}",
-                        self.last_words()
-                    )));
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Some(reason) = self.exited() {
-                        return Err(LinkError::broken(reason));
-                    }
-                    if start.elapsed() >= limit {
-                        return Err(LinkError::broken(format!(
-                            "no answer in {:.1} s",
-                            limit.as_secs_f64()
-                        )));
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if Instant::now() < spin_until {
+                        std::thread::yield_now();
+                        continue;
                     }
                 }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.gone(&format!("its output failed: {e}"))),
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(LinkError::broken(format!(
+                    "no answer in {:.1} s",
+                    limit.as_secs_f64()
+                )));
+            }
+            if !ready(fd, libc::POLLIN, left.min(POLL_SLICE))
+                && let Some(reason) = self.exited()
+            {
+                return Err(LinkError::broken(reason));
             }
         }
     }
@@ -351,7 +426,7 @@ impl Drop for PipeLink {
     fn drop(&mut self) {
         // Closing stdin first lets a well-behaved bot see the end of its
         // input; the group is killed either way.
-        self.requests = None;
+        self.stdin = None;
         kill_group(self.pgid, &mut self.child);
     }
 }
@@ -365,77 +440,26 @@ fn kill_group(pgid: i32, child: &mut Child) {
     unregister_group(pgid);
 }
 
-fn write_requests(mut stdin: std::process::ChildStdin, lines: Receiver<Vec<u8>>) {
-    for line in lines {
-        if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
-            return;
-        }
-    }
-}
+/// A line longer than the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLong;
 
-/// Reads lines of at most [`MAX_LINE`] bytes (without the newline) and
-/// hands them over; stops at end of output, an error or a longer line.
-fn read_answers(stdout: std::process::ChildStdout, answers: Sender<Line>) {
-    let mut reader = BufReader::with_capacity(64 << 10, stdout);
-    loop {
-        match read_bounded_line(&mut reader, MAX_LINE) {
-            Ok(Some(line)) => {
-                if answers.send(Line::Text(line)).is_err() {
-                    return;
-                }
-            }
-            Ok(None) => return,
-            Err(BoundedLineError::TooLong) => {
-                let _ = answers.send(Line::TooLong);
-                return;
-            }
-            Err(BoundedLineError::Io(e)) => {
-                let _ = answers.send(Line::Failed(e.to_string()));
-                return;
-            }
-        }
-    }
-}
-
-/// Why [`read_bounded_line`] found no line.
-#[derive(Debug)]
-pub enum BoundedLineError {
-    /// The line is longer than the limit (nothing more was read of it
-    /// than the limit and one buffer).
-    TooLong,
-    /// Reading failed.
-    Io(std::io::Error),
-}
-
-/// Reads one line (without its `\n`, and a `\r` before it) of at most
-/// `limit` bytes; `None` at end of input. Never holds more than `limit`
-/// bytes plus the reader's buffer.
-pub fn read_bounded_line(
-    reader: &mut impl BufRead,
-    limit: usize,
-) -> Result<Option<Vec<u8>>, BoundedLineError> {
-    let mut line = Vec::new();
-    loop {
-        let buffer = reader.fill_buf().map_err(BoundedLineError::Io)?;
-        if buffer.is_empty() {
-            return Ok(if line.is_empty() { None } else { Some(line) });
-        }
-        let (chunk, found) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(end) => (&buffer[..end], true),
-            None => (buffer, false),
-        };
-        if line.len() + chunk.len() > limit {
-            return Err(BoundedLineError::TooLong);
-        }
-        line.extend_from_slice(chunk);
-        let used = chunk.len() + usize::from(found);
-        reader.consume(used);
-        if found {
+/// Takes the first whole line (without its `\n`, and a `\r` before it)
+/// out of `pending`; `None` while there is none yet; [`TooLong`] once the
+/// line has more than `limit` bytes, whether or not its end has arrived.
+pub fn take_line(pending: &mut Vec<u8>, limit: usize) -> Result<Option<Vec<u8>>, TooLong> {
+    match pending.iter().position(|&b| b == b'\n') {
+        Some(end) if end > limit => Err(TooLong),
+        Some(end) => {
+            let mut line: Vec<u8> = pending.drain(..=end).collect();
+            line.pop();
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
-            return Ok(Some(line));
+            Ok(Some(line))
         }
+        None if pending.len() > limit => Err(TooLong),
+        None => Ok(None),
     }
 }
 
@@ -534,54 +558,63 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn lines(input: &[u8], limit: usize) -> Vec<Result<Vec<u8>, String>> {
-        let mut reader = BufReader::with_capacity(7, input);
+    /// Feeds `input` in chunks of `chunk` bytes and takes lines as they come.
+    fn lines(input: &[u8], chunk: usize, limit: usize) -> Vec<Result<Vec<u8>, TooLong>> {
+        let mut pending = Vec::new();
         let mut out = Vec::new();
-        loop {
-            match read_bounded_line(&mut reader, limit) {
-                Ok(Some(line)) => out.push(Ok(line)),
-                Ok(None) => return out,
-                Err(e) => {
-                    out.push(Err(format!("{e:?}")));
-                    return out;
+        for piece in input.chunks(chunk.max(1)) {
+            pending.extend_from_slice(piece);
+            loop {
+                match take_line(&mut pending, limit) {
+                    Ok(Some(line)) => out.push(Ok(line)),
+                    Ok(None) => break,
+                    Err(e) => {
+                        out.push(Err(e));
+                        return out;
+                    }
                 }
             }
         }
+        out
     }
 
     #[test]
-    fn lines_are_read_whole_and_long_ones_refused() {
+    fn lines_are_taken_whole_and_long_ones_refused() {
         assert_eq!(
-            lines(b"ab\r\ncdefghijk\n\nlast", 20),
+            lines(b"ab\r\ncdefghijk\n\nlast", 3, 20),
             vec![
                 Ok(b"ab".to_vec()),
                 Ok(b"cdefghijk".to_vec()),
                 Ok(Vec::new()),
-                Ok(b"last".to_vec())
             ]
         );
-        let cut = lines(b"0123456789abc\nok\n", 10);
-        assert_eq!(cut.len(), 1);
-        assert!(cut[0].as_ref().unwrap_err().contains("TooLong"));
+        assert_eq!(lines(b"0123456789abc\nok\n", 4, 10), vec![Err(TooLong)]);
+        // Refused before its end arrives: an endless line is not held whole.
+        assert_eq!(lines(&[b'x'; 100], 7, 10), vec![Err(TooLong)]);
     }
 
     proptest! {
-        /// Against the plain split: every line up to the limit comes back
-        /// as it was, and the first longer one stops the reading.
+        /// Against the plain split, whatever the chunks: every line up to
+        /// the limit comes back as it was, and the first longer one stops.
         #[test]
-        fn bounded_lines_match_a_plain_split(text in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'a'), Just(b'b')], 0..200), limit in 1usize..20) {
-            let got = lines(&text, limit);
+        fn taken_lines_match_a_plain_split(
+            text in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'a'), Just(b'b')], 0..200),
+            chunk in 1usize..40,
+            limit in 1usize..20,
+        ) {
+            let got = lines(&text, chunk, limit);
             let mut expected = Vec::new();
             let mut parts: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
-            if text.last() == Some(&b'\n') || text.is_empty() {
-                parts.pop();
-            }
+            let unfinished = parts.pop().unwrap_or_default();
             for part in parts {
                 if part.len() > limit {
-                    expected.push(Err(format!("{:?}", BoundedLineError::TooLong)));
+                    expected.push(Err(TooLong));
                     break;
                 }
                 expected.push(Ok(part.to_vec()));
+            }
+            if !expected.iter().any(Result::is_err) && unfinished.len() > limit {
+                expected.push(Err(TooLong));
             }
             prop_assert_eq!(got, expected);
         }

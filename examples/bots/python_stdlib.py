@@ -40,7 +40,7 @@ def choose(request):
 def answer(request):
     cmd = request.get("cmd")
     if cmd == "hello":
-        return {"name": "random-plus", "version": "1.0", "author": "sawah-ai examples"}
+        return {"name": "python-stdlib", "version": "1.0", "author": "sawah-ai examples"}
     if cmd == "choose":
         return choose(request)
     return {"error": {"kind": "unknown_command", "message": f"this bot only plays: {cmd!r}"}}
