@@ -103,7 +103,7 @@ fn hostile_bots_forfeit_with_reasons_in_bounded_time_and_memory_and_leave_nothin
             "--games",
             "4",
             "--move-time",
-            "1",
+            "2",
             "--withdraw-after",
             "3",
             "--out",
@@ -118,7 +118,7 @@ fn hostile_bots_forfeit_with_reasons_in_bounded_time_and_memory_and_leave_nothin
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
-    // Seven bots, four games each, each forfeit within a second or so.
+    // Seven bots, four games each, each forfeit within the move time or so.
     assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
     let peak_mib = children_peak_kib() / 1024;
     assert!(peak_mib < 300, "peak resident memory {peak_mib} MiB");
@@ -142,7 +142,7 @@ fn hostile_bots_forfeit_with_reasons_in_bounded_time_and_memory_and_leave_nothin
             .push(failure["message"].as_str().unwrap().to_string());
     }
     let expected = [
-        ("hang", "no answer in 1.0 s"),
+        ("hang", "no answer in 2.0 s"),
         ("crash_start", "cannot load my weights"),
         ("crash_mid", "segmentation fault (pretend)"),
         ("garbage", "malformed JSON"),
