@@ -7,6 +7,7 @@ use sawah_engine::record::move_token;
 use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
 use sawah_eval::entrant::Entrant;
+use sawah_eval::gamelog::refereed_move;
 use std::io::{self, BufRead, Write};
 
 /// Where the rolls come from.
@@ -268,13 +269,10 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
             }
         } else {
             let turn = record.len() as u64 + 1;
-            let mv = match opponent.try_decide(game, &position, roll, &moves, turn) {
-                Ok(choice) if moves.contains(&choice.chosen) => choice.chosen,
-                failed => {
-                    let reason = match failed {
-                        Err(reason) => reason,
-                        Ok(choice) => format!("illegal move {:?}", choice.chosen),
-                    };
+            let refereed = refereed_move(opponent.as_mut(), game, &position, roll, &moves, turn);
+            let mv = match refereed {
+                Ok(mv) => mv,
+                Err(reason) => {
                     writeln!(
                         output,
                         "\nThe computer ({mover}) forfeits: {reason}. You win!"

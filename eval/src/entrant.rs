@@ -71,7 +71,7 @@ impl Entrant {
     pub fn files(&self) -> Result<Vec<AgentFile>, FileError> {
         match self {
             Entrant::Builtin(spec) => spec.files(),
-            Entrant::Outside(bot) => crate::outside::check::program_files(bot.def()),
+            Entrant::Outside(bot) => bot.def().files(),
         }
     }
 }

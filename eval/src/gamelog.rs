@@ -45,6 +45,28 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// One decision as a referee takes it: the move `agent` plays from
+/// `legal` (non-empty) at turn `turn`, or why it forfeits the game instead
+/// (it panicked, failed in [`Agent::try_decide`], or chose an illegal move).
+pub fn refereed_move<G: Game>(
+    agent: &mut dyn Agent<G>,
+    game: &G,
+    position: &G::Position,
+    roll: u8,
+    legal: &[G::Move],
+    turn: u64,
+) -> Result<G::Move, String> {
+    let choice = catch_unwind(AssertUnwindSafe(|| {
+        agent.try_decide(game, position, roll, legal, turn)
+    }));
+    match choice {
+        Ok(Ok(choice)) if legal.contains(&choice.chosen) => Ok(choice.chosen),
+        Ok(Ok(choice)) => Err(format!("illegal move {:?} for roll {roll}", choice.chosen)),
+        Ok(Err(reason)) => Err(reason),
+        Err(payload) => Err(format!("panicked: {}", panic_message(payload.as_ref()))),
+    }
+}
+
 /// Plays one game from the start with dice `dice_seed`, calling `on_roll`
 /// with every roll and the move made (`None`: a pass). An agent that panics,
 /// fails ([`Agent::try_decide`]: an outside bot's timeout, crash or garbage)
@@ -82,18 +104,13 @@ pub fn play_with<G: Game>(
             Player::Light => &mut *light,
             Player::Dark => &mut *dark,
         };
-        let choice = catch_unwind(AssertUnwindSafe(|| {
-            agent.try_decide(game, &position, roll, &legal, rolls)
-        }));
-        let message = match choice {
-            Ok(Ok(choice)) if legal.contains(&choice.chosen) => {
-                on_roll(roll, Some(choice.chosen));
-                position = game.apply(&position, choice.chosen).position;
+        let message = match refereed_move(agent, game, &position, roll, &legal, rolls) {
+            Ok(mv) => {
+                on_roll(roll, Some(mv));
+                position = game.apply(&position, mv).position;
                 continue;
             }
-            Ok(Ok(choice)) => format!("illegal move {:?} for roll {roll}", choice.chosen),
-            Ok(Err(reason)) => reason,
-            Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+            Err(reason) => reason,
         };
         let outcome = GameOutcome {
             winner: Some(seat.other()),

@@ -450,18 +450,25 @@ fn error_response(id: Option<Value>, error: &ProtocolError) -> Value {
 fn legal_moves<G: Codec>(game: &G, json: &PositionJson, request: &Request) -> Reply {
     let position = position_of(game, json)?;
     let roll = roll_of(game, request)?;
-    let moves: Vec<Value> = game
-        .legal_moves(&position, roll)
+    let moves = game.legal_moves(&position, roll);
+    Ok(json!({ "moves": listed_moves(game, &position, &moves) }))
+}
+
+/// `moves` from `position` as `legal_moves` answers them (and as a
+/// harness lists them in its `choose` requests to outside bots): each
+/// move's `from` and `to`, whether it earns another roll, and the position
+/// after it with `turn` set to whoever moves next.
+pub fn listed_moves<G: Codec>(game: &G, position: &G::Position, moves: &[G::Move]) -> Vec<Value> {
+    moves
         .iter()
         .map(|&mv| {
-            let step = game.apply(&position, mv);
+            let step = game.apply(position, mv);
             let mut entry = game.move_to_json(mv);
             entry["extra_roll"] = Value::Bool(step.extra_roll);
             entry["position"] = json!(game.position_to_json(&step.position));
             entry
         })
-        .collect();
-    Ok(json!({ "moves": moves }))
+        .collect()
 }
 
 fn daily_throws(request: &Request) -> Reply {

@@ -23,7 +23,7 @@ mod request;
 pub mod native;
 
 pub use analysis::{MAX_REFERENCE_DEPTH, MAX_REVIEW_TURNS, REFERENCE_LEVEL};
-pub use bot::Bot;
+pub use bot::{Bot, listed_moves};
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};
 

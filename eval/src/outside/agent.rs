@@ -56,16 +56,6 @@ pub fn choose_request<G: Codec>(
     time_ms: u64,
     seed: u64,
 ) -> Value {
-    let listed: Vec<Value> = moves
-        .iter()
-        .map(|&mv| {
-            let step = game.apply(position, mv);
-            let mut entry = game.move_to_json(mv);
-            entry["extra_roll"] = Value::Bool(step.extra_roll);
-            entry["position"] = json!(game.position_to_json(&step.position));
-            entry
-        })
-        .collect();
     let mut request = Map::new();
     request.insert("id".into(), json!(id));
     request.insert("cmd".into(), json!("choose"));
@@ -74,7 +64,10 @@ pub fn choose_request<G: Codec>(
     if let Some(bot) = bot {
         request.insert("bot".into(), bot.clone());
     }
-    request.insert("moves".into(), Value::Array(listed));
+    request.insert(
+        "moves".into(),
+        Value::Array(sawah_protocol::listed_moves(game, position, moves)),
+    );
     request.insert("game_id".into(), json!(game_id));
     request.insert("turn".into(), json!(turn));
     request.insert("time_ms".into(), json!(time_ms));

@@ -89,8 +89,6 @@ pub struct OutsideBot {
     identity: Option<Identity>,
     log: Option<Arc<BotLog>>,
     next_id: AtomicU64,
-    /// Links opened (processes started, for a command).
-    pub started: AtomicU64,
 }
 
 impl std::fmt::Debug for OutsideBot {
@@ -124,7 +122,6 @@ impl OutsideBot {
             identity: None,
             log,
             next_id: AtomicU64::new(1),
-            started: AtomicU64::new(0),
         };
         let mut first = bot.open().map_err(|e| format!("{}: {e}", bot.def.name))?;
         match bot.hello(first.as_mut()) {
@@ -141,7 +138,6 @@ impl OutsideBot {
     }
 
     fn open(&self) -> Result<Box<dyn Link>, String> {
-        self.started.fetch_add(1, Ordering::Relaxed);
         link::open(&self.def.transport, self.log.clone())
     }
 

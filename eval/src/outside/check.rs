@@ -7,45 +7,10 @@
 
 use super::agent::{choose_request, chosen_index};
 use super::bot::OutsideBot;
-use super::defs::{BotDef, Transport};
-use sawah_agents::identity::{AgentFile, FileError};
 use sawah_engine::{Codec, Describe, DiceSource, Game, Tag};
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::time::Instant;
-
-/// The files a bot's command names inside its folder (the program itself,
-/// or the script an interpreter runs), with their SHA-256: what a results
-/// header records so a changed bot is refused on resume or merge.
-pub fn program_files(def: &BotDef) -> Result<Vec<AgentFile>, FileError> {
-    let Transport::Command { argv, dir, .. } = &def.transport else {
-        return Ok(Vec::new());
-    };
-    let Ok(root) = dir.canonicalize() else {
-        return Ok(Vec::new());
-    };
-    let mut files = Vec::new();
-    for arg in argv {
-        let path = root.join(arg);
-        let inside = path
-            .canonicalize()
-            .is_ok_and(|p| p.starts_with(&root) && p.is_file());
-        if !inside || std::path::Path::new(arg).is_absolute() {
-            continue;
-        }
-        let bytes = std::fs::read(&path).map_err(|source| FileError {
-            path: path.display().to_string(),
-            source,
-        })?;
-        files.push(AgentFile {
-            option: "program".into(),
-            name: arg.clone(),
-            sha256: format!("{:x}", Sha256::digest(&bytes)),
-        });
-    }
-    Ok(files)
-}
 
 /// The kinds of position check-bot makes sure to send.
 pub const EDGE_CASES: [&str; 5] = [

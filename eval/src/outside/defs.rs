@@ -17,9 +17,11 @@
 //! of the file that defines it, so a bots file works from any working
 //! directory. Names must not clash with what an agent spec can say.
 
+use sawah_agents::identity::{AgentFile, FileError};
 use sawah_agents::spec::{AGENTS, PRESETS};
 use serde::Deserialize;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -93,6 +95,42 @@ impl BotDef {
             record.insert("bot".into(), bot.clone());
         }
         Value::Object(record).to_string()
+    }
+
+    /// The files a bot's command names inside its folder (the program itself,
+    /// or the script an interpreter runs), with their SHA-256: what a results
+    /// header records so a changed bot is refused on resume or merge.
+    pub fn files(&self) -> Result<Vec<AgentFile>, FileError> {
+        let Transport::Command { argv, dir, .. } = &self.transport else {
+            return Ok(Vec::new());
+        };
+        let Ok(root) = dir.canonicalize() else {
+            return Ok(Vec::new());
+        };
+        let mut files = Vec::new();
+        for arg in argv {
+            let path = root.join(arg);
+            let inside = path
+                .canonicalize()
+                .is_ok_and(|p| p.starts_with(&root) && p.is_file());
+            if !inside || std::path::Path::new(arg).is_absolute() {
+                continue;
+            }
+            // Streamed: a bot's program may be large (a binary with its weights).
+            let mut hasher = Sha256::new();
+            std::fs::File::open(&path)
+                .and_then(|mut file| std::io::copy(&mut file, &mut hasher))
+                .map_err(|source| FileError {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+            files.push(AgentFile {
+                option: "program".into(),
+                name: arg.clone(),
+                sha256: format!("{:x}", hasher.finalize()),
+            });
+        }
+        Ok(files)
     }
 }
 
@@ -268,11 +306,6 @@ impl BotDefs {
     /// The bot called `name`, if the file defines one.
     pub fn get(&self, name: &str) -> Option<&BotDef> {
         self.bots.iter().find(|b| b.name == name.trim())
-    }
-
-    /// Every bot, in file order.
-    pub fn all(&self) -> &[BotDef] {
-        &self.bots
     }
 
     /// The names, for error messages.
