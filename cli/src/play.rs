@@ -142,6 +142,28 @@ pub struct Played {
     pub moves: Vec<String>,
 }
 
+/// Where a game's rolls come from, one at a time.
+enum RollSource {
+    Dice(Box<DiceSource>),
+    Fixed(DailyThrows),
+}
+
+impl RollSource {
+    fn new(rolls: &Rolls) -> RollSource {
+        match rolls {
+            Rolls::Seeded(seed) => RollSource::Dice(Box::new(DiceSource::from_seed(*seed))),
+            Rolls::Daily { throws, .. } => RollSource::Fixed(throws.clone()),
+        }
+    }
+
+    fn next<G: sawah_engine::Game>(&mut self, game: &G) -> u8 {
+        match self {
+            RollSource::Dice(dice) => dice.roll(game.dice()),
+            RollSource::Fixed(throws) => throws.next_throw(),
+        }
+    }
+}
+
 /// [`play`], returning the game's record too (for its review).
 pub fn play_game<G: Render + HasHeuristic + 'static>(
     game: &G,
@@ -150,23 +172,93 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
     mut output: impl Write,
 ) -> io::Result<Played> {
     let mut record = Vec::new();
-    enum Source {
-        Dice(Box<DiceSource>),
-        Fixed(DailyThrows),
-    }
-    let mut source = match &options.rolls {
-        Rolls::Seeded(seed) => Source::Dice(Box::new(DiceSource::from_seed(*seed))),
-        Rolls::Daily { throws, .. } => Source::Fixed(throws.clone()),
-    };
-    let mut roll = || match &mut source {
-        Source::Dice(dice) => dice.roll(game.dice()),
-        Source::Fixed(throws) => throws.next_throw(),
-    };
+    let mut rolls = RollSource::new(&options.rolls);
     let mut opponent = options
         .opponent
         .build(game, options.seed, &format!("play-{}", options.seed))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    // As the player named it, with what it resolved to.
+    let human = options.human;
+    introduce(game, options, &mut output)?;
+    let mut position = game.start();
+    loop {
+        if let Some(winner) = game.winner(&position) {
+            announce_winner(game, &position, winner, human, &mut output)?;
+            return Ok(Played {
+                winner: Some(winner),
+                moves: record,
+            });
+        }
+        let mover = game.turn(&position);
+        let roll = rolls.next(game);
+        let moves = game.legal_moves(&position, roll);
+        if mover == human {
+            writeln!(output, "\n{}", game.board(&position, human))?;
+        }
+        if moves.is_empty() {
+            let who = if mover == human {
+                "You"
+            } else {
+                "The computer"
+            };
+            let why = if roll == 0 {
+                "nothing moves on a 0"
+            } else {
+                "no legal move"
+            };
+            writeln!(
+                output,
+                "{who} ({mover}) rolled {roll}: {why}, the turn passes."
+            )?;
+            record.push(move_token(game, roll, None));
+            position = game.pass(&position);
+            continue;
+        }
+        let chosen = if mover == human {
+            let Some(mv) = human_turn(game, &position, roll, &moves, &mut input, &mut output)?
+            else {
+                writeln!(output, "\nGame abandoned.")?;
+                return Ok(Played {
+                    winner: None,
+                    moves: record,
+                });
+            };
+            mv
+        } else {
+            let turn = record.len() as u64 + 1;
+            match refereed_move(opponent.as_mut(), game, &position, roll, &moves, turn) {
+                Ok(mv) => {
+                    writeln!(
+                        output,
+                        "The computer ({mover}) rolled {roll} and plays {}{}.",
+                        game.describe_move(mv),
+                        notes_suffix(game, &position, mv)
+                    )?;
+                    mv
+                }
+                Err(reason) => {
+                    writeln!(
+                        output,
+                        "\nThe computer ({mover}) forfeits: {reason}. You win!"
+                    )?;
+                    return Ok(Played {
+                        winner: Some(human),
+                        moves: record,
+                    });
+                }
+            }
+        };
+        record.push(move_token(game, roll, Some(chosen)));
+        position = game.apply(&position, chosen).position;
+    }
+}
+
+/// The opening lines: the rule set, who plays what, the seed or the day.
+fn introduce<G: Render>(
+    game: &G,
+    options: &PlayOptions,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    // The computer as the player named it, with what it resolved to.
     let spec = options.opponent.portable();
     let computer = match options.opponent_name.as_str() {
         "" => spec,
@@ -191,107 +283,61 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
             !human
         )?,
     }
-    writeln!(output, "{}\n", game.intro(human))?;
-    let mut position = game.start();
-    loop {
-        if let Some(winner) = game.winner(&position) {
-            writeln!(output, "\n{}", game.board(&position, human))?;
-            let verdict = if winner == human {
-                "You win!"
-            } else {
-                "The computer wins."
-            };
-            writeln!(output, "\n{winner} has borne off every piece. {verdict}")?;
-            if let Some(note) = game.final_note(&position) {
-                writeln!(output, "{note}")?;
-            }
-            return Ok(Played {
-                winner: Some(winner),
-                moves: record,
-            });
-        }
-        let mover = game.turn(&position);
-        let roll = roll();
-        let moves = game.legal_moves(&position, roll);
-        if mover == human {
-            writeln!(output, "\n{}", game.board(&position, human))?;
-        }
-        let who = if mover == human {
-            "You"
-        } else {
-            "The computer"
-        };
-        if moves.is_empty() {
-            let why = if roll == 0 {
-                "nothing moves on a 0"
-            } else {
-                "no legal move"
-            };
-            writeln!(
-                output,
-                "{who} ({mover}) rolled {roll}: {why}, the turn passes."
-            )?;
-            record.push(move_token(game, roll, None));
-            position = game.pass(&position);
-            continue;
-        }
-        let chosen = if mover == human {
-            writeln!(output, "You rolled {roll}.")?;
-            for (i, &mv) in moves.iter().enumerate() {
-                writeln!(
-                    output,
-                    "  {}) {}{}",
-                    i + 1,
-                    game.describe_move(mv),
-                    notes_suffix(game, &position, mv)
-                )?;
-            }
-            if moves.len() == 1 {
-                writeln!(output, "  (your only move)")?;
-            }
-            match ask_move(game, &moves, &mut input, &mut output)? {
-                Some(mv) => {
-                    writeln!(
-                        output,
-                        "You play {}{}.",
-                        game.describe_move(mv),
-                        notes_suffix(game, &position, mv)
-                    )?;
-                    mv
-                }
-                None => {
-                    writeln!(output, "\nGame abandoned.")?;
-                    return Ok(Played {
-                        winner: None,
-                        moves: record,
-                    });
-                }
-            }
-        } else {
-            let turn = record.len() as u64 + 1;
-            let refereed = refereed_move(opponent.as_mut(), game, &position, roll, &moves, turn);
-            let mv = match refereed {
-                Ok(mv) => mv,
-                Err(reason) => {
-                    writeln!(
-                        output,
-                        "\nThe computer ({mover}) forfeits: {reason}. You win!"
-                    )?;
-                    return Ok(Played {
-                        winner: Some(human),
-                        moves: record,
-                    });
-                }
-            };
-            writeln!(
-                output,
-                "The computer ({mover}) rolled {roll} and plays {}{}.",
-                game.describe_move(mv),
-                notes_suffix(game, &position, mv)
-            )?;
-            mv
-        };
-        record.push(move_token(game, roll, Some(chosen)));
-        position = game.apply(&position, chosen).position;
+    writeln!(output, "{}\n", game.intro(human))
+}
+
+/// The final board, who won, and the game's closing note (Senet's score).
+fn announce_winner<G: Render>(
+    game: &G,
+    position: &G::Position,
+    winner: Player,
+    human: Player,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    writeln!(output, "\n{}", game.board(position, human))?;
+    let verdict = if winner == human {
+        "You win!"
+    } else {
+        "The computer wins."
+    };
+    writeln!(output, "\n{winner} has borne off every piece. {verdict}")?;
+    if let Some(note) = game.final_note(position) {
+        writeln!(output, "{note}")?;
     }
+    Ok(())
+}
+
+/// The person's turn: the moves listed, one asked for; `None` when they
+/// quit or input ended.
+fn human_turn<G: Render>(
+    game: &G,
+    position: &G::Position,
+    roll: u8,
+    moves: &[G::Move],
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+) -> io::Result<Option<G::Move>> {
+    writeln!(output, "You rolled {roll}.")?;
+    for (i, &mv) in moves.iter().enumerate() {
+        writeln!(
+            output,
+            "  {}) {}{}",
+            i + 1,
+            game.describe_move(mv),
+            notes_suffix(game, position, mv)
+        )?;
+    }
+    if moves.len() == 1 {
+        writeln!(output, "  (your only move)")?;
+    }
+    let chosen = ask_move(game, moves, input, output)?;
+    if let Some(mv) = chosen {
+        writeln!(
+            output,
+            "You play {}{}.",
+            game.describe_move(mv),
+            notes_suffix(game, position, mv)
+        )?;
+    }
+    Ok(chosen)
 }

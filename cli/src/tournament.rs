@@ -1,6 +1,7 @@
 //! `sawah tournament`, `sawah elo` and `sawah sprt`: the command-line side
 //! of the eval crate (argument checks, progress bars, printing).
 
+use crate::entrants::Entrants;
 use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
@@ -229,81 +230,21 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         game.name(),
         args.table.clone(),
     )?;
-    let mut specs = Vec::new();
-    let mut labels = Vec::new();
-    for text in &args.agents {
-        let text = text.trim();
-        if text.is_empty() {
-            bail!("--agents has an empty entry; give specs separated by commas");
-        }
-        specs.push(entrants.resolve(text)?);
-        labels.push(text.to_string());
-    }
-    if specs.len() < 2 {
-        bail!("--agents needs at least two agents, separated by commas");
-    }
-    let t = Tournament {
-        rules: game.name().to_string(),
-        rules_digest: rules_digest(&game),
-        agents: specs,
-        labels,
-        format: args.format,
-        games_per_pairing: args.games,
-        seed: args.seed,
-        shard: args.shard,
-    };
+    let t = schedule(&game, &args, &mut entrants)?;
     let anchor = anchor_options(&args.anchor, &t.names(), anchor_given)?;
-    let pairings = t.pairings().len();
     println!(
         "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
         t.format,
         t.rules,
         t.agents.len(),
-        counted(pairings, "pairing"),
+        counted(t.pairings().len(), "pairing"),
         t.pairs_per_pairing() * 2,
         t.seed,
         t.shard,
         args.out.display()
     );
-    let total = 2 * t.jobs().len() as u64;
-    let bar = progress_bar(total, "games");
-    let last: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
-    let observe = |p: &Progress| {
-        bar.set_position(p.done);
-        if let Ok(mut last) = last.lock()
-            && last.is_none_or(|t| t.elapsed() >= Duration::from_millis(250))
-        {
-            *last = Some(Instant::now());
-            bar.set_message(standings_line(p));
-        }
-    };
-    let summary = with_game!(&game, g => tournament::run(g, &t, &args.out, &observe))?;
-    bar.finish_and_clear();
-    for bot in entrants.started() {
-        if let Some(reason) = bot.withdrawn() {
-            println!(
-                "{}: {reason}; its remaining games were recorded as forfeits (its stderr: {})",
-                bot.name(),
-                args.out
-                    .join("logs")
-                    .join(format!("{}.log", bot.name()))
-                    .display()
-            );
-        }
-    }
-    if summary.cut_bytes > 0 {
-        println!(
-            "cut off an unfinished last line ({} bytes) left by an interrupted run",
-            summary.cut_bytes
-        );
-    }
-    println!(
-        "{} games played now, {} from before; {} in {}",
-        summary.played,
-        summary.resumed,
-        summary.games.len(),
-        args.out.join(results::RESULTS_FILE).display()
-    );
+    let summary = play_with_progress(&game, &t, &args.out)?;
+    report_run(&entrants, &summary, &args.out);
     let heading = format!(
         "# {} Elo table\n\nCommand: `sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}`",
         t.rules,
@@ -334,6 +275,84 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         args.out.display()
     );
     Ok(())
+}
+
+/// The tournament `args` asks for, its agents resolved by `entrants`.
+fn schedule(game: &AnyGame, args: &TournamentArgs, entrants: &mut Entrants) -> Result<Tournament> {
+    let mut agents = Vec::new();
+    let mut labels = Vec::new();
+    for text in &args.agents {
+        let text = text.trim();
+        if text.is_empty() {
+            bail!("--agents has an empty entry; give specs separated by commas");
+        }
+        agents.push(entrants.resolve(text)?);
+        labels.push(text.to_string());
+    }
+    if agents.len() < 2 {
+        bail!("--agents needs at least two agents, separated by commas");
+    }
+    Ok(Tournament {
+        rules: game.name().to_string(),
+        rules_digest: rules_digest(game),
+        agents,
+        labels,
+        format: args.format,
+        games_per_pairing: args.games,
+        seed: args.seed,
+        shard: args.shard,
+    })
+}
+
+/// Plays (or resumes) `t` into `out` under a progress bar with the standings.
+fn play_with_progress(
+    game: &AnyGame,
+    t: &Tournament,
+    out: &Path,
+) -> Result<tournament::RunSummary> {
+    let bar = progress_bar(2 * t.jobs().len() as u64, "games");
+    let last: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+    let observe = |p: &Progress| {
+        bar.set_position(p.done);
+        if let Ok(mut last) = last.lock()
+            && last.is_none_or(|t| t.elapsed() >= Duration::from_millis(250))
+        {
+            *last = Some(Instant::now());
+            bar.set_message(standings_line(p));
+        }
+    };
+    let summary = with_game!(game, g => tournament::run(g, t, out, &observe))?;
+    bar.finish_and_clear();
+    Ok(summary)
+}
+
+/// What the run did: withdrawn outside bots, a repaired last line, games
+/// played now and before.
+fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path) {
+    for bot in entrants.started() {
+        if let Some(reason) = bot.withdrawn() {
+            println!(
+                "{}: {reason}; its remaining games were recorded as forfeits (its stderr: {})",
+                bot.name(),
+                out.join("logs")
+                    .join(format!("{}.log", bot.name()))
+                    .display()
+            );
+        }
+    }
+    if summary.cut_bytes > 0 {
+        println!(
+            "cut off an unfinished last line ({} bytes) left by an interrupted run",
+            summary.cut_bytes
+        );
+    }
+    println!(
+        "{} games played now, {} from before; {} in {}",
+        summary.played,
+        summary.resumed,
+        summary.games.len(),
+        out.join(results::RESULTS_FILE).display()
+    );
 }
 
 /// The Elo table of `games`, with loss per move where a table is given
@@ -374,6 +393,82 @@ fn rate(
     Ok(elo_table(game.name(), games, order, options, &loss)?)
 }
 
+/// Tournament folders merged: every game once, the agents in the order
+/// the folders first name them, the rule set they share.
+#[derive(Default)]
+struct Merged {
+    games: Vec<GameRecord>,
+    seen: HashMap<(String, String, u64), usize>,
+    order: Vec<String>,
+    rules: Option<(String, String, PathBuf)>,
+    duplicates: u64,
+    meanings: Meanings,
+}
+
+impl Merged {
+    /// Adds one folder's results: the same rule set as the folders before,
+    /// agents that mean the same under the same names, and games that
+    /// agree with the same games elsewhere (counted once).
+    fn add(&mut self, dir: &Path) -> Result<()> {
+        let mut file_games = Vec::new();
+        let file = results::read_with(dir, |mut game| {
+            game.moves = Vec::new(); // kept out of memory; loss per move streams them
+            file_games.push(game);
+            Ok(())
+        })?;
+        let h = &file.header;
+        match &self.rules {
+            None => self.rules = Some((h.rules.clone(), h.rules_digest.clone(), dir.to_path_buf())),
+            Some((name, digest, first)) => {
+                if *name != h.rules || *digest != h.rules_digest {
+                    bail!(
+                        "{} holds games of {} ({}), but {} holds games of {name} ({digest}); merge one rule set at a time",
+                        dir.display(),
+                        h.rules,
+                        h.rules_digest,
+                        first.display()
+                    );
+                }
+            }
+        }
+        for name in &h.agents {
+            if !self.order.contains(name) {
+                self.order.push(name.clone());
+            }
+        }
+        self.meanings.check(dir, h)?;
+        if file.partial_tail > 0 {
+            eprintln!(
+                "note: {} ends in an unfinished line ({} bytes), left out",
+                dir.display(),
+                file.partial_tail
+            );
+        }
+        for g in file_games {
+            match self.seen.get(&g.key()) {
+                Some(&k) => {
+                    let first = &self.games[k];
+                    if first.winner != g.winner || first.length != g.length {
+                        bail!(
+                            "{}: game {} vs {} with dice seed {} is also in another folder with another result; these folders disagree",
+                            dir.display(),
+                            g.light,
+                            g.dark,
+                            g.seed
+                        );
+                    }
+                    self.duplicates += 1;
+                }
+                None => {
+                    self.seen.insert(g.key(), self.games.len());
+                    self.games.push(g);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs `sawah elo`: merges result folders into one table.
 pub fn elo(
     registry: &mut Registry,
@@ -390,69 +485,11 @@ pub fn elo(
     if !(prior.is_finite() && prior >= 0.0) {
         bail!("--prior must be a number of games, 0 or more, not {prior}");
     }
-    let mut games: Vec<GameRecord> = Vec::new();
-    let mut seen: HashMap<(String, String, u64), usize> = HashMap::new();
-    let mut order: Vec<String> = Vec::new();
-    let mut rules: Option<(String, String, PathBuf)> = None;
-    let mut duplicates = 0u64;
-    let mut meanings = Meanings::default();
+    let mut merged = Merged::default();
     for dir in dirs {
-        let mut file_games = Vec::new();
-        let file = results::read_with(dir, |mut game| {
-            game.moves = Vec::new(); // kept out of memory; loss per move streams them
-            file_games.push(game);
-            Ok(())
-        })?;
-        let h = &file.header;
-        match &rules {
-            None => rules = Some((h.rules.clone(), h.rules_digest.clone(), dir.clone())),
-            Some((name, digest, first)) => {
-                if *name != h.rules || *digest != h.rules_digest {
-                    bail!(
-                        "{} holds games of {} ({}), but {} holds games of {name} ({digest}); merge one rule set at a time",
-                        dir.display(),
-                        h.rules,
-                        h.rules_digest,
-                        first.display()
-                    );
-                }
-            }
-        }
-        for name in &h.agents {
-            if !order.contains(name) {
-                order.push(name.clone());
-            }
-        }
-        meanings.check(dir, h)?;
-        if file.partial_tail > 0 {
-            eprintln!(
-                "note: {} ends in an unfinished line ({} bytes), left out",
-                dir.display(),
-                file.partial_tail
-            );
-        }
-        for g in file_games {
-            match seen.get(&g.key()) {
-                Some(&k) => {
-                    if games[k].winner != g.winner || games[k].length != g.length {
-                        bail!(
-                            "{}: game {} vs {} with dice seed {} is also in another folder with another result; these folders disagree",
-                            dir.display(),
-                            g.light,
-                            g.dark,
-                            g.seed
-                        );
-                    }
-                    duplicates += 1;
-                }
-                None => {
-                    seen.insert(g.key(), games.len());
-                    games.push(g);
-                }
-            }
-        }
+        merged.add(dir)?;
     }
-    let Some((rules_name, rules_digest, _)) = rules else {
+    let Some((rules_name, rules_digest, _)) = merged.rules.take() else {
         bail!("no results");
     };
     let game = registry.resolve(&rules_name).with_context(|| {
@@ -464,6 +501,12 @@ pub fn elo(
             self::rules_digest(&game)
         );
     }
+    let Merged {
+        games,
+        order,
+        duplicates,
+        ..
+    } = merged;
     let names = sawah_eval::report::agents_of(&games, &order);
     let anchor = anchor_options(anchor, &names, anchor_given)?;
     let table = rate(
@@ -474,10 +517,10 @@ pub fn elo(
         table,
         dirs,
     )?;
-    let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    let mut sources: Vec<String> = sources.into_iter().collect();
-    sources.sort();
     if let Some(out) = out {
+        let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        let mut sources: Vec<String> = sources.into_iter().collect();
+        sources.sort();
         let heading = format!(
             "# {rules_name} Elo table\n\nCommand: `sawah elo {} --out {}`",
             sources.join(" "),

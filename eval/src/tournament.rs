@@ -337,31 +337,8 @@ pub fn run<G>(
 where
     G: HasHeuristic + Codec + Sync + 'static,
 {
+    check_agents(game, tournament)?;
     let names = tournament.names();
-    if names.len() != tournament.agents.len() {
-        return Err(TournamentError::Setup(
-            "one label per agent is needed".into(),
-        ));
-    }
-    if names.len() < 2 {
-        return Err(TournamentError::Setup(
-            "a tournament needs at least two agents".into(),
-        ));
-    }
-    let mut seen = HashSet::new();
-    for name in &names {
-        if !seen.insert(name) {
-            return Err(TournamentError::Setup(format!(
-                "agent {name} is listed twice; give the copies different seeds (e.g. {name}:seed=2) to play an agent against itself"
-            )));
-        }
-    }
-    for spec in tournament.agents.iter().filter_map(Entrant::spec) {
-        spec.build(game).map_err(|source| TournamentError::Spec {
-            agent: spec.to_string(),
-            source,
-        })?;
-    }
     let (writer, existing, cut_bytes) = results::open_for_run(dir, &tournament.header()?)?;
     let done: HashSet<(String, String, u64)> = existing.iter().map(GameRecord::key).collect();
     let jobs = tournament.jobs();
@@ -382,14 +359,7 @@ where
         progress,
         error: None,
     });
-    let pending: Vec<(PairJob, bool)> = jobs
-        .iter()
-        .flat_map(|job| [(*job, false), (*job, true)])
-        .filter(|(job, swapped)| {
-            let (light, dark) = seats(job, *swapped);
-            !done.contains(&(names[light].clone(), names[dark].clone(), job.dice_seed))
-        })
-        .collect();
+    let pending = pending_games(&jobs, &names, &done);
     pending
         .par_iter()
         .with_max_len(1)
@@ -438,6 +408,57 @@ where
         cut_bytes,
         games: shared.games,
     })
+}
+
+/// Refuses a tournament that cannot run: labels that do not match the
+/// agents, fewer than two agents, one listed twice, or a spec of ours that
+/// does not build for the rule set (outside bots were started already).
+fn check_agents<G: HasHeuristic + 'static>(
+    game: &G,
+    tournament: &Tournament,
+) -> Result<(), TournamentError> {
+    let names = tournament.names();
+    if names.len() != tournament.agents.len() {
+        return Err(TournamentError::Setup(
+            "one label per agent is needed".into(),
+        ));
+    }
+    if names.len() < 2 {
+        return Err(TournamentError::Setup(
+            "a tournament needs at least two agents".into(),
+        ));
+    }
+    let mut seen = HashSet::new();
+    for name in &names {
+        if !seen.insert(name) {
+            return Err(TournamentError::Setup(format!(
+                "agent {name} is listed twice; give the copies different seeds (e.g. {name}:seed=2) to play an agent against itself"
+            )));
+        }
+    }
+    for spec in tournament.agents.iter().filter_map(Entrant::spec) {
+        spec.build(game).map_err(|source| TournamentError::Spec {
+            agent: spec.to_string(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// The games of `jobs` not yet in the file (`done`, by their keys): each
+/// job's two games, the seats swapped in the second.
+fn pending_games(
+    jobs: &[PairJob],
+    names: &[String],
+    done: &HashSet<(String, String, u64)>,
+) -> Vec<(PairJob, bool)> {
+    jobs.iter()
+        .flat_map(|job| [(*job, false), (*job, true)])
+        .filter(|(job, swapped)| {
+            let (light, dark) = seats(job, *swapped);
+            !done.contains(&(names[light].clone(), names[dark].clone(), job.dice_seed))
+        })
+        .collect()
 }
 
 fn seats(job: &PairJob, swapped: bool) -> (usize, usize) {

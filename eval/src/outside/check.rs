@@ -129,6 +129,15 @@ pub fn sample_cases<G: Game + Describe>(
     cases
 }
 
+/// What one answer was.
+enum Verdict {
+    Legal,
+    Illegal(String),
+    Malformed(String),
+    /// The link broke (exit, endless line, timeout) or could not be opened.
+    Crash(String),
+}
+
 /// Sends `bot` `count` positions of `game` (from random games seeded with
 /// `seed`) and reports what it answered.
 pub fn check_rules<G: Codec + Describe>(
@@ -142,128 +151,137 @@ pub fn check_rules<G: Codec + Describe>(
         ..RulesCheck::default()
     };
     let mut latencies = Vec::new();
-    let limit = bot.referee().move_time;
     let mut link = None;
-    let problem = |report: &mut RulesCheck, text: String| {
-        if report.problems.len() < 8 {
-            report.problems.push(text);
-        }
-    };
     for (number, (position, roll, case)) in sample_cases(game, seed, count).into_iter().enumerate()
     {
         if let Some(case) = case {
             report.edge_cases.push(case.to_string());
         }
-        let moves = game.legal_moves(&position, roll);
-        let id = bot.request_id();
-        let game_id = format!("check-{}-{number}", game.name());
-        let request = choose_request(
-            game,
-            id,
-            bot.def().bot.as_ref(),
-            &position,
-            roll,
-            &moves,
-            &game_id,
-            1,
-            limit.as_millis() as u64,
-            seed,
-        );
         report.asked += 1;
-        let what = || {
-            let position = sawah_engine::notation::format(&game.position_to_json(&position));
-            format!("\"{position}\" roll {roll}")
-        };
-        let mut current = match link.take() {
-            Some(link) => link,
-            None => match bot.take_link() {
-                Ok(link) => link,
-                Err(reason) => {
-                    report.crashes += 1;
-                    problem(&mut report, format!("{}: {reason}", what()));
-                    continue;
-                }
-            },
-        };
-        let start = Instant::now();
-        let answer = current.ask(&request.to_string(), limit);
-        latencies.push(start.elapsed().as_secs_f64() * 1e3);
-        let answer = match answer {
-            Ok(answer) => {
-                link = Some(current);
-                answer
-            }
-            Err(e) => {
-                if e.broken {
-                    report.crashes += 1;
-                } else {
-                    link = Some(current);
-                    report.malformed += 1;
-                }
-                problem(&mut report, format!("{}: {}", what(), e.reason));
+        let game_id = format!("check-{}-{number}", game.name());
+        let (verdict, latency) = ask_case(game, bot, &mut link, &position, roll, &game_id, seed);
+        latencies.extend(latency);
+        let problem = match verdict {
+            Verdict::Legal => {
+                report.legal += 1;
                 continue;
             }
+            Verdict::Illegal(reason) => {
+                report.illegal += 1;
+                reason
+            }
+            Verdict::Malformed(reason) => {
+                report.malformed += 1;
+                reason
+            }
+            Verdict::Crash(reason) => {
+                report.crashes += 1;
+                reason
+            }
         };
-        if moves.is_empty() {
-            match serde_json::from_slice::<Value>(&answer) {
-                Ok(Value::Object(fields)) if fields.get("move") == Some(&Value::Null) => {
-                    report.legal += 1
-                }
-                Ok(Value::Object(fields)) if fields.get("move").is_some() => {
-                    report.illegal += 1;
-                    problem(
-                        &mut report,
-                        format!(
-                            "{}: no move is legal, so the answer is \"move\":null",
-                            what()
-                        ),
-                    );
-                }
-                _ => {
-                    report.malformed += 1;
-                    problem(
-                        &mut report,
-                        format!(
-                            "{}: no move is legal; expected {{\"move\":null}}, got {}",
-                            what(),
-                            String::from_utf8_lossy(&answer)
-                                .chars()
-                                .take(120)
-                                .collect::<String>()
-                        ),
-                    );
-                }
-            }
-            continue;
-        }
-        match chosen_index(game, &answer, id, &moves) {
-            Ok(_) => report.legal += 1,
-            Err(reason) => {
-                if reason.contains("not legal") {
-                    report.illegal += 1;
-                } else {
-                    report.malformed += 1;
-                }
-                problem(&mut report, format!("{}: {reason}", what()));
-            }
+        if report.problems.len() < 8 {
+            let shown = sawah_engine::notation::format(&game.position_to_json(&position));
+            report
+                .problems
+                .push(format!("\"{shown}\" roll {roll}: {problem}"));
         }
     }
     if let Some(link) = link {
         bot.put_back(link);
     }
-    latencies.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        latencies
-            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    report.latency_ms = Latency {
-        p50: at(0.5),
-        p99: at(0.99),
-        max: latencies.last().copied().unwrap_or(0.0),
-    };
+    report.latency_ms = Latency::of(latencies);
     report
+}
+
+/// One position sent and its answer judged, with the milliseconds the
+/// exchange took; `link` is reused from case to case and replaced when
+/// it breaks.
+fn ask_case<G: Codec>(
+    game: &G,
+    bot: &OutsideBot,
+    link: &mut Option<Box<dyn super::link::Link>>,
+    position: &G::Position,
+    roll: u8,
+    game_id: &str,
+    seed: u64,
+) -> (Verdict, Option<f64>) {
+    let moves = game.legal_moves(position, roll);
+    let id = bot.request_id();
+    let limit = bot.referee().move_time;
+    let request = choose_request(
+        game,
+        id,
+        bot.def().bot.as_ref(),
+        position,
+        roll,
+        &moves,
+        game_id,
+        1,
+        limit.as_millis() as u64,
+        seed,
+    );
+    let mut current = match link.take() {
+        Some(current) => current,
+        None => match bot.take_link() {
+            Ok(current) => current,
+            Err(reason) => return (Verdict::Crash(reason), None),
+        },
+    };
+    let start = Instant::now();
+    let answer = current.ask(&request.to_string(), limit);
+    let latency = Some(start.elapsed().as_secs_f64() * 1e3);
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(e) if e.broken => return (Verdict::Crash(e.reason), latency),
+        Err(e) => {
+            *link = Some(current);
+            return (Verdict::Malformed(e.reason), latency);
+        }
+    };
+    *link = Some(current);
+    (judge(game, &answer, id, &moves), latency)
+}
+
+/// An answer judged: a legal move, or `{"move":null}` where none is legal.
+fn judge<G: Codec>(game: &G, answer: &[u8], id: u64, moves: &[G::Move]) -> Verdict {
+    if !moves.is_empty() {
+        return match chosen_index(game, answer, id, moves) {
+            Ok(_) => Verdict::Legal,
+            Err(reason) if reason.contains("not legal") => Verdict::Illegal(reason),
+            Err(reason) => Verdict::Malformed(reason),
+        };
+    }
+    match serde_json::from_slice::<Value>(answer) {
+        Ok(Value::Object(fields)) if fields.get("move") == Some(&Value::Null) => Verdict::Legal,
+        Ok(Value::Object(fields)) if fields.contains_key("move") => {
+            Verdict::Illegal("no move is legal, so the answer is \"move\":null".to_string())
+        }
+        _ => Verdict::Malformed(format!(
+            "no move is legal; expected {{\"move\":null}}, got {}",
+            String::from_utf8_lossy(answer)
+                .chars()
+                .take(120)
+                .collect::<String>()
+        )),
+    }
+}
+
+impl Latency {
+    /// The median, 99th percentile and worst of `latencies` (milliseconds).
+    fn of(mut latencies: Vec<f64>) -> Latency {
+        latencies.sort_by(f64::total_cmp);
+        let at = |q: f64| {
+            latencies
+                .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        Latency {
+            p50: at(0.5),
+            p99: at(0.99),
+            max: latencies.last().copied().unwrap_or(0.0),
+        }
+    }
 }
 
 #[cfg(test)]
