@@ -5,12 +5,11 @@
 //! on resume; definitions that clash are refused.
 
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 mod common;
-use common::{assert_refused, fresh_dir, sawah};
+use common::{Served, assert_refused, fresh_dir, sawah};
 
 fn sawah_bin() -> &'static str {
     env!("CARGO_BIN_EXE_sawah")
@@ -49,51 +48,43 @@ fn games(dir: &Path, first: &str) -> Vec<(u64, bool, Value, Vec<String>, Value)>
     games
 }
 
-/// A running `sawah serve` on a free loopback port, stopped when dropped.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-impl Served {
-    fn start() -> Served {
-        let mut child = Command::new(sawah_bin())
-            .args(["serve", "--addr", "127.0.0.1:0", "--workers", "2"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("{line:?}"))
-            .to_string();
-        Served { child, url }
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `sawah tournament` on ur-2 of `agents` with outside bots from `bots`,
+/// `games` a pairing, into `out`, with `extra` options.
+fn ur2_tournament(
+    agents: &str,
+    games: &str,
+    out: &Path,
+    bots: &Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut args = vec![
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        agents,
+        "--games",
+        games,
+        "--out",
+        out.to_str().unwrap(),
+        "--bots",
+        bots.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    sawah(&args)
 }
 
 #[test]
 fn hard_plays_the_same_games_in_process_on_a_pipe_and_over_http() {
     let dir = fresh_dir("outside-three-ways");
-    let served = Served::start();
+    let served = Served::start(&[]);
     let bots = dir.join("bots.toml");
     std::fs::write(
         &bots,
         format!(
             "[[bot]]\nname = \"piped-hard\"\ncommand = [{:?}, \"bot\"]\nbot = \"hard\"\n\n[[bot]]\nname = \"remote-hard\"\nurl = {:?}\nbot = \"hard\"\n",
             sawah_bin(),
-            served.url
+            format!("http://{}", served.addr)
         ),
     )
     .unwrap();
@@ -101,21 +92,7 @@ fn hard_plays_the_same_games_in_process_on_a_pipe_and_over_http() {
     for hard in ["hard", "piped-hard", "remote-hard"] {
         let out = dir.join(hard);
         let agents = format!("{hard},random");
-        let (code, stdout, stderr) = sawah(&[
-            "tournament",
-            "--rules",
-            "ur-2",
-            "--agents",
-            &agents,
-            "--games",
-            "24",
-            "--seed",
-            "5",
-            "--out",
-            out.to_str().unwrap(),
-            "--bots",
-            bots.to_str().unwrap(),
-        ]);
+        let (code, stdout, stderr) = ur2_tournament(&agents, "24", &out, &bots, &["--seed", "5"]);
         assert_eq!(code, 0, "{hard}: {stdout}\n{stderr}");
         results.push(games(&out, hard));
     }
@@ -148,19 +125,7 @@ fn the_standard_library_example_bot_plays_and_passes_check_bot() {
     let bots = examples().join("bots.toml");
     let dir = fresh_dir("outside-example");
     let out = dir.join("t");
-    let (code, stdout, stderr) = sawah(&[
-        "tournament",
-        "--rules",
-        "ur-2",
-        "--agents",
-        "py-stdlib,random,easy",
-        "--games",
-        "20",
-        "--out",
-        out.to_str().unwrap(),
-        "--bots",
-        bots.to_str().unwrap(),
-    ]);
+    let (code, stdout, stderr) = ur2_tournament("py-stdlib,random,easy", "20", &out, &bots, &[]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("py-stdlib"), "{stdout}");
     let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
@@ -239,26 +204,8 @@ fn a_changed_bot_file_is_refused_on_resume() {
     .unwrap();
     let bots = dir.join("bots.toml");
     let out = dir.join("t");
-    let args = |games: &'static str| {
-        vec![
-            "tournament".to_string(),
-            "--rules".into(),
-            "ur-2".into(),
-            "--agents".into(),
-            "mine,random".into(),
-            "--games".into(),
-            games.into(),
-            "--out".into(),
-            out.display().to_string(),
-            "--bots".into(),
-            bots.display().to_string(),
-        ]
-    };
-    let run = |games| {
-        let args = args(games);
-        sawah(&args.iter().map(String::as_str).collect::<Vec<_>>())
-    };
-    let (code, stdout, stderr) = run("4");
+    let run = || ur2_tournament("mine,random", "4", &out, &bots, &[]);
+    let (code, stdout, stderr) = run();
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let header = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
     assert!(
@@ -268,7 +215,7 @@ fn a_changed_bot_file_is_refused_on_resume() {
     let mut changed = std::fs::read_to_string(dir.join("bot.py")).unwrap();
     changed.push_str("# changed\n");
     std::fs::write(dir.join("bot.py"), changed).unwrap();
-    let (code, _, stderr) = run("4");
+    let (code, _, stderr) = run();
     assert_ne!(code, 0);
     assert!(stderr.contains("program file bot.py of mine"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -408,24 +355,12 @@ fn the_rust_example_bot_plays_random_and_easy_without_a_forfeit() {
     )
     .unwrap();
     let out = dir.join("t");
-    let (code, stdout, stderr) = sawah(&[
-        "tournament",
-        "--rules",
-        "ur-2",
-        "--agents",
-        "rust,random,easy",
-        "--games",
-        "20",
-        "--out",
-        out.to_str().unwrap(),
-        "--bots",
-        bots.to_str().unwrap(),
-    ]);
+    let (code, stdout, stderr) = ur2_tournament("rust,random,easy", "20", &out, &bots, &[]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
     assert!(!text.contains("\"failure\""), "no forfeits: {text}");
     assert!(text.contains(r#""name":"rust-example""#), "hello recorded");
-    // One ply of search beats random play.
+    // The Elo table rates it.
     let elo = std::fs::read_to_string(out.join("elo.json")).unwrap();
     assert!(elo.contains("\"rust\""), "{elo}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -3,40 +3,14 @@
 //! start with a bad table, and the load tool measures it.
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 mod common;
-use common::{assert_refused, sawah};
-
-/// A running `sawah serve` on a free loopback port.
-struct Served {
-    child: Child,
-    addr: String,
-}
+use common::{Served, assert_refused, sawah};
 
 impl Served {
-    fn start(extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--workers", "2"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("{line:?}"))
-            .to_string();
-        Served { child, addr }
-    }
-
     /// One HTTP/1.1 request on its own connection: status and body.
     fn call(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.addr).unwrap();

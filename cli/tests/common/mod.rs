@@ -1,6 +1,7 @@
 //! Running the `sawah` binary from the command-line tests.
 
-use std::process::Command;
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
 
 /// Runs `sawah ARGS` and returns its exit code, standard output and standard error.
 pub fn sawah(args: &[&str]) -> (i32, String, String) {
@@ -35,4 +36,44 @@ pub fn fresh_dir(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// A running `sawah serve` on a free loopback port, killed when dropped.
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub struct Served {
+    /// The server process.
+    pub child: Child,
+    /// `127.0.0.1:PORT`.
+    pub addr: String,
+}
+
+#[allow(dead_code)]
+impl Served {
+    /// `sawah serve` on 127.0.0.1 with two workers and `extra` options.
+    pub fn start(extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--workers", "2"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("{line:?}"))
+            .to_string();
+        Served { child, addr }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
