@@ -66,6 +66,13 @@ pub trait Agent<G: Game> {
     fn set_stop(&mut self, stop: Option<Stop>) {
         let _ = stop;
     }
+
+    /// The plies the last decision or evaluation finished, for an agent
+    /// that searches (less than its depth when a stop cut it short);
+    /// `None` for agents that do not search.
+    fn finished_depth(&self) -> Option<u8> {
+        None
+    }
 }
 
 /// Plays a uniformly random legal move; deterministic for a given seed.
@@ -343,6 +350,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
 
     fn set_stop(&mut self, stop: Option<Stop>) {
         self.stop = stop;
+    }
+
+    fn finished_depth(&self) -> Option<u8> {
+        Some(self.last_depth)
     }
 }
 

@@ -116,7 +116,7 @@ fn checksum(path: &Path, limit: Option<u64>) -> std::io::Result<String> {
     {
         return Ok(format!("{:x}", Sha256::digest(bytes)));
     }
-    let mut file = std::fs::File::open(path)?;
+    let mut file = crate::files::open_regular(path)?;
     let length = file.metadata()?.len();
     let mut hasher = Sha256::new();
     std::io::copy(

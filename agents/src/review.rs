@@ -22,6 +22,7 @@
 
 use crate::agent::{Agent, best_index};
 use crate::evaluator::terminal_value;
+use crate::search::Stop;
 use crate::strength::{Calibration, Estimate};
 use sawah_engine::record::{ReplayError, move_token, replay_from};
 use sawah_engine::{Codec, Game, Player};
@@ -245,6 +246,10 @@ pub enum ReviewError {
     /// The reference agent gives no values (random play).
     #[error("the reference {0} gives no win probabilities; use perfect, a level or a search")]
     NoValues(String),
+    /// The reference's stop fired (a server's budget): the review was
+    /// abandoned rather than finished with shallower values.
+    #[error("the review was stopped by {0}")]
+    Stopped(String),
 }
 
 /// The reference a game is measured against: an agent with values, named
@@ -256,6 +261,10 @@ pub struct Reference<'a, G: Game> {
     pub name: String,
     /// Whether its values are exact (a solved table).
     pub exact: bool,
+    /// The stop the agent was given, if any: once it fires, the review or
+    /// hint ends with [`ReviewError::Stopped`] instead of answering from
+    /// values cut short.
+    pub stop: Option<Stop>,
 }
 
 impl<G: Game> Reference<'_, G> {
@@ -269,6 +278,7 @@ impl<G: Game> Reference<'_, G> {
         moves: &[G::Move],
     ) -> Result<Vec<f64>, ReviewError> {
         let no_values = || ReviewError::NoValues(self.name.clone());
+        self.check_stop()?;
         if moves.is_empty() {
             let after = game.pass(position);
             let value = match terminal_value(game, &after) {
@@ -278,7 +288,16 @@ impl<G: Game> Reference<'_, G> {
             return Ok(vec![1.0 - value]);
         }
         let choice = self.agent.decide(game, position, roll, moves);
+        self.check_stop()?;
         choice.values.ok_or_else(no_values)
+    }
+
+    /// [`ReviewError::Stopped`] once the stop has fired.
+    fn check_stop(&self) -> Result<(), ReviewError> {
+        match self.stop.as_ref().and_then(Stop::reason) {
+            Some(reason) => Err(ReviewError::Stopped(reason.to_string())),
+            None => Ok(()),
+        }
     }
 
     /// The mover's best win probability after `roll`, and the best move's index.
@@ -303,6 +322,8 @@ pub fn review<G: Game + Codec>(
     tokens: &[String],
     reference: &mut Reference<'_, G>,
 ) -> Result<Review, ReviewError> {
+    // Every move replays before any search: a bad record costs nothing.
+    replay_from(game, start, tokens, |_| {})?;
     let mut turns = Vec::new();
     let mut summaries = [Summary::default(), Summary::default()];
     let mut failure = None;

@@ -131,28 +131,84 @@ impl Table {
     }
 }
 
-/// Asked now and then during a search with the nodes searched so far:
-/// `true` stops it (a time budget or a hard node cap set by a server). The
-/// search engine itself keeps no clock, so it runs the same everywhere,
-/// WebAssembly included.
+/// What stops searches early: a node budget, a server's clock, a client
+/// that went away. One stop may watch many searches (every search of a
+/// request, a whole review's included): it counts the nodes they search
+/// under it, in order, and is asked now and then with that running total.
+/// Once it has said stop it stays stopped, and says why. The search engine
+/// itself keeps no clock, so it runs the same everywhere, WebAssembly
+/// included; a stop that only counts nodes fires at the same node on every
+/// run, so what it cuts is deterministic.
 #[derive(Clone)]
-pub struct Stop(std::sync::Arc<dyn Fn(u64) -> bool + Send + Sync>);
+pub struct Stop(std::sync::Arc<StopState>);
+
+struct StopState {
+    check: Box<dyn Fn(u64) -> Option<String> + Send + Sync>,
+    nodes: std::sync::atomic::AtomicU64,
+    reason: std::sync::OnceLock<String>,
+}
 
 impl Stop {
-    /// A stop that asks `fired(nodes searched so far)`.
-    pub fn new(fired: impl Fn(u64) -> bool + Send + Sync + 'static) -> Stop {
-        Stop(std::sync::Arc::new(fired))
+    /// A stop that asks `check(nodes searched under it so far)`; an answer
+    /// says why the searches stop ("the node budget of 5000000 nodes").
+    pub fn new(check: impl Fn(u64) -> Option<String> + Send + Sync + 'static) -> Stop {
+        Stop(std::sync::Arc::new(StopState {
+            check: Box::new(check),
+            nodes: std::sync::atomic::AtomicU64::new(0),
+            reason: std::sync::OnceLock::new(),
+        }))
     }
 
-    /// Whether the search should stop after `nodes` nodes.
-    pub fn fired(&self, nodes: u64) -> bool {
-        (self.0)(nodes)
+    /// A stop that fires once its searches have searched `nodes` nodes.
+    pub fn after_nodes(nodes: u64) -> Stop {
+        Stop::new(move |searched| {
+            (searched >= nodes).then(|| format!("the node budget of {nodes} nodes"))
+        })
+    }
+
+    /// Counts `nodes` more searched nodes and asks whether to stop.
+    pub fn spend(&self, nodes: u64) -> bool {
+        let total = self.count(nodes);
+        if self.fired() {
+            return true;
+        }
+        match (self.0.check)(total) {
+            Some(reason) => {
+                let _ = self.0.reason.set(reason);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Counts `nodes` more searched nodes without asking; the running total.
+    fn count(&self, nodes: u64) -> u64 {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.0.nodes.fetch_add(nodes, Relaxed).saturating_add(nodes)
+    }
+
+    /// Whether the stop has fired.
+    pub fn fired(&self) -> bool {
+        self.0.reason.get().is_some()
+    }
+
+    /// Why it fired, if it has.
+    pub fn reason(&self) -> Option<&str> {
+        self.0.reason.get().map(String::as_str)
+    }
+
+    /// Nodes searched under this stop so far.
+    pub fn nodes(&self) -> u64 {
+        self.0.nodes.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
 impl std::fmt::Debug for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Stop")
+        f.debug_struct("Stop")
+            .field("nodes", &self.nodes())
+            .field("reason", &self.reason())
+            .finish()
     }
 }
 
@@ -168,6 +224,8 @@ pub struct Search<'a, G: Game, E> {
     stop: Option<Stop>,
     stopped: bool,
     next_check: u64,
+    /// The node count when the stop was last told of this search's nodes.
+    reported: u64,
     /// Leaf evaluations asked for so far (when the evaluator is worth it).
     leaves: Option<Table>,
     /// Chance and move nodes visited (evaluator calls at the leaves included
@@ -175,8 +233,20 @@ pub struct Search<'a, G: Game, E> {
     pub nodes: u64,
 }
 
+impl<G: Game, E> Search<'_, G, E> {
+    /// Tells the stop of the nodes searched since it was last told, so its
+    /// total counts every node searched under it.
+    fn report(&mut self) {
+        if let Some(stop) = &self.stop {
+            stop.count(self.nodes - self.reported);
+        }
+        self.reported = self.nodes;
+    }
+}
+
 impl<G: Game, E> Drop for Search<'_, G, E> {
     fn drop(&mut self) {
+        self.report();
         for table in [self.table.take(), self.leaves.take()]
             .into_iter()
             .flatten()
@@ -198,6 +268,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             stop: None,
             stopped: false,
             next_check: 0,
+            reported: 0,
             leaves: (options.pruning && evaluator.worth_remembering())
                 .then(|| Table::take(options.table_bits)),
             nodes: 0,
@@ -229,8 +300,10 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
     /// every result of this search is meaningless: callers check
     /// [`Search::stopped`] and fall back to what they had.
     pub fn set_stop(&mut self, stop: Option<Stop>) {
+        self.report();
         self.stop = stop;
         self.next_check = self.nodes;
+        self.reported = self.nodes;
     }
 
     /// Whether a [`Stop`] stopped this search.
@@ -318,7 +391,8 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             && let Some(stop) = &self.stop
         {
             self.next_check = self.nodes + STOP_INTERVAL;
-            self.stopped = stop.fired(self.nodes);
+            self.stopped = stop.spend(self.nodes - self.reported);
+            self.reported = self.nodes;
         }
         self.stopped
     }

@@ -24,8 +24,6 @@
 use sawah_engine::race::{Position, PositionIndex, RuleSet, RuleSpec};
 #[cfg(not(target_arch = "wasm32"))]
 use serde_json::json;
-#[cfg(not(target_arch = "wasm32"))]
-use std::fs::File;
 use std::io;
 #[cfg(not(target_arch = "wasm32"))]
 use std::io::Write;
@@ -293,13 +291,13 @@ pub(crate) fn map_file(path: &Path) -> Result<TableBytes, TableError> {
         path: shown.clone(),
         source,
     };
-    let file = File::open(path).map_err(io_error)?;
-    if !file.metadata().map_err(io_error)?.is_file() {
-        return Err(TableError::Format {
-            path: shown,
-            message: "not a regular file".into(),
-        });
-    }
+    let file = crate::files::open_regular(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::Other => TableError::Format {
+            path: shown.clone(),
+            message: e.to_string(),
+        },
+        _ => io_error(e),
+    })?;
     // Safety: the map is read-only; a file changed underneath by another
     // process would show changed values, never unsafety in this process
     // beyond that (the same caveat as every memory-mapped reader).

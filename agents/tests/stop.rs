@@ -11,11 +11,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 fn never() -> Stop {
-    Stop::new(|_| false)
+    Stop::new(|_| None)
 }
 
 fn after(nodes: u64) -> Stop {
-    Stop::new(move |searched| searched >= nodes)
+    Stop::after_nodes(nodes)
 }
 
 fn agent<G: sawah_agents::HasHeuristic + 'static>(
@@ -100,7 +100,7 @@ fn a_stop_ends_the_search_soon_after_it_fires_and_keeps_the_last_full_depth() {
     let last = Arc::clone(&asked);
     let stop = Stop::new(move |nodes| {
         last.store(nodes, Ordering::Relaxed);
-        nodes > finished
+        (nodes > finished).then(|| "enough".to_string())
     });
     let mut three = SearchAgent::new(
         "three".into(),
@@ -111,14 +111,60 @@ fn a_stop_ends_the_search_soon_after_it_fires_and_keeps_the_last_full_depth() {
         0,
         Default::default(),
     );
-    three.set_stop(Some(stop));
+    three.set_stop(Some(stop.clone()));
     let got = three.decide(&game, &position, roll, &moves);
     assert_eq!(got, expected);
     assert_eq!(three.last_depth, 1);
+    assert_eq!(three.finished_depth(), Some(1));
+    // The one-roll search runs without the stop (it always finishes); the
+    // stop counted every other node, and stopped within a check interval.
+    let mut one = SearchAgent::new(
+        "one".into(),
+        game.heuristic(),
+        0,
+        None,
+        0.0,
+        0,
+        Default::default(),
+    );
+    one.decide(&game, &position, roll, &moves);
+    let one_roll = one.last_nodes;
+    assert_eq!(stop.nodes(), three.last_nodes - one_roll);
     assert!(
-        three.last_nodes <= finished + 600,
+        three.last_nodes <= finished + one_roll + 300,
         "{} nodes",
         three.last_nodes
     );
     assert!(asked.load(Ordering::Relaxed) > finished);
+    assert_eq!(stop.reason(), Some("enough"));
+}
+
+#[test]
+fn one_stop_counts_every_search_it_watches_and_fires_at_the_same_node_every_time() {
+    let game = race::preset("masters").unwrap();
+    let cases = positions_with_rolls(&game, 4, 30, 2);
+    let run = |budget: u64| {
+        let stop = Stop::after_nodes(budget);
+        let mut answers = Vec::new();
+        for (position, roll) in &cases {
+            let moves = game.legal_moves(position, *roll);
+            let mut searcher = agent(&game, "expectiminimax:depth=2");
+            searcher.set_stop(Some(stop.clone()));
+            answers.push((
+                searcher.decide(&game, position, *roll, &moves),
+                searcher.finished_depth(),
+            ));
+        }
+        (answers, stop.fired(), stop.nodes())
+    };
+    let (free, fired, total) = run(u64::MAX);
+    assert!(!fired);
+    // A budget of half the total fires part way through, and the searches
+    // after it answer one roll deep.
+    let (first, fired, _) = run(total / 2);
+    assert!(fired);
+    assert_eq!(first[0], free[0], "the first search is within the budget");
+    assert_eq!(first.last().unwrap().1, Some(0));
+    // Counting nodes is deterministic: the same cut every time.
+    assert_eq!(run(total / 2).0, first);
 }

@@ -41,12 +41,15 @@ pub struct LimitArgs {
     /// when untrusted).
     #[arg(long, value_name = "PLIES")]
     pub max_depth: Option<u8>,
-    /// Nodes after which a search stops and answers from the deepest depth
-    /// it finished (default 5000000 when untrusted).
+    /// Nodes one request may search, counted over all its searches: past
+    /// it, `choose` and `evaluate` answer from the deepest depth finished
+    /// and say so in `"cut"`, `review` and `hint` refuse with
+    /// `too_expensive` (default 5000000 when untrusted).
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u64>,
-    /// Milliseconds after which a search stops the same way (default 1000
-    /// when untrusted).
+    /// Milliseconds from a request's arrival after which its searches stop
+    /// the same way: the clock's safety net behind the node budget
+    /// (default 10000 when untrusted).
     #[arg(long, value_name = "MS")]
     pub time_budget_ms: Option<u64>,
 }

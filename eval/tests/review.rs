@@ -21,6 +21,7 @@ fn by_table(rules: &RuleSet, table: &Arc<Table>, tokens: &[String]) -> Result<Re
         agent: &mut agent,
         name: "ur-2 table".to_string(),
         exact: true,
+        stop: None,
     };
     review(rules, rules.start(), tokens, &mut reference)
 }
@@ -171,6 +172,7 @@ fn a_record_that_does_not_replay_is_refused_by_move_and_a_start_is_honoured() {
         agent: &mut agent,
         name: "t".into(),
         exact: true,
+        stop: None,
     };
     let moves: Vec<String> = ["4:2-6"].map(String::from).to_vec();
     let from_start = review(&rules, start, &moves, &mut reference).unwrap();
@@ -190,6 +192,7 @@ fn against_a_search_reference_its_own_play_loses_nothing_and_luck_averages_out()
         agent: agent.as_mut(),
         name: spec.to_string(),
         exact: false,
+        stop: None,
     };
     let reviewed = review(&senet, senet.start(), &played.moves, &mut reference).unwrap();
     assert_eq!(reviewed.turns.len(), played.moves.len());
@@ -208,6 +211,7 @@ fn against_a_search_reference_its_own_play_loses_nothing_and_luck_averages_out()
         agent: &mut random,
         name: "random".into(),
         exact: false,
+        stop: None,
     };
     let err = review(&senet, senet.start(), &played.moves, &mut reference).unwrap_err();
     assert!(

@@ -43,6 +43,22 @@ pub const MAX_REFERENCE_DEPTH: u8 = 2;
 type Built<G> = (AgentSpec, Box<dyn Agent<G> + Send>, String, bool);
 
 impl Bot {
+    /// The default reference where there is no solved table: the level
+    /// [`REFERENCE_LEVEL`] one ply deeper, at most [`MAX_REFERENCE_DEPTH`],
+    /// valuing every move. The server's own choice, so not held to the
+    /// depth bound a request is (see [`Bot::check_levels_within_depth`]).
+    pub(crate) fn default_reference_spec<G: Codec>(
+        &self,
+        game: &G,
+    ) -> Result<AgentSpec, ProtocolError> {
+        let mut spec = self.resolve(game, &Value::from(REFERENCE_LEVEL))?;
+        spec.depth = spec.depth.saturating_add(1).min(MAX_REFERENCE_DEPTH);
+        // Every move gets the reference's full search: a review measures
+        // the moves hard would not have looked at too.
+        spec.focus = None;
+        Ok(spec)
+    }
+
     /// The reference for a review or hint of `game` (see the module docs):
     /// its spec, the agent, how it is named, and whether it is exact.
     fn reference<G: Codec + HasHeuristic + 'static>(
@@ -71,15 +87,7 @@ impl Bot {
                 (self.spec_of(game, &Value::from("perfect"))?, String::new())
             }
             None => {
-                let mut spec = self.spec_of(game, &Value::from(REFERENCE_LEVEL))?;
-                spec.depth = spec
-                    .depth
-                    .saturating_add(1)
-                    .min(MAX_REFERENCE_DEPTH)
-                    .min(self.max_depth);
-                // Every move gets the reference's full search: a review
-                // measures the moves hard would not have looked at too.
-                spec.focus = None;
+                let spec = self.default_reference_spec(game)?;
                 let name = format!(
                     "{REFERENCE_LEVEL} searching {} plies ({}); no solved table",
                     spec.depth, spec
@@ -157,8 +165,10 @@ impl Bot {
             agent: agent.as_mut(),
             name,
             exact,
+            stop: stop.cloned(),
         };
-        review(game, start, &record.moves, &mut reference).map_err(review_error)
+        review(game, start, &record.moves, &mut reference)
+            .map_err(|e| review_error(e, Some(record.moves.len())))
     }
 
     /// `{"cmd":"review","game":G[,"bot":B]}`.
@@ -199,8 +209,10 @@ impl Bot {
             agent: agent.as_mut(),
             name,
             exact,
+            stop: stop.cloned(),
         };
-        let ranked = hint(game, position, roll, &mut reference).map_err(review_error)?;
+        let ranked =
+            hint(game, position, roll, &mut reference).map_err(|e| review_error(e, None))?;
         let moves: Vec<Value> = ranked
             .into_iter()
             .map(|m| {
@@ -217,11 +229,20 @@ impl Bot {
     }
 }
 
-fn review_error(e: ReviewError) -> ProtocolError {
+/// The protocol error of a review (of a game of `turns` turns) or a hint.
+fn review_error(e: ReviewError, turns: Option<usize>) -> ProtocolError {
     match e {
         ReviewError::Replay(e) => {
             ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}"))
         }
         ReviewError::NoValues(_) => ProtocolError::new(ErrorKind::InvalidBot, e.to_string()),
+        ReviewError::Stopped(limit) => ProtocolError::new(
+            ErrorKind::TooExpensive,
+            format!(
+                "refused{}: it needs more than {limit}, and values cut short would differ \
+                 from the full answer; name a shallower reference in \"bot\"",
+                turns.map_or(String::new(), |turns| format!(" (a game of {turns} turns)"))
+            ),
+        ),
     }
 }

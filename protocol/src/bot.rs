@@ -289,9 +289,9 @@ impl Bot {
     }
 
     /// The spec `bot` names (a spec, string or object, or a level resolved
-    /// through the shipped models), within the depth bound, `perfect`
-    /// without a table given the bot's default table for the rule set.
-    pub(crate) fn spec_of<G: Codec>(
+    /// through the shipped models), `perfect` without a table given the
+    /// bot's default table for the rule set.
+    pub(crate) fn resolve<G: Codec>(
         &self,
         game: &G,
         bot: &Value,
@@ -309,6 +309,21 @@ impl Bot {
             _ => bot,
         };
         let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid_bot)?;
+        // Only perfect play reads a table.
+        if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
+            spec.table = self.default_table(game.name()).cloned();
+        }
+        Ok(spec)
+    }
+
+    /// The spec `bot` names ([`Bot::resolve`]), refused when it searches
+    /// deeper than the bot's depth bound.
+    pub(crate) fn spec_of<G: Codec>(
+        &self,
+        game: &G,
+        bot: &Value,
+    ) -> Result<AgentSpec, ProtocolError> {
+        let spec = self.resolve(game, bot)?;
         if spec.depth > self.max_depth {
             return Err(ProtocolError::new(
                 ErrorKind::InvalidBot,
@@ -318,11 +333,37 @@ impl Bot {
                 ),
             ));
         }
-        // Only perfect play reads a table.
-        if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
-            spec.table = self.default_table(game.name()).cloned();
-        }
         Ok(spec)
+    }
+
+    /// Checks that every level this bot serves, on every rule set it knows,
+    /// and the default review reference search within its depth bound, so
+    /// a request that names a level, or no bot, is never refused for the
+    /// bound: the server's own choices always run. An error says which
+    /// level breaks it and what to do.
+    pub fn check_levels_within_depth(&self) -> Result<(), String> {
+        for name in self.registry.names() {
+            let game = self.rules(&name).map_err(|e| e.message)?;
+            with_game!(&game, g => {
+                for level in sawah_agents::manifest::LEVELS {
+                    let spec = self.resolve(g, &Value::from(level)).map_err(|e| e.message)?;
+                    self.within_depth(&spec, &format!("{level} on {name}"))?;
+                }
+                let reference = self.default_reference_spec(g).map_err(|e| e.message)?;
+                self.within_depth(&reference, &format!("the review reference for {name}"))?;
+            });
+        }
+        Ok(())
+    }
+
+    fn within_depth(&self, spec: &AgentSpec, what: &str) -> Result<(), String> {
+        if spec.depth > self.max_depth {
+            return Err(format!(
+                "{what} ({spec}) searches {} plies, deeper than --max-depth {}; raise --max-depth to {} (levels and the review reference always run)",
+                spec.depth, self.max_depth, spec.depth
+            ));
+        }
+        Ok(())
     }
 
     /// The agent `spec` describes, built for the game and given `stop`.
@@ -346,7 +387,7 @@ impl Bot {
     ) -> Reply {
         let position = position_of(game, json)?;
         let roll = roll_of(game, request)?;
-        let (_, mut agent) = self.agent_of(game, request, stop)?;
+        let (spec, mut agent) = self.agent_of(game, request, stop)?;
         let moves = game.legal_moves(&position, roll);
         if moves.is_empty() {
             return Ok(json!({ "move": null, "values": [] }));
@@ -363,7 +404,9 @@ impl Bot {
                 })
                 .collect::<Vec<_>>()
         });
-        Ok(json!({ "move": game.move_to_json(choice.chosen), "values": values }))
+        let mut answer = json!({ "move": game.move_to_json(choice.chosen), "values": values });
+        add_cut(&mut answer, stop, &spec, agent.as_ref());
+        Ok(answer)
     }
 
     fn evaluate<G: Codec + HasHeuristic + 'static>(
@@ -384,7 +427,9 @@ impl Bot {
                 format!("{spec} has no evaluation; use heuristic or expectiminimax"),
             )
         })?;
-        Ok(json!({ "value": value }))
+        let mut answer = json!({ "value": value });
+        add_cut(&mut answer, stop, &spec, agent.as_ref());
+        Ok(answer)
     }
 
     fn score(&self, request: &Request) -> Reply {
@@ -430,6 +475,25 @@ fn elo_text(map: &Map<String, Value>) -> Result<String, ProtocolError> {
         }
     }
     Ok(text)
+}
+
+/// When `stop` cut the search short, says so in `answer`: `"cut"` names
+/// the limit, the plies the search finished (the answer's depth) and the
+/// plies the spec asked for. An answer without `"cut"` is exactly the one
+/// given with no limits.
+fn add_cut<G: sawah_engine::Game>(
+    answer: &mut Value,
+    stop: Option<&Stop>,
+    spec: &AgentSpec,
+    agent: &(dyn Agent<G> + Send),
+) {
+    if let Some(limit) = stop.and_then(Stop::reason) {
+        answer["cut"] = json!({
+            "limit": limit,
+            "finished_depth": agent.finished_depth(),
+            "depth": spec.depth,
+        });
+    }
 }
 
 /// An `invalid_bot` error for a spec that cannot be used.
@@ -482,7 +546,7 @@ fn daily_throws(request: &Request) -> Reply {
     }
     let date = string_field(request, "date")?;
     let count = match request.get("count") {
-        None => 100,
+        None => crate::DEFAULT_DAILY_COUNT,
         Some(value) => value
             .as_u64()
             .filter(|&n| n <= MAX_DAILY_COUNT)

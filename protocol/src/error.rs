@@ -30,11 +30,15 @@ pub enum ErrorKind {
     Unsupported,
     /// The request is larger than the front door accepts.
     TooLarge,
+    /// Answering would cost more than the front door's budget allows (its
+    /// node budget or, as a last safety net, its clock): refused rather
+    /// than answered with less.
+    TooExpensive,
 }
 
 impl ErrorKind {
     /// Every kind, in the order `docs/protocol.md` lists them.
-    pub const ALL: [ErrorKind; 12] = [
+    pub const ALL: [ErrorKind; 13] = [
         ErrorKind::InvalidJson,
         ErrorKind::InvalidRequest,
         ErrorKind::MissingField,
@@ -47,6 +51,7 @@ impl ErrorKind {
         ErrorKind::GameNotOver,
         ErrorKind::Unsupported,
         ErrorKind::TooLarge,
+        ErrorKind::TooExpensive,
     ];
 
     /// The name in responses (`invalid_position`).
@@ -64,6 +69,7 @@ impl ErrorKind {
             ErrorKind::GameNotOver => "game_not_over",
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::TooLarge => "too_large",
+            ErrorKind::TooExpensive => "too_expensive",
         }
     }
 

@@ -14,6 +14,7 @@
 //! ([`Bot::with_fallback`]).
 
 mod analysis;
+mod batch;
 mod bot;
 mod command;
 mod error;
@@ -23,6 +24,7 @@ mod request;
 pub mod native;
 
 pub use analysis::{MAX_REFERENCE_DEPTH, MAX_REVIEW_TURNS, REFERENCE_LEVEL};
+pub use batch::{DEFAULT_DAILY_COUNT, check_batch};
 pub use bot::{Bot, listed_moves};
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};

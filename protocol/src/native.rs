@@ -20,6 +20,7 @@ use sawah_engine::registry::{AnyGame, Registry};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The largest table header read to learn a table's rule set.
@@ -72,14 +73,23 @@ pub struct Setup {
 }
 
 /// The most one request may cost.
+///
+/// The node budget is what bounds a request's work: it counts every node
+/// of every search the request makes (each turn of a review included), in
+/// order, so it cuts at the same node on every run and the answer never
+/// depends on the machine's load. The clock is a safety net behind it.
+/// Where a budget cuts, the answer says so: `choose` and `evaluate` answer
+/// from the deepest search they finished, with a `"cut"` field naming the
+/// limit; `review` and `hint`, whose every value must be the full search's,
+/// refuse with `too_expensive`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest search (a spec's `depth`) a request may ask for.
     pub max_depth: u8,
-    /// Nodes after which a search stops and answers from the deepest
-    /// depth it finished.
+    /// Nodes one request may search, over all its searches.
     pub max_nodes: Option<u64>,
-    /// Time after which a search stops the same way.
+    /// Time from a request's arrival (waiting for a worker included) after
+    /// which its searches stop.
     pub time_budget: Option<Duration>,
 }
 
@@ -92,26 +102,52 @@ impl Limits {
     };
 
     /// The bound of an untrusted bot unless configured: depth at most 3
-    /// (the shipped levels use at most 2), 5 million nodes, one second.
+    /// (the shipped levels use at most 2 full plies); 5 million nodes a
+    /// request, about 4 s of one core (a whole review of a 190-turn masters
+    /// game by the default reference takes 0.9 million, a hard `choose`
+    /// about 2,000); and ten seconds from arrival as the clock's safety
+    /// net.
     pub const UNTRUSTED: Limits = Limits {
         max_depth: 3,
         max_nodes: Some(5_000_000),
-        time_budget: Some(Duration::from_secs(1)),
+        time_budget: Some(Duration::from_secs(10)),
     };
 
-    /// A stop for one request starting now, or `None` without a bound.
+    /// A stop for one request arriving now, or `None` without a bound.
     pub fn stop(&self) -> Option<Stop> {
-        if self.max_nodes.is_none() && self.time_budget.is_none() {
+        self.stop_from(Instant::now(), None)
+    }
+
+    /// A stop for one request that arrived at `arrived`; it also fires when
+    /// `gone` is set (the client went away). `None` without any bound.
+    pub fn stop_from(&self, arrived: Instant, gone: Option<Arc<AtomicBool>>) -> Option<Stop> {
+        if self.max_nodes.is_none() && self.time_budget.is_none() && gone.is_none() {
             return None;
         }
-        let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
+        let max_nodes = self.max_nodes;
+        let budget = self.time_budget;
         // A budget too large to add to the clock is no deadline at all
         // (`--time-budget-ms` comes from the command line).
-        let deadline = self
-            .time_budget
-            .and_then(|budget| Instant::now().checked_add(budget));
+        let deadline = budget.and_then(|budget| arrived.checked_add(budget));
         Some(Stop::new(move |nodes| {
-            nodes >= max_nodes || deadline.is_some_and(|deadline| Instant::now() >= deadline)
+            if let Some(max) = max_nodes.filter(|&max| nodes >= max) {
+                return Some(format!("the node budget of {max} nodes a request"));
+            }
+            if let (Some(deadline), Some(budget)) = (deadline, budget)
+                && Instant::now() >= deadline
+            {
+                return Some(format!(
+                    "the time budget of {} ms a request",
+                    budget.as_millis()
+                ));
+            }
+            if gone
+                .as_ref()
+                .is_some_and(|gone| gone.load(Ordering::Relaxed))
+            {
+                return Some("the client going away".to_string());
+            }
+            None
         }))
     }
 }
@@ -249,11 +285,7 @@ fn open_table(
 
 /// The rule set a table file's header names (reading at most its header).
 pub fn header_rules(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let metadata = file.metadata().map_err(|e| e.to_string())?;
-    if !metadata.is_file() {
-        return Err("not a regular file".into());
-    }
+    let file = sawah_agents::files::open_regular(path).map_err(|e| e.to_string())?;
     let mut head = Vec::new();
     file.take(16 + MAX_TABLE_HEADER)
         .read_to_end(&mut head)
@@ -281,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn limits_stop_on_nodes_and_time() {
+    fn limits_stop_on_nodes_time_and_a_client_gone() {
         assert!(Limits::NONE.stop().is_none());
         let nodes = Limits {
             max_nodes: Some(100),
@@ -289,21 +321,42 @@ mod tests {
         }
         .stop()
         .unwrap();
-        assert!(!nodes.fired(99));
-        assert!(nodes.fired(100));
+        assert!(!nodes.spend(99));
+        assert!(nodes.spend(1));
+        assert_eq!(
+            nodes.reason(),
+            Some("the node budget of 100 nodes a request")
+        );
         let time = Limits {
             time_budget: Some(Duration::ZERO),
             ..Limits::NONE
         }
         .stop()
         .unwrap();
-        assert!(time.fired(0));
+        assert!(time.spend(0));
+        assert_eq!(time.reason(), Some("the time budget of 0 ms a request"));
+        // The time counts from arrival, not from when the work starts.
+        let waited = Limits {
+            time_budget: Some(Duration::from_millis(50)),
+            ..Limits::NONE
+        }
+        .stop_from(Instant::now() - Duration::from_millis(60), None)
+        .unwrap();
+        assert!(waited.spend(0));
         let endless = Limits {
             time_budget: Some(Duration::from_millis(u64::MAX)),
             ..Limits::NONE
         }
         .stop()
         .unwrap();
-        assert!(!endless.fired(0));
+        assert!(!endless.spend(0));
+        let gone = Arc::new(AtomicBool::new(false));
+        let watched = Limits::NONE
+            .stop_from(Instant::now(), Some(Arc::clone(&gone)))
+            .unwrap();
+        assert!(!watched.spend(1));
+        gone.store(true, Ordering::Relaxed);
+        assert!(watched.spend(1));
+        assert_eq!(watched.reason(), Some("the client going away"));
     }
 }

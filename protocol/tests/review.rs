@@ -201,18 +201,27 @@ fn without_a_table_hard_reviews_one_ply_deeper() {
         reference.starts_with("hard searching 2 plies") && !reference.contains("focus"),
         "{reference}"
     );
-    // A bound on depth caps the reference's depth too.
+    // A bound on depth never changes the reference: the review is the one
+    // given without it, and a bound the levels or the reference break is
+    // refused when the server starts.
     let capped = Bot::new(Registry::new())
-        .with_models(Some(models))
+        .with_models(Some(models.clone()))
         .with_max_depth(1);
-    let answer =
-        capped.respond(&json!({"cmd":"review","game":{"rules":"senet","moves":["2:9-11"]}}));
+    let review = json!({"cmd":"review","game":{"rules":"senet","moves":["2:9-11"]}});
+    assert_eq!(capped.respond(&review), bot.respond(&review));
+    let refused = capped.check_levels_within_depth().unwrap_err();
     assert!(
-        answer["reference"]
-            .as_str()
-            .unwrap()
-            .starts_with("hard searching 1 plies"),
-        "{answer}"
+        refused.contains("deeper than --max-depth 1") && refused.contains("raise --max-depth"),
+        "{refused}"
+    );
+    assert!(bot.check_levels_within_depth().is_ok());
+    assert!(
+        Bot::new(Registry::new())
+            .with_models(Some(models))
+            .with_max_depth(sawah_protocol::native::Limits::UNTRUSTED.max_depth)
+            .check_levels_within_depth()
+            .is_ok(),
+        "the default bound of an untrusted bot fits every shipped level"
     );
 }
 

@@ -3,12 +3,14 @@
 //! metrics and the OpenAPI document. Every protocol answer comes from the
 //! worker pool, so the same request gets the same JSON as from `sawah bot`.
 
+use crate::answers::AnswerMemory;
 use crate::errors::{ApiError, json_response, status_of};
 use crate::metrics::Metrics;
-use crate::pool::Pool;
+use crate::pool::{Answer, Gone, Pool, Refused};
 use axum::body::Body;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{MatchedPath, Path, Query, Request, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -18,7 +20,7 @@ use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use utoipa::OpenApi;
 
 /// What every handler shares.
@@ -27,13 +29,22 @@ pub struct AppState {
     pub pool: Pool,
     /// The metrics.
     pub metrics: Metrics,
+    /// The memory answers waiting to be read may hold.
+    pub answers: AnswerMemory,
     /// Largest request body, in bytes.
     pub body_limit: usize,
+    /// From a request's arrival to its whole body read.
+    pub body_timeout: Duration,
     /// Most requests in one batch.
     pub max_batch: usize,
     /// False once shutting down (`/readyz` then answers 503).
     pub ready: AtomicBool,
 }
+
+/// When a request arrived (its headers were read): set on every request,
+/// the start of its body timeout and of its time budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrived(pub Instant);
 
 type Shared = State<Arc<AppState>>;
 
@@ -65,7 +76,9 @@ pub fn router(state: Arc<AppState>) -> Router {
 
 /// Counts every request by route and status, with its latency, and logs it
 /// with its request id: every request at debug level, 5xx answers as errors.
-async fn track(State(state): Shared, request: Request, next: Next) -> Response {
+async fn track(State(state): Shared, mut request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    request.extensions_mut().insert(Arrived(started));
     let route = request
         .extensions()
         .get::<MatchedPath>()
@@ -78,7 +91,6 @@ async fn track(State(state): Shared, request: Request, next: Next) -> Response {
         .unwrap_or("-")
         .to_string();
     let method = request.method().clone();
-    let started = Instant::now();
     state.metrics.in_flight.inc();
     let response = next.run(request).await;
     state.metrics.in_flight.dec();
@@ -94,46 +106,145 @@ async fn track(State(state): Shared, request: Request, next: Next) -> Response {
     response
 }
 
-/// Answers `requests` on the pool: 503 when the queue is full.
-async fn answer(state: &AppState, requests: Vec<Value>) -> Result<Vec<Value>, ApiError> {
-    let receiver = state.pool.submit(requests).map_err(|_| {
-        ApiError::new(
+/// Answers `requests` (read from `body_bytes` bytes, arrived at `arrived`)
+/// on the pool: 503 when the queue is full or the job waited past its time
+/// budget. Dropping the future (the client went away) cancels the job.
+async fn answer(
+    state: &AppState,
+    requests: Vec<Value>,
+    body_bytes: usize,
+    arrived: Instant,
+) -> Result<Vec<Answer>, ApiError> {
+    let gone = Gone::default();
+    let receiver = state
+        .pool
+        .submit(requests, body_bytes, arrived, &gone)
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "overloaded",
+                "every worker is busy and the queue is full; retry after the time in Retry-After",
+            )
+        })?;
+    match receiver.await {
+        Ok(Ok(answers)) => Ok(answers),
+        Ok(Err(Refused::Expired)) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "overloaded",
-            "every worker is busy and the queue is full; retry after the time in Retry-After",
-        )
-    })?;
-    receiver.await.map_err(|_| {
-        ApiError::new(
+            "the request waited for a worker past its time budget; retry after the time in Retry-After",
+        )),
+        Err(_) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "unavailable",
             "the server is shutting down",
+        )),
+    }
+}
+
+/// `text` as a JSON response of `status`, held within the answer memory
+/// until read (503 when that is spent).
+fn held_response(state: &AppState, status: StatusCode, text: String) -> Response {
+    match state.answers.body(text.into()) {
+        Ok(body) => (
+            status,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            Body::new(body),
         )
-    })
+            .into_response(),
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            "answers waiting to be read fill the server's answer memory; retry after the time in Retry-After",
+        )
+        .into_response(),
+    }
 }
 
 /// One protocol request answered, with the status of its result.
-async fn answer_one(state: &AppState, request: Value, path_names_rules: bool) -> Response {
-    match answer(state, vec![request]).await {
-        Ok(mut responses) => {
-            let response = responses.pop().unwrap_or(Value::Null);
-            json_response(status_of(&response, path_names_rules), &response)
-        }
+async fn answer_one(
+    state: &AppState,
+    request: Value,
+    body_bytes: usize,
+    arrived: Instant,
+    path_names_rules: bool,
+) -> Response {
+    match answer(state, vec![request], body_bytes, arrived).await {
+        Ok(mut answers) => match answers.pop() {
+            Some(answer) => {
+                let status = status_of(&answer, path_names_rules);
+                held_response(state, status, answer.text)
+            }
+            None => held_response(state, StatusCode::INTERNAL_SERVER_ERROR, "{}".into()),
+        },
         Err(error) => error.into_response(),
     }
 }
 
-/// The body as JSON: at most the body limit (413 beyond), JSON (400 if not).
-async fn read_json(state: &AppState, body: Body) -> Result<Value, ApiError> {
+/// A batch's answers as one JSON array, written from their texts.
+fn batch_text(answers: &[Answer]) -> String {
+    let mut text =
+        String::with_capacity(answers.iter().map(|a| a.text.len() + 1).sum::<usize>() + 2);
+    text.push('[');
+    for (i, answer) in answers.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&answer.text);
+    }
+    text.push(']');
+    text
+}
+
+/// The arrival of `request` (now, for a request the tracking layer did
+/// not see).
+fn arrival(request: &Request) -> Instant {
+    request
+        .extensions()
+        .get::<Arrived>()
+        .map_or_else(Instant::now, |arrived| arrived.0)
+}
+
+/// The body as JSON, and its length: 413 at once when `Content-Length`
+/// says it is over the limit, 413 when more arrives than the limit, 408
+/// when it is not all there within the body timeout, 400 if it is not JSON.
+async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize), ApiError> {
     let limit = state.body_limit;
-    let bytes = match Limited::new(body, limit).collect().await {
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("the body is larger than {limit} bytes"),
+        )
+    };
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(too_large());
+    }
+    let deadline = arrival(&request) + state.body_timeout;
+    let body = request.into_body();
+    let collected = tokio::time::timeout_at(deadline.into(), Limited::new(body, limit).collect())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                format!(
+                    "the body did not arrive within {} ms",
+                    state.body_timeout.as_millis()
+                ),
+            )
+        })?;
+    let bytes = match collected {
         Ok(collected) => collected.to_bytes(),
         Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                format!("the body is larger than {limit} bytes"),
-            ));
+            return Err(too_large());
         }
         Err(error) => {
             return Err(ApiError::new(
@@ -143,13 +254,14 @@ async fn read_json(state: &AppState, body: Body) -> Result<Value, ApiError> {
             ));
         }
     };
-    serde_json::from_slice(&bytes).map_err(|e| {
+    let value = serde_json::from_slice(&bytes).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
             "invalid_json",
             format!("the body is not JSON: {e}"),
         )
-    })
+    })?;
+    Ok((value, bytes.len()))
 }
 
 /// A body object with `"cmd"` set to `command` (a body that is not an
@@ -174,9 +286,10 @@ fn with_command(body: Value, command: &str) -> Value {
         (status = 413, description = "The body or the batch is too large", body = Object),
         (status = 422, description = "A field, position, roll or bot is wrong", body = Object),
         (status = 503, description = "Overloaded: retry after Retry-After seconds", body = Object)))]
-async fn request(State(state): Shared, body: Body) -> Response {
-    let body = match read_json(&state, body).await {
-        Ok(body) => body,
+async fn request(State(state): Shared, request: Request) -> Response {
+    let arrived = arrival(&request);
+    let (body, bytes) = match read_json(&state, request).await {
+        Ok(read) => read,
         Err(error) => return error.into_response(),
     };
     match body {
@@ -191,11 +304,24 @@ async fn request(State(state): Shared, body: Body) -> Response {
         )
         .into_response(),
         Value::Array(requests) if requests.is_empty() => Json(json!([])).into_response(),
-        Value::Array(requests) => match answer(&state, requests).await {
-            Ok(responses) => json_response(StatusCode::OK, &Value::Array(responses)),
-            Err(error) => error.into_response(),
-        },
-        single => answer_one(&state, single, false).await,
+        Value::Array(requests) => {
+            if let Err(error) = sawah_protocol::check_batch(&requests) {
+                return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", error.message)
+                    .into_response();
+            }
+            match answer(&state, requests, bytes, arrived).await {
+                Ok(answers) => {
+                    let status = if answers.iter().any(|answer| answer.internal) {
+                        StatusCode::INTERNAL_SERVER_ERROR
+                    } else {
+                        StatusCode::OK
+                    };
+                    held_response(&state, status, batch_text(&answers))
+                }
+                Err(error) => error.into_response(),
+            }
+        }
+        single => answer_one(&state, single, bytes, arrived, false).await,
     }
 }
 
@@ -203,7 +329,14 @@ async fn request(State(state): Shared, body: Body) -> Response {
 #[utoipa::path(get, path = "/v1/rules", tag = "rules",
     responses((status = 200, description = "{\"rules\":[names]}", body = Object)))]
 async fn list_rules(State(state): Shared) -> Response {
-    answer_one(&state, json!({"cmd": "list_rules"}), false).await
+    answer_one(
+        &state,
+        json!({"cmd": "list_rules"}),
+        0,
+        Instant::now(),
+        false,
+    )
+    .await
 }
 
 /// Everything a front end needs to draw and play a rule set.
@@ -211,8 +344,14 @@ async fn list_rules(State(state): Shared) -> Response {
     params(("name" = String, Path, description = "Rule set name")),
     responses((status = 200, description = "{\"rules\":{…}}", body = Object),
               (status = 404, description = "No such rule set", body = Object)))]
-async fn rules(State(state): Shared, Path(name): Path<String>) -> Response {
-    answer_one(&state, json!({"cmd": "rules", "rules": name}), true).await
+async fn rules(State(state): Shared, name: Result<Path<String>, PathRejection>) -> Response {
+    match name {
+        Ok(Path(name)) => {
+            let request = json!({"cmd": "rules", "rules": name});
+            answer_one(&state, request, 0, Instant::now(), true).await
+        }
+        Err(rejection) => path_error(rejection).into_response(),
+    }
 }
 
 /// A rule set's starting position.
@@ -220,8 +359,14 @@ async fn rules(State(state): Shared, Path(name): Path<String>) -> Response {
     params(("rules" = String, Path, description = "Rule set name")),
     responses((status = 200, description = "{\"position\":{…}}", body = Object),
               (status = 404, description = "No such rule set", body = Object)))]
-async fn start(State(state): Shared, Path(rules): Path<String>) -> Response {
-    answer_one(&state, json!({"cmd": "start", "rules": rules}), true).await
+async fn start(State(state): Shared, rules: Result<Path<String>, PathRejection>) -> Response {
+    match rules {
+        Ok(Path(rules)) => {
+            let request = json!({"cmd": "start", "rules": rules});
+            answer_one(&state, request, 0, Instant::now(), true).await
+        }
+        Err(rejection) => path_error(rejection).into_response(),
+    }
 }
 
 /// Every legal move for a roll, with the position after each.
@@ -229,8 +374,8 @@ async fn start(State(state): Shared, Path(rules): Path<String>) -> Response {
     request_body(content = Object, description = "{\"position\":P,\"roll\":R}"),
     responses((status = 200, description = "{\"moves\":[…]}", body = Object),
               (status = 422, description = "A bad position or roll", body = Object)))]
-async fn legal_moves(State(state): Shared, body: Body) -> Response {
-    command_route(&state, body, "legal_moves").await
+async fn legal_moves(State(state): Shared, request: Request) -> Response {
+    command_route(&state, request, "legal_moves").await
 }
 
 /// The move a bot plays, with every move's value.
@@ -239,8 +384,8 @@ async fn legal_moves(State(state): Shared, body: Body) -> Response {
     responses((status = 200, description = "{\"move\":M,\"values\":[…]}", body = Object),
               (status = 422, description = "A bad position, roll or bot", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
-async fn choose(State(state): Shared, body: Body) -> Response {
-    command_route(&state, body, "choose").await
+async fn choose(State(state): Shared, request: Request) -> Response {
+    command_route(&state, request, "choose").await
 }
 
 /// A bot's win probability for the side to move.
@@ -249,8 +394,8 @@ async fn choose(State(state): Shared, body: Body) -> Response {
     responses((status = 200, description = "{\"value\":V}", body = Object),
               (status = 422, description = "A bad position or bot", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
-async fn evaluate(State(state): Shared, body: Body) -> Response {
-    command_route(&state, body, "evaluate").await
+async fn evaluate(State(state): Shared, request: Request) -> Response {
+    command_route(&state, request, "evaluate").await
 }
 
 /// A game reviewed move by move: losses, classes, luck, each player's strength.
@@ -260,8 +405,8 @@ async fn evaluate(State(state): Shared, body: Body) -> Response {
               (status = 413, description = "A game of more than 5,000 turns", body = Object),
               (status = 422, description = "A record that does not read or replay, or a bad reference", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
-async fn review(State(state): Shared, body: Body) -> Response {
-    command_route(&state, body, "review").await
+async fn review(State(state): Shared, request: Request) -> Response {
+    command_route(&state, request, "review").await
 }
 
 /// Every legal move for a roll, ranked, with what each does.
@@ -270,13 +415,16 @@ async fn review(State(state): Shared, body: Body) -> Response {
     responses((status = 200, description = "{\"moves\":[…],\"reference\":…}", body = Object),
               (status = 422, description = "A bad position, roll or reference", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
-async fn hint(State(state): Shared, body: Body) -> Response {
-    command_route(&state, body, "hint").await
+async fn hint(State(state): Shared, request: Request) -> Response {
+    command_route(&state, request, "hint").await
 }
 
-async fn command_route(state: &AppState, body: Body, command: &str) -> Response {
-    match read_json(state, body).await {
-        Ok(body) => answer_one(state, with_command(body, command), false).await,
+async fn command_route(state: &AppState, request: Request, command: &str) -> Response {
+    let arrived = arrival(&request);
+    match read_json(state, request).await {
+        Ok((body, bytes)) => {
+            answer_one(state, with_command(body, command), bytes, arrived, false).await
+        }
         Err(error) => error.into_response(),
     }
 }
@@ -289,9 +437,24 @@ async fn command_route(state: &AppState, body: Body, command: &str) -> Response 
               (status = 422, description = "Not a date, or a count out of range", body = Object)))]
 async fn daily(
     State(state): Shared,
-    Path(date): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    date: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Response {
+    let Path(date) = match date {
+        Ok(date) => date,
+        Err(rejection) => return path_error(rejection).into_response(),
+    };
+    let Query(query) = match query {
+        Ok(query) => query,
+        Err(rejection) => {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                format!("the query string does not read: {}", rejection.body_text()),
+            )
+            .into_response();
+        }
+    };
     let mut request = Map::new();
     request.insert("cmd".into(), json!("daily"));
     request.insert("date".into(), json!(date));
@@ -302,7 +465,16 @@ async fn daily(
             .map_or_else(|_| json!(count), |n| json!(n));
         request.insert("count".into(), count);
     }
-    answer_one(&state, Value::Object(request), false).await
+    answer_one(&state, Value::Object(request), 0, Instant::now(), false).await
+}
+
+/// A path segment that does not read (not UTF-8 once decoded), as JSON.
+fn path_error(rejection: PathRejection) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_request",
+        format!("the path does not read: {}", rejection.body_text()),
+    )
 }
 
 /// Liveness: the process answers.
@@ -312,11 +484,15 @@ async fn healthz() -> Response {
     json_response(StatusCode::OK, &json!({"status": "ok"}))
 }
 
-/// Readiness: models and tables are loaded and the queue has room (503
-/// while full or shutting down, so a load balancer sends work elsewhere).
+/// Readiness: whether this instance can take work soon. 503 only while
+/// shutting down, or when work waits and no worker has taken or finished a
+/// job for longer than two time budgets (a wedged instance). A queue that
+/// is full for a moment is not a reason: it empties within one time
+/// budget, since a job that waited past its budget is refused unworked,
+/// so a burst does not take the instance out of a load balancer.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
-    responses((status = 200, description = "{\"status\":\"ready\"}", body = Object),
-              (status = 503, description = "Queue full or shutting down", body = Object)))]
+    responses((status = 200, description = "{\"status\":\"ready\",\"workers\":N,\"queued\":Q,\"places\":P}", body = Object),
+              (status = 503, description = "Shutting down, or wedged", body = Object)))]
 async fn readyz(State(state): Shared) -> Response {
     if !state.ready.load(Ordering::Relaxed) {
         return ApiError::new(
@@ -326,17 +502,31 @@ async fn readyz(State(state): Shared) -> Response {
         )
         .into_response();
     }
-    if state.pool.is_full() {
+    let stall = state
+        .pool
+        .limits()
+        .time_budget
+        .unwrap_or(Duration::from_secs(10))
+        .saturating_mul(2);
+    if state.pool.stalled(stall) {
         return ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
-            "the queue is full",
+            "unavailable",
+            format!(
+                "work waits and no worker has finished a job for {} ms",
+                stall.as_millis()
+            ),
         )
         .into_response();
     }
     json_response(
         StatusCode::OK,
-        &json!({"status": "ready", "workers": state.pool.workers(), "queued": state.pool.queued()}),
+        &json!({
+            "status": "ready",
+            "workers": state.pool.workers(),
+            "queued": state.pool.queued(),
+            "places": state.pool.capacity(),
+        }),
     )
 }
 
@@ -349,7 +539,7 @@ async fn metrics(State(state): Shared) -> Response {
             header::CONTENT_TYPE,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
         )],
-        state.metrics.encode(state.pool.queued()),
+        state.metrics.encode(&state.pool, &state.answers),
     )
         .into_response()
 }

@@ -2,36 +2,43 @@
 //! server's own refusals (no such route, wrong method, too large,
 //! overloaded) carry the protocol's error body too.
 
+use crate::pool::Answer;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use sawah_protocol::ErrorKind;
 use serde_json::{Value, json};
 
-/// The status of a protocol response: 200, or the 4xx of its error kind.
-/// `path_names_rules` is set on routes whose path names the rule set, where
-/// an unknown one is a missing resource (404) rather than a bad body (422).
-pub fn status_of(response: &Value, path_names_rules: bool) -> StatusCode {
-    let Some(kind) = response["error"]["kind"].as_str() else {
-        return StatusCode::OK;
-    };
-    match ErrorKind::from_name(kind) {
-        Some(ErrorKind::InvalidJson | ErrorKind::InvalidRequest | ErrorKind::UnknownCommand) => {
+/// The status of a protocol answer: 200, or the 4xx of its error kind
+/// (500 for a worker's internal error, a bug). `path_names_rules` is set on
+/// routes whose path names the rule set, where an unknown one is a missing
+/// resource (404) rather than a bad body (422).
+pub fn status_of(answer: &Answer, path_names_rules: bool) -> StatusCode {
+    if answer.internal {
+        return StatusCode::INTERNAL_SERVER_ERROR;
+    }
+    match answer.error {
+        None => StatusCode::OK,
+        Some(kind) => kind_status(kind, path_names_rules),
+    }
+}
+
+/// The status of a protocol error kind.
+pub fn kind_status(kind: ErrorKind, path_names_rules: bool) -> StatusCode {
+    match kind {
+        ErrorKind::InvalidJson | ErrorKind::InvalidRequest | ErrorKind::UnknownCommand => {
             StatusCode::BAD_REQUEST
         }
-        Some(ErrorKind::UnknownRules) if path_names_rules => StatusCode::NOT_FOUND,
-        Some(ErrorKind::TooLarge) => StatusCode::PAYLOAD_TOO_LARGE,
-        Some(
-            ErrorKind::MissingField
-            | ErrorKind::InvalidField
-            | ErrorKind::UnknownRules
-            | ErrorKind::InvalidPosition
-            | ErrorKind::InvalidRoll
-            | ErrorKind::InvalidBot
-            | ErrorKind::GameNotOver
-            | ErrorKind::Unsupported,
-        ) => StatusCode::UNPROCESSABLE_ENTITY,
-        // A worker's internal error (a bug, logged).
-        None => StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorKind::UnknownRules if path_names_rules => StatusCode::NOT_FOUND,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::MissingField
+        | ErrorKind::InvalidField
+        | ErrorKind::UnknownRules
+        | ErrorKind::InvalidPosition
+        | ErrorKind::InvalidRoll
+        | ErrorKind::InvalidBot
+        | ErrorKind::GameNotOver
+        | ErrorKind::Unsupported
+        | ErrorKind::TooExpensive => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 
@@ -95,19 +102,33 @@ mod tests {
     #[test]
     fn every_protocol_error_kind_is_a_4xx() {
         for kind in ErrorKind::ALL {
-            let response = json!({"error": {"kind": kind.as_str(), "message": "m"}});
             for path_names_rules in [false, true] {
-                let status = status_of(&response, path_names_rules);
+                let status = kind_status(kind, path_names_rules);
                 assert!(status.is_client_error(), "{kind}: {status}");
             }
         }
-        let position = json!({"error": {"kind": "invalid_position", "message": "m"}});
         assert_eq!(
-            status_of(&position, false),
+            kind_status(ErrorKind::InvalidPosition, false),
             StatusCode::UNPROCESSABLE_ENTITY
         );
-        let json = json!({"error": {"kind": "invalid_json", "message": "m"}});
-        assert_eq!(status_of(&json, false), StatusCode::BAD_REQUEST);
-        assert_eq!(status_of(&json!({"moves": []}), false), StatusCode::OK);
+        assert_eq!(
+            kind_status(ErrorKind::TooExpensive, false),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        assert_eq!(
+            kind_status(ErrorKind::InvalidJson, false),
+            StatusCode::BAD_REQUEST
+        );
+        let fine = Answer {
+            text: "{}".into(),
+            error: None,
+            internal: false,
+        };
+        assert_eq!(status_of(&fine, false), StatusCode::OK);
+        let bug = Answer {
+            internal: true,
+            ..fine
+        };
+        assert_eq!(status_of(&bug, false), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

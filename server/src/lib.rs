@@ -2,17 +2,27 @@
 //! as every other front door (`sawah-protocol`).
 //!
 //! * An axum router ([`api`]) turns each HTTP call into protocol requests.
-//! * A bounded worker pool ([`pool`]) answers them off the async threads;
-//!   a full queue is answered 503 with `Retry-After`.
+//! * A bounded worker pool ([`pool`]) answers them off the async threads.
+//!   Its queue counts cost; a request's time budget counts from its
+//!   arrival; the work of a client that went away is dropped. A full queue
+//!   is answered 503 with `Retry-After`.
+//! * Answers are held within a memory budget until read ([`answers`]);
+//!   connections are limited in number and closed when they stall
+//!   ([`conn`]).
 //! * Models and tables are loaded before the port opens (a bad one stops
 //!   the start); requests cannot name files by path, and each request's
-//!   search is bounded in depth, nodes and time (`sawah_protocol::native`).
-//! * SIGTERM or SIGINT stops accepting, finishes the requests in flight and
-//!   returns.
+//!   search is bounded in depth, nodes and time (`sawah_protocol::native`):
+//!   a limit either leaves an answer exactly as `sawah bot` gives it, or
+//!   says what it cut, or refuses.
+//! * SIGTERM or SIGINT stops accepting, lets the requests in flight finish
+//!   within the shutdown timeout and returns; a second signal returns at
+//!   once.
 //!
 //! [`loadtest`] is the load tool that measures it.
 
+pub mod answers;
 pub mod api;
+pub mod conn;
 pub mod errors;
 pub mod loadtest;
 pub mod metrics;
@@ -20,22 +30,29 @@ pub mod pool;
 
 use api::AppState;
 use axum::http::{HeaderName, HeaderValue, Request};
+use conn::ConnectionLimits;
 use sawah_protocol::Bot;
 use sawah_protocol::native::Limits;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
 
-/// How a server runs.
+/// The longest request id kept; a longer one is replaced by a fresh id.
+pub const MAX_REQUEST_ID: usize = 128;
+
+/// How a server runs. Every field is a `sawah serve` flag, listed with its
+/// default in `docs/server.md`.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Worker threads that answer requests (at least one).
     pub workers: usize,
-    /// Jobs that may wait for a worker before requests get 503.
+    /// Queue places (a request takes one, a body one per 4 KiB); at least
+    /// `max_batch`.
     pub queue: usize,
     /// Largest request body, in bytes.
     pub body_limit: usize,
@@ -43,8 +60,21 @@ pub struct Config {
     pub max_batch: usize,
     /// Origins browsers may call from (`*` for any); none: no CORS headers.
     pub cors_origins: Vec<String>,
-    /// The cost bound of each job.
+    /// The cost bound of each request.
     pub limits: Limits,
+    /// Connections open at once.
+    pub max_connections: usize,
+    /// From a connection being ready for a request to its headers complete
+    /// (the idle keep-alive timeout too).
+    pub header_timeout: Duration,
+    /// From the headers to the whole body read.
+    pub body_timeout: Duration,
+    /// A write that makes no progress for this long closes the connection.
+    pub write_timeout: Duration,
+    /// After SIGTERM, how long requests in flight may finish.
+    pub shutdown_timeout: Duration,
+    /// Bytes that answers waiting to be read may hold together.
+    pub answer_memory: usize,
 }
 
 impl Default for Config {
@@ -52,11 +82,17 @@ impl Default for Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             workers: cores,
-            queue: 64 * cores,
+            queue: (32 * cores).max(64),
             body_limit: 64 << 10,
             max_batch: 64,
             cors_origins: Vec::new(),
             limits: Limits::UNTRUSTED,
+            max_connections: 1024,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
+            shutdown_timeout: Duration::from_secs(20),
+            answer_memory: 32 << 20,
         }
     }
 }
@@ -70,37 +106,70 @@ pub enum ServeError {
     /// A CORS origin is not a valid header value.
     #[error("--cors-origin {0:?} is not a valid origin")]
     Origin(String),
+    /// The settings contradict each other.
+    #[error("{0}")]
+    Config(String),
     /// Serving failed.
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
 }
 
+impl Config {
+    /// Checks the settings against each other.
+    pub fn check(&self) -> Result<(), ServeError> {
+        if self.queue < self.max_batch {
+            return Err(ServeError::Config(format!(
+                "--queue {} is smaller than --max-batch {}: a full batch could never be queued",
+                self.queue, self.max_batch
+            )));
+        }
+        if self.max_connections == 0 {
+            return Err(ServeError::Config(
+                "--max-connections must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Serves `bot` on `listener` until `shutdown` completes, then stops
-/// accepting, finishes the requests in flight and returns.
+/// accepting, lets the requests in flight finish within the shutdown
+/// timeout and returns; `force` completing returns at once.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     bot: Bot,
     config: &Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
+    force: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    config.check()?;
     let pool = pool::Pool::new(Arc::new(bot), config.limits, config.workers, config.queue)
         .map_err(ServeError::Workers)?;
     let state = Arc::new(AppState {
         pool,
         metrics: metrics::Metrics::new(),
+        answers: answers::AnswerMemory::new(config.answer_memory),
         body_limit: config.body_limit,
+        body_timeout: config.body_timeout,
         max_batch: config.max_batch,
         ready: AtomicBool::new(true),
     });
     let router = app(Arc::clone(&state), config)?;
     let stopping = Arc::clone(&state);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            stopping.ready.store(false, Ordering::Relaxed);
-            tracing::info!("shutting down: finishing the requests in flight");
-        })
-        .await?;
+    let shutdown = async move {
+        shutdown.await;
+        stopping.ready.store(false, Ordering::Relaxed);
+    };
+    let limits = ConnectionLimits {
+        max_connections: config.max_connections,
+        header_timeout: config.header_timeout,
+        write_timeout: config.write_timeout,
+        shutdown_timeout: config.shutdown_timeout,
+    };
+    conn::accept_loop(listener, router, limits, shutdown, force).await;
+    // The workers drop the jobs of the connections just closed; joining
+    // them blocks, so off the async threads.
+    let _ = tokio::task::spawn_blocking(move || drop(state)).await;
     Ok(())
 }
 
@@ -109,7 +178,8 @@ fn app(state: Arc<AppState>, config: &Config) -> Result<axum::Router, ServeError
     let request_id = HeaderName::from_static("x-request-id");
     let mut router = api::router(state)
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
-        .layer(SetRequestIdLayer::new(request_id, RequestIds::new()));
+        .layer(SetRequestIdLayer::new(request_id, RequestIds::new()))
+        .layer(axum::middleware::map_request(drop_long_request_id));
     if !config.cors_origins.is_empty() {
         router = router.layer(cors(&config.cors_origins)?);
     }
@@ -133,6 +203,18 @@ fn cors(origins: &[String]) -> Result<CorsLayer, ServeError> {
         .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
         .allow_headers([axum::http::header::CONTENT_TYPE])
         .expose_headers([HeaderName::from_static("x-request-id")]))
+}
+
+/// Removes an `x-request-id` longer than [`MAX_REQUEST_ID`] (or not
+/// visible ASCII), so a fresh one replaces it rather than echoing it back.
+async fn drop_long_request_id<B>(mut request: Request<B>) -> Request<B> {
+    let keep = request.headers().get("x-request-id").is_none_or(|id| {
+        id.len() <= MAX_REQUEST_ID && id.as_bytes().iter().all(|b| b.is_ascii_graphic())
+    });
+    if !keep {
+        request.headers_mut().remove("x-request-id");
+    }
+    request
 }
 
 /// Request ids for requests that bring none: this process's start time and
@@ -164,24 +246,44 @@ impl MakeRequestId for RequestIds {
     }
 }
 
-/// Completes on SIGTERM or SIGINT (Ctrl-C).
-pub async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+/// The first and the second SIGTERM or SIGINT (Ctrl-C): the two futures
+/// [`serve`] takes. Call within the runtime.
+pub fn shutdown_signals() -> (
+    impl Future<Output = ()> + Send + 'static,
+    impl Future<Output = ()> + Send + 'static,
+) {
+    let (count, seen) = tokio::sync::watch::channel(0u32);
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        loop {
+            let interrupt = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            #[cfg(unix)]
+            let term = async {
+                match terminate.as_mut() {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            #[cfg(not(unix))]
+            let term = std::future::pending::<()>();
+            tokio::select! {
+                () = interrupt => {}
+                () = term => {}
             }
-            Err(_) => std::future::pending::<()>().await,
+            count.send_modify(|n| *n += 1);
+        }
+    });
+    let nth = |n: u32| {
+        let mut seen = seen.clone();
+        async move {
+            let _ = seen.wait_for(|&count| count >= n).await;
         }
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
+    (nth(1), nth(2))
 }

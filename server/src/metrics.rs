@@ -2,6 +2,8 @@
 //! route and status, latency histograms by route, the queue depth, requests
 //! in flight and the process's resident memory.
 
+use crate::answers::AnswerMemory;
+use crate::pool::Pool;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -34,8 +36,12 @@ pub struct Metrics {
     registry: Registry,
     requests: Family<RouteStatus, Counter>,
     latency: Family<Route, Histogram, fn() -> Histogram>,
-    /// Jobs waiting for a worker (set when scraped).
+    /// Queue places taken by jobs waiting for a worker (set when scraped).
     pub queue_depth: Gauge,
+    answered: Counter<u64, AtomicU64>,
+    abandoned: Counter<u64, AtomicU64>,
+    expired: Counter<u64, AtomicU64>,
+    answer_bytes: Gauge<u64, AtomicU64>,
     /// Requests being answered.
     pub in_flight: Gauge,
     resident: Gauge<u64, AtomicU64>,
@@ -51,6 +57,30 @@ impl Metrics {
         let queue_depth = Gauge::default();
         let in_flight = Gauge::default();
         let resident = Gauge::<u64, AtomicU64>::default();
+        let answered = Counter::<u64, AtomicU64>::default();
+        let abandoned = Counter::<u64, AtomicU64>::default();
+        registry.register(
+            "jobs_answered",
+            "Jobs answered by the workers",
+            answered.clone(),
+        );
+        let expired = Counter::<u64, AtomicU64>::default();
+        let answer_bytes = Gauge::<u64, AtomicU64>::default();
+        registry.register(
+            "jobs_abandoned",
+            "Jobs dropped unfinished because their client went away",
+            abandoned.clone(),
+        );
+        registry.register(
+            "jobs_expired",
+            "Jobs refused unworked because they waited past their time budget",
+            expired.clone(),
+        );
+        registry.register(
+            "answer_memory_bytes",
+            "Bytes held by answers waiting to be read",
+            answer_bytes.clone(),
+        );
         registry.register(
             "http_requests",
             "HTTP requests answered, by route and status",
@@ -63,7 +93,7 @@ impl Metrics {
         );
         registry.register(
             "queue_depth",
-            "Jobs waiting for a worker",
+            "Queue places taken by jobs waiting for a worker",
             queue_depth.clone(),
         );
         registry.register(
@@ -81,6 +111,10 @@ impl Metrics {
             requests,
             latency,
             queue_depth,
+            answered,
+            abandoned,
+            expired,
+            answer_bytes,
             in_flight,
             resident,
         }
@@ -101,9 +135,17 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    /// The metrics as OpenMetrics text, with the queue depth given.
-    pub fn encode(&self, queue_depth: usize) -> String {
-        self.queue_depth.set(queue_depth as i64);
+    /// The metrics as OpenMetrics text, with the pool's and the answer
+    /// memory's figures read now.
+    pub fn encode(&self, pool: &Pool, answers: &AnswerMemory) -> String {
+        self.queue_depth.set(pool.queued() as i64);
+        let jobs = pool.jobs();
+        // Counted by the pool; mirrored here when scraped.
+        let relaxed = std::sync::atomic::Ordering::Relaxed;
+        self.answered.inner().store(jobs.answered, relaxed);
+        self.abandoned.inner().store(jobs.abandoned, relaxed);
+        self.expired.inner().store(jobs.expired, relaxed);
+        self.answer_bytes.set(answers.held_kib() as u64 * 1024);
         self.resident.set(resident_bytes());
         let mut text = String::new();
         // Writing to a String cannot fail.

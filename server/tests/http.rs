@@ -32,6 +32,7 @@ fn shipped_models() -> Models {
 
 impl TestServer {
     fn start(config: Config) -> TestServer {
+        config.check().expect("the test's settings");
         let setup = Setup {
             models: Some(shipped_models()),
             tables: Vec::new(),
@@ -49,10 +50,10 @@ impl TestServer {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
             let done = tokio::spawn(async move {
-                sawah_server::serve(listener, bot, &config, async {
+                let stopped = async {
                     let _ = stopped.await;
-                })
-                .await
+                };
+                sawah_server::serve(listener, bot, &config, stopped, std::future::pending()).await
             });
             (addr, done)
         });
@@ -374,7 +375,8 @@ fn slow_batch(n: usize) -> Bytes {
 fn a_full_queue_answers_503_with_retry_after_then_recovers() {
     let server = TestServer::start(Config {
         workers: 1,
-        queue: 1,
+        queue: 3,
+        max_batch: 3,
         limits: UNCUT,
         ..Config::default()
     });
@@ -393,7 +395,7 @@ fn a_full_queue_answers_503_with_retry_after_then_recovers() {
     let served = answers.iter().filter(|a| a.status == 200).count();
     assert!(
         !refused.is_empty(),
-        "8 slow jobs overflow one worker and one place"
+        "8 slow batches of 3 overflow one worker and three places"
     );
     assert!(served >= 1);
     assert_eq!(served + refused.len(), 8, "only 200 or 503");
@@ -411,7 +413,7 @@ fn a_full_queue_answers_503_with_retry_after_then_recovers() {
 }
 
 #[test]
-fn a_node_cap_answers_a_deep_search_from_the_deepest_depth_it_finished() {
+fn a_node_budget_answers_a_deep_search_from_the_deepest_depth_it_finished_and_says_so() {
     let server = TestServer::start(Config {
         workers: 1,
         limits: Limits {
@@ -426,10 +428,22 @@ fn a_node_cap_answers_a_deep_search_from_the_deepest_depth_it_finished() {
             &json!({"position": "ur light 3/1,5,9/1 3/2,6,10/1", "roll": 2, "bot": bot}),
         )
     };
-    // Stopped at once after the first, one-roll search: its answer.
+    // Stopped at once after the first, one-roll search: its answer, with
+    // the cut named.
     let capped = ask("neural:model=ur.safetensors:depth=4:pruning=false");
     assert_eq!(capped.status, 200, "{}", capped.text);
-    assert_eq!(capped.body, ask("neural:model=ur.safetensors:depth=0").body);
+    let shallow = ask("neural:model=ur.safetensors:depth=0");
+    assert_eq!(capped.body["move"], shallow.body["move"]);
+    assert_eq!(capped.body["values"], shallow.body["values"]);
+    assert_eq!(
+        capped.body["cut"],
+        json!({"limit": "the node budget of 1 nodes a request", "finished_depth": 0, "depth": 4}),
+        "{}",
+        capped.text
+    );
+    // A depth-0 search finishes its one-roll search whatever the budget:
+    // nothing was cut.
+    assert!(shallow.body.get("cut").is_none(), "{}", shallow.text);
     server.shut_down().unwrap();
 }
 
@@ -438,6 +452,7 @@ fn shutting_down_finishes_every_request_in_flight() {
     let server = TestServer::start(Config {
         workers: 2,
         queue: 16,
+        max_batch: 16,
         limits: UNCUT,
         ..Config::default()
     });

@@ -600,11 +600,8 @@ pub const MAX_MODEL_BYTES: u64 = 64 << 20;
 /// is bounded in case the file grows meanwhile.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
+    let file = crate::files::open_regular(path)?;
     let metadata = file.metadata()?;
-    if !metadata.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
     if metadata.len() > limit {
         return Err(std::io::Error::other(format!(
             "{} bytes; at most {limit} are read",

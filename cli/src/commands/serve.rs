@@ -20,8 +20,8 @@ pub struct ServeArgs {
     /// Worker threads that search (default: one per core).
     #[arg(long)]
     pub workers: Option<usize>,
-    /// Jobs that may wait for a worker before requests get 503 (default:
-    /// 64 per worker).
+    /// Queue places before requests get 503: a request takes one, a body
+    /// one per 4 KiB (default: 32 per worker, at least 64).
     #[arg(long)]
     pub queue: Option<usize>,
     /// Largest request body in bytes.
@@ -35,6 +35,37 @@ pub struct ServeArgs {
     pub cors_origins: Vec<String>,
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// Connections open at once; one past it is answered 503 and closed.
+    #[arg(long, default_value_t = 1024)]
+    pub max_connections: usize,
+    /// Seconds from a connection being ready for a request (opened, or
+    /// answered) to the request's headers complete: also the idle
+    /// keep-alive timeout.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub header_timeout: f64,
+    /// Seconds from a request's headers to its whole body (408 beyond).
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub body_timeout: f64,
+    /// Seconds a write may make no progress before the connection is
+    /// closed (a client that does not read its answer).
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub write_timeout: f64,
+    /// Seconds after SIGTERM for the requests in flight; then the
+    /// connections still open are closed. A second signal closes them at
+    /// once.
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
+    pub shutdown_timeout: f64,
+    /// MiB that answers waiting to be read may hold together (503 beyond).
+    #[arg(long, default_value_t = 32, value_name = "MIB")]
+    pub answer_memory: usize,
+}
+
+/// `value` seconds of flag `flag` as a duration: positive and finite.
+fn seconds(flag: &str, value: f64) -> Result<Duration> {
+    if !(value > 0.0 && value.is_finite() && value < 1e9) {
+        bail!("--{flag} must be a positive number of seconds, not {value}");
+    }
+    Ok(Duration::from_secs_f64(value))
 }
 
 /// Loads everything, then serves until SIGTERM or SIGINT.
@@ -47,12 +78,29 @@ pub fn serve(registry: Registry, args: ServeArgs) -> Result<()> {
     let workers = args.workers.unwrap_or(defaults.workers).max(1);
     let config = Config {
         workers,
-        queue: args.queue.unwrap_or(64 * workers),
+        queue: args.queue.unwrap_or((32 * workers).max(64)),
         body_limit: args.body_limit,
         max_batch: args.max_batch,
         cors_origins: args.cors_origins,
         limits,
+        max_connections: args.max_connections,
+        header_timeout: seconds("header-timeout", args.header_timeout)?,
+        body_timeout: seconds("body-timeout", args.body_timeout)?,
+        write_timeout: seconds("write-timeout", args.write_timeout)?,
+        shutdown_timeout: seconds("shutdown-timeout", args.shutdown_timeout)?,
+        answer_memory: args
+            .answer_memory
+            .checked_mul(1 << 20)
+            .filter(|&bytes| bytes > 0)
+            .context("--answer-memory must be from 1 MiB up")?,
     };
+    config.check()?;
+    bot.check_levels_within_depth()
+        .map_err(anyhow::Error::msg)?;
+    // Listening socket, standard streams and a few files beside the
+    // connections.
+    sawah_server::conn::ensure_descriptors(config.max_connections as u64 + 64)
+        .map_err(anyhow::Error::msg)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -70,7 +118,8 @@ pub fn serve(registry: Registry, args: ServeArgs) -> Result<()> {
         );
         // One line on stdout for programs that start the server on port 0.
         println!("listening on http://{local}");
-        sawah_server::serve(listener, bot, &config, sawah_server::shutdown_signal()).await?;
+        let (shutdown, force) = sawah_server::shutdown_signals();
+        sawah_server::serve(listener, bot, &config, shutdown, force).await?;
         tracing::info!("stopped");
         anyhow::Ok(())
     })
