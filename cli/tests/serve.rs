@@ -141,3 +141,103 @@ fn the_load_tool_reports_throughput_latency_and_errors() {
     assert!(stderr.contains("https"), "{stderr}");
     assert_eq!(server.terminate(), Some(0));
 }
+
+#[test]
+fn a_fifo_given_as_a_table_or_a_model_is_refused_at_once_rather_than_waited_on() {
+    let dir = common::fresh_dir("serve-fifo");
+    let fifo = dir.join("table.sawah");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    let table = format!("ur={fifo}");
+    // Each of these hung before: opening a FIFO waits for a writer.
+    assert_refused(
+        &["serve", "--addr", "127.0.0.1:0", "--table", &table],
+        "not a regular file",
+    );
+    assert_refused(
+        &["serve", "--addr", "127.0.0.1:0", "--table", fifo],
+        "not a regular file",
+    );
+    assert_refused(&["bot", "--table", &table], "not a regular file");
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    let manifest = models.join("manifest.json");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&manifest)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_refused(
+        &[
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--models",
+            models.to_str().unwrap(),
+        ],
+        "not a regular file",
+    );
+    // A trusted bot reads what a request names by path, but only regular
+    // files: a FIFO is an error line, not a hang.
+    let request = json!({"cmd": "choose", "position": "ur light 7/-/0 7/-/0", "roll": 2,
+        "bot": format!("neural:model={fifo}")});
+    let mut bot = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .arg("bot")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = bot.stdin.take().unwrap();
+    writeln!(stdin, "{request}").unwrap();
+    drop(stdin);
+    let output = bot.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["error"]["kind"], "invalid_bot", "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a regular file"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_depth_bound_the_levels_would_break_stops_the_start_with_what_to_do() {
+    assert_refused(
+        &["serve", "--addr", "127.0.0.1:0", "--max-depth", "1"],
+        "raise --max-depth",
+    );
+}
+
+#[test]
+fn the_load_tool_stops_at_its_seconds_even_when_the_server_never_answers() {
+    // A server that accepts connections and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = sawah(&[
+        "loadtest",
+        &format!("http://{addr}"),
+        "--seconds",
+        "1",
+        "--positions",
+        "10",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("still unanswered"), "{stdout}");
+    assert!(
+        took < std::time::Duration::from_secs(6),
+        "--seconds 1 took {took:?}"
+    );
+}

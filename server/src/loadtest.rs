@@ -45,6 +45,8 @@ pub struct LoadReport {
     pub statuses: BTreeMap<u16, u64>,
     /// Requests that got no HTTP answer (connection errors).
     pub transport_errors: u64,
+    /// Requests still unanswered when `--seconds` ran out (not waited for).
+    pub cut_off: u64,
     /// Wall time.
     pub elapsed: Duration,
     /// Latency of every answered request, in milliseconds, sorted.
@@ -187,6 +189,7 @@ pub async fn run(config: &LoadConfig, bodies: Vec<Bytes>) -> Result<LoadReport, 
         if let Ok(part) = connection.await {
             report.ok += part.ok;
             report.transport_errors += part.transport_errors;
+            report.cut_off += part.cut_off;
             report.latencies.extend(part.latencies);
             for (status, n) in part.statuses {
                 *report.statuses.entry(status).or_default() += n;
@@ -196,7 +199,12 @@ pub async fn run(config: &LoadConfig, bodies: Vec<Bytes>) -> Result<LoadReport, 
     report.elapsed = shared.started.elapsed();
     report.batch = batch;
     sampling.store(false, Ordering::Relaxed);
-    report.max_resident = sampler.await.ok().flatten();
+    // The sampler's last scrape may hang on a stuck server: a second at most.
+    report.max_resident = tokio::time::timeout(Duration::from_secs(1), sampler)
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten();
     report.latencies.sort_by(f64::total_cmp);
     Ok(report)
 }
@@ -235,7 +243,15 @@ async fn connection(shared: Arc<Shared>) -> LoadReport {
     let mut sender = None;
     while let Some(n) = shared.next().await {
         if sender.is_none() {
-            sender = connect(&shared.authority).await;
+            sender = match shared.deadline {
+                Some(deadline) => {
+                    tokio::time::timeout_at(deadline.into(), connect(&shared.authority))
+                        .await
+                        .ok()
+                        .flatten()
+                }
+                None => connect(&shared.authority).await,
+            };
         }
         let Some(open) = sender.as_mut() else {
             report.transport_errors += 1;
@@ -252,7 +268,21 @@ async fn connection(shared: Arc<Shared>) -> LoadReport {
             continue;
         };
         let started = Instant::now();
-        match send(open, request).await {
+        // `--seconds` is a hard bound: a request still unanswered at the
+        // deadline is counted as cut off, not waited for.
+        let answered = match shared.deadline {
+            Some(deadline) => {
+                match tokio::time::timeout_at(deadline.into(), send(open, request)).await {
+                    Ok(answered) => answered,
+                    Err(_) => {
+                        report.cut_off += 1;
+                        break;
+                    }
+                }
+            }
+            None => send(open, request).await,
+        };
+        match answered {
             Some(status) => {
                 report.latencies.push(started.elapsed().as_secs_f64() * 1e3);
                 if status == 200 {

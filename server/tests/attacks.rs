@@ -294,6 +294,7 @@ fn abandoned_heavy_batches_do_not_lock_other_clients_out() {
     let ((status, text), waited) = cheap_request_served(&server);
     assert_eq!(status, 200, "{text}");
     assert!(waited < Duration::from_secs(10), "served after {waited:?}");
+    eprintln!("after the burst, a cheap request was served in {waited:?}");
     let (status, ready) = server.call("GET", "/readyz", "");
     assert_eq!(status, 200, "{ready}");
 }
@@ -364,6 +365,7 @@ fn a_client_sending_its_headers_a_byte_at_a_time_is_closed_within_20_s() {
         }
     }
     let closed = closed.expect("the slow connection is closed");
+    eprintln!("the slow connection was closed after {closed:?}");
     assert!(closed <= Duration::from_secs(20), "closed after {closed:?}");
     // Meanwhile the server answered everyone else.
     assert_eq!(server.call("GET", "/healthz", "").0, 200);
@@ -506,6 +508,7 @@ fn memory_stays_under_300_mb_under_the_worst_requests_the_limits_allow() {
         attack.join().unwrap();
     }
     let peak = server.peak_mb();
+    eprintln!("peak resident memory under the mix: {peak:.0} MB");
     assert!(peak <= 300.0, "peak resident memory {peak:.0} MB");
     assert_eq!(server.call("GET", "/healthz", "").0, 200);
 }
@@ -530,6 +533,7 @@ fn after_sigterm_the_server_exits_within_25_s_whatever_its_clients_do() {
     server.signal("-TERM");
     let exited = server.exited_within(Duration::from_secs(40));
     let exited = exited.expect("the server exits");
+    eprintln!("exited {exited:?} after SIGTERM at the defaults");
     assert!(
         exited <= Duration::from_secs(25),
         "exited {exited:?} after SIGTERM"
@@ -579,6 +583,7 @@ fn reviews_and_hints_are_the_unlimited_answer_whatever_the_load_or_are_refused()
     let addr = server.addr;
     let game = random_game("masters", 1);
     let turns = game["moves"].as_array().unwrap().len();
+    eprintln!("the review has {turns} turns");
     let review = json!({"cmd": "review", "game": game});
     let expected = unlimited(&review);
     assert!(expected["turns"].is_array(), "{expected}");

@@ -59,6 +59,18 @@ export interface Choice {
   move: Move | null;
   /** Every legal move's value in legal-move order; null for agents without values (random). */
   values: MoveValue[] | null;
+  /** Present only when a front door's limit cut the search short (never in the browser, which sets none). */
+  cut?: Cut;
+}
+
+/** How a limit cut a search short: the answer comes from the deepest depth finished. */
+export interface Cut {
+  /** The limit, in words ("the node budget of 5000000 nodes a request"). */
+  limit: string;
+  /** The plies the search finished: the answer's depth. */
+  finished_depth: number | null;
+  /** The plies the bot's spec asked for. */
+  depth: number;
 }
 
 /**
@@ -143,7 +155,8 @@ export type ErrorKind =
   | 'invalid_bot'
   | 'game_not_over'
   | 'unsupported'
-  | 'too_large';
+  | 'too_large'
+  | 'too_expensive';
 
 /** The `error` field of a response. */
 export interface ProtocolErrorJson {

@@ -26,6 +26,11 @@ pub fn bot_command(registry: Registry, args: BotArgs) -> Result<()> {
     let limits = args.limits.limits(args.untrusted);
     let setup = bot::setup(&args.files, args.untrusted, limits)?;
     let server = bot::native_bot(registry, &setup)?;
+    // The levels and the review reference always run: a depth bound they
+    // would break stops the start (as `sawah serve` does).
+    server
+        .check_levels_within_depth()
+        .map_err(anyhow::Error::msg)?;
     let stdin = io::stdin();
     bot::serve(&server, &limits, stdin.lock(), BufWriter::new(io::stdout()))?;
     Ok(())

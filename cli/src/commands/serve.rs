@@ -78,7 +78,9 @@ pub fn serve(registry: Registry, args: ServeArgs) -> Result<()> {
     let workers = args.workers.unwrap_or(defaults.workers).max(1);
     let config = Config {
         workers,
-        queue: args.queue.unwrap_or((32 * workers).max(64)),
+        queue: args
+            .queue
+            .unwrap_or((32 * workers).max(64).max(args.max_batch)),
         body_limit: args.body_limit,
         max_batch: args.max_batch,
         cors_origins: args.cors_origins,
@@ -252,6 +254,12 @@ pub fn loadtest(registry: Registry, args: LoadtestArgs) -> Result<()> {
         if statuses.is_empty() { "" } else { "; " },
         statuses.join(", ")
     );
+    if report.cut_off > 0 {
+        println!(
+            "{} requests were still unanswered when --seconds ran out (not counted)",
+            report.cut_off
+        );
+    }
     if let Some(bytes) = report.max_resident {
         println!(
             "server resident memory, most seen: {:.1} MB",
