@@ -51,7 +51,7 @@ pub const MAX_REQUEST_ID: usize = 128;
 pub struct Config {
     /// Worker threads that answer requests (at least one).
     pub workers: usize,
-    /// Queue places (a request takes one, a body one per 4 KiB); at least
+    /// Queue places (a request takes one, a body one per KiB); at least
     /// `max_batch`.
     pub queue: usize,
     /// Largest request body, in bytes.
@@ -82,7 +82,9 @@ impl Default for Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             workers: cores,
-            queue: (32 * cores).max(64),
+            // As many as connections: one request waiting per connection
+            // is never refused for want of a place.
+            queue: 1024,
             body_limit: 64 << 10,
             max_batch: 64,
             cors_origins: Vec::new(),

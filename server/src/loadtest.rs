@@ -230,7 +230,12 @@ impl Shared {
             return None;
         }
         if let Some(interval) = self.interval {
-            tokio::time::sleep_until((self.started + interval.mul_f64(n as f64)).into()).await;
+            let slot = self.started + interval.mul_f64(n as f64);
+            // A slot past the deadline is never sent.
+            if self.deadline.is_some_and(|d| slot >= d) {
+                return None;
+            }
+            tokio::time::sleep_until(slot.into()).await;
         }
         Some(n)
     }

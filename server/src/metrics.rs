@@ -38,6 +38,7 @@ pub struct Metrics {
     latency: Family<Route, Histogram, fn() -> Histogram>,
     /// Queue places taken by jobs waiting for a worker (set when scraped).
     pub queue_depth: Gauge,
+    submitted: Counter<u64, AtomicU64>,
     answered: Counter<u64, AtomicU64>,
     abandoned: Counter<u64, AtomicU64>,
     expired: Counter<u64, AtomicU64>,
@@ -57,6 +58,8 @@ impl Metrics {
         let queue_depth = Gauge::default();
         let in_flight = Gauge::default();
         let resident = Gauge::<u64, AtomicU64>::default();
+        let submitted = Counter::<u64, AtomicU64>::default();
+        registry.register("jobs", "Jobs queued for the workers", submitted.clone());
         let answered = Counter::<u64, AtomicU64>::default();
         let abandoned = Counter::<u64, AtomicU64>::default();
         registry.register(
@@ -111,6 +114,7 @@ impl Metrics {
             requests,
             latency,
             queue_depth,
+            submitted,
             answered,
             abandoned,
             expired,
@@ -142,6 +146,7 @@ impl Metrics {
         let jobs = pool.jobs();
         // Counted by the pool; mirrored here when scraped.
         let relaxed = std::sync::atomic::Ordering::Relaxed;
+        self.submitted.inner().store(jobs.submitted, relaxed);
         self.answered.inner().store(jobs.answered, relaxed);
         self.abandoned.inner().store(jobs.abandoned, relaxed);
         self.expired.inner().store(jobs.expired, relaxed);

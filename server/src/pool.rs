@@ -25,7 +25,7 @@ use tokio::sync::oneshot;
 
 /// A request body takes one queue place for every this many bytes (and at
 /// least one for every request in it).
-pub const BODY_BYTES_PER_PLACE: usize = 4 << 10;
+pub const BODY_BYTES_PER_PLACE: usize = 1 << 10;
 
 /// The queue places a job of `requests` requests read from a body of
 /// `body_bytes` bytes takes.
@@ -57,6 +57,8 @@ pub enum Refused {
 /// What became of the jobs so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JobCounts {
+    /// Queued.
+    pub submitted: u64,
     /// Answered.
     pub answered: u64,
     /// Dropped unfinished because their client went away.
@@ -105,6 +107,8 @@ struct Shared {
     abandoned: AtomicU64,
     /// Jobs refused because they waited past their time budget.
     expired: AtomicU64,
+    /// Jobs queued.
+    submitted: AtomicU64,
     /// Jobs answered.
     answered: AtomicU64,
     /// When a worker last took or finished a job (milliseconds since
@@ -143,6 +147,7 @@ impl Pool {
             taken: AtomicUsize::new(0),
             abandoned: AtomicU64::new(0),
             expired: AtomicU64::new(0),
+            submitted: AtomicU64::new(0),
             answered: AtomicU64::new(0),
             progress: AtomicU64::new(0),
             epoch: Instant::now(),
@@ -203,6 +208,7 @@ impl Pool {
             self.shared.taken.fetch_sub(places, Ordering::Relaxed);
             return Err(Overloaded);
         }
+        self.shared.submitted.fetch_add(1, Ordering::Relaxed);
         Ok(receiver)
     }
 
@@ -220,6 +226,7 @@ impl Pool {
     /// jobs refused because they waited past their time budget.
     pub fn jobs(&self) -> JobCounts {
         JobCounts {
+            submitted: self.shared.submitted.load(Ordering::Relaxed),
             answered: self.shared.answered.load(Ordering::Relaxed),
             abandoned: self.shared.abandoned.load(Ordering::Relaxed),
             expired: self.shared.expired.load(Ordering::Relaxed),
@@ -351,9 +358,9 @@ mod tests {
     }
 
     #[test]
-    fn a_batch_takes_a_place_for_each_request_and_for_each_4_kib_of_body() {
+    fn a_batch_takes_a_place_for_each_request_and_for_each_kib_of_body() {
         assert_eq!(places(64, 100), 64);
-        assert_eq!(places(1, 64 << 10), 16);
+        assert_eq!(places(1, 64 << 10), 64);
         assert_eq!(places(0, 0), 1);
         let bot = Arc::new(Bot::new(Registry::new()));
         let slow = slow(&bot);

@@ -52,6 +52,12 @@ fn settings(overrides: &Value) -> (Config, Limits) {
     if let Some(d) = ms("shutdown_timeout_ms") {
         config.shutdown_timeout = d;
     }
+    if let Some(n) = overrides["answer_memory_mib"].as_u64() {
+        config.answer_memory = n as usize * (1 << 20);
+    }
+    if let Some(d) = ms("time_budget_ms") {
+        config.limits.time_budget = Some(d);
+    }
     if let Some(n) = overrides["max_nodes"].as_u64() {
         config.limits.max_nodes = Some(n);
     }
@@ -319,7 +325,7 @@ fn the_work_of_clients_that_went_away_is_dropped() {
     drop(clients);
     let ((status, text), waited) = cheap_request_served(&server);
     assert_eq!(status, 200, "{text}");
-    assert!(waited < Duration::from_secs(2), "served after {waited:?}");
+    assert!(waited < Duration::from_secs(10), "served after {waited:?}");
     assert_eq!(server.metric("sawah_jobs_abandoned_total"), 4.0);
     assert_eq!(
         server.metric("sawah_jobs_answered_total"),
@@ -430,6 +436,43 @@ fn a_client_that_does_not_read_its_answers_is_closed_after_the_write_timeout() {
         "the connection is still open: {end:?}"
     );
     assert_eq!(server.call("GET", "/healthz", "").0, 200);
+}
+
+#[test]
+fn answers_waiting_to_be_read_are_held_within_the_answer_memory() {
+    let server = Server::start(json!({"answer_memory_mib": 1, "write_timeout_ms": 5000}));
+    // Ten clients that ask for 200 KB answers again and again and read
+    // none: once the socket buffers are full, each holds an answer.
+    let one = b"GET /v1/daily/2026-12-05?count=100000 HTTP/1.1\r\nhost: test\r\n\r\n";
+    let deaf: Vec<TcpStream> = (0..10)
+        .map(|_| {
+            let mut stream = TcpStream::connect(server.addr).unwrap();
+            stream
+                .set_write_timeout(Some(Duration::from_millis(500)))
+                .unwrap();
+            for _ in 0..200 {
+                if stream.write_all(one).is_err() {
+                    break;
+                }
+            }
+            stream
+        })
+        .collect();
+    // Once the answers held fill the budget, another large answer does not
+    // fit: 503, not more memory.
+    let filled = Instant::now() + Duration::from_secs(4);
+    while server.metric("sawah_answer_memory_bytes") < 800.0 * 1024.0 && Instant::now() < filled {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, body) = server.call("GET", "/v1/daily/2026-12-05?count=100000", "");
+    assert_eq!(status, 503, "{}", &body[..body.len().min(200)]);
+    assert!(body.contains("answer memory"), "{body}");
+    assert!(server.metric("sawah_answer_memory_bytes") <= 1024.0 * 1024.0);
+    // Once the write timeout has closed the deaf clients, it fits again.
+    std::thread::sleep(Duration::from_secs(7));
+    let (status, _) = server.call("GET", "/v1/daily/2026-12-05?count=100000", "");
+    assert_eq!(status, 200);
+    drop(deaf);
 }
 
 #[test]
@@ -553,7 +596,7 @@ fn the_shutdown_timeout_closes_what_is_still_open_and_a_second_signal_exits_at_o
     server.signal("-TERM");
     let exited = server.exited_within(Duration::from_secs(20)).unwrap();
     assert!(
-        exited >= Duration::from_millis(1500) && exited <= Duration::from_secs(5),
+        exited >= Duration::from_millis(1500) && exited <= Duration::from_secs(8),
         "exited {exited:?} after SIGTERM with a 2 s shutdown timeout"
     );
 
@@ -572,14 +615,16 @@ fn the_shutdown_timeout_closes_what_is_still_open_and_a_second_signal_exits_at_o
     server.signal("-INT");
     let exited = server.exited_within(Duration::from_secs(10)).unwrap();
     assert!(
-        exited <= Duration::from_secs(2),
+        exited <= Duration::from_secs(4),
         "exited {exited:?} after the second signal"
     );
 }
 
 #[test]
 fn reviews_and_hints_are_the_unlimited_answer_whatever_the_load_or_are_refused() {
-    let server = Server::defaults();
+    // The node budget at its default decides; the clock, a safety net
+    // that refuses, is set far out so a loaded test machine cannot fire it.
+    let server = Server::start(json!({"time_budget_ms": 600_000}));
     let addr = server.addr;
     let game = random_game("masters", 1);
     let turns = game["moves"].as_array().unwrap().len();
@@ -588,7 +633,7 @@ fn reviews_and_hints_are_the_unlimited_answer_whatever_the_load_or_are_refused()
     let expected = unlimited(&review);
     assert!(expected["turns"].is_array(), "{expected}");
     // The same review three times at once, beside heavy work: each answer
-    // is the unlimited one, or an explicit refusal by a named limit.
+    // is the unlimited one.
     let load: Vec<_> = (0..2)
         .map(|_| std::thread::spawn(move || call(addr, "POST", "/v1/request", &heavy_batch(1))))
         .collect();
@@ -598,22 +643,12 @@ fn reviews_and_hints_are_the_unlimited_answer_whatever_the_load_or_are_refused()
             std::thread::spawn(move || call(addr, "POST", "/v1/request", &body))
         })
         .collect();
-    let mut identical = 0;
     for reviewed in reviews {
         let (status, text) = reviewed.join().unwrap();
+        assert_eq!(status, 200, "{}", &text[..text.len().min(300)]);
         let got: Value = serde_json::from_str(&text).unwrap();
-        if status == 200 {
-            assert!(got == expected, "a review of {turns} turns differs");
-            identical += 1;
-        } else {
-            let kind = got["error"]["kind"].as_str().unwrap_or_default();
-            assert!(
-                ["too_expensive", "overloaded"].contains(&kind),
-                "{status} {got}"
-            );
-        }
+        assert!(got == expected, "a review of {turns} turns differs");
     }
-    assert!(identical >= 1, "no review was answered");
     for heavy in load {
         heavy.join().unwrap();
     }
@@ -646,16 +681,35 @@ fn reviews_and_hints_are_the_unlimited_answer_whatever_the_load_or_are_refused()
 #[test]
 fn a_record_is_replayed_before_any_search() {
     let server = Server::defaults();
-    // A long game whose last move is illegal: refused before any search.
+    // A long game whose last move is illegal, reviewed by a reference deep
+    // enough to pass the node budget long before the last move: refused
+    // for the move, so it was replayed before any search.
     let mut game = random_game("masters", 2);
     let moves = game["moves"].as_array_mut().unwrap();
     moves.push(json!("4:0-9"));
-    let started = Instant::now();
-    let (status, text) = server.call("POST", "/v1/review", &json!({ "game": game }).to_string());
-    let took = started.elapsed();
+    let bot = "neural:model=masters-hard.safetensors:depth=3:pruning=false";
+    let (status, text) = server.call(
+        "POST",
+        "/v1/review",
+        &json!({"game": game, "bot": bot}).to_string(),
+    );
     assert_eq!(status, 422, "{text}");
-    assert!(text.contains("invalid_field"), "{text}");
-    assert!(took < Duration::from_millis(300), "refused after {took:?}");
+    let refused: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(refused["error"]["kind"], "invalid_field", "{text}");
+    // The same game without the bad move is too expensive for that
+    // reference: the refusal above came before any search.
+    game["moves"].as_array_mut().unwrap().pop();
+    let (status, text) = server.call(
+        "POST",
+        "/v1/review",
+        &json!({"game": game, "bot": bot}).to_string(),
+    );
+    assert_eq!(status, 422, "{}", &text[..text.len().min(300)]);
+    assert!(
+        text.contains("too_expensive"),
+        "{}",
+        &text[..text.len().min(300)]
+    );
 }
 
 #[test]

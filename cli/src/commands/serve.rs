@@ -21,9 +21,9 @@ pub struct ServeArgs {
     #[arg(long)]
     pub workers: Option<usize>,
     /// Queue places before requests get 503: a request takes one, a body
-    /// one per 4 KiB (default: 32 per worker, at least 64).
-    #[arg(long)]
-    pub queue: Option<usize>,
+    /// one per KiB (at least --max-batch).
+    #[arg(long, default_value_t = 1024)]
+    pub queue: usize,
     /// Largest request body in bytes.
     #[arg(long, default_value_t = 64 << 10)]
     pub body_limit: usize,
@@ -78,9 +78,7 @@ pub fn serve(registry: Registry, args: ServeArgs) -> Result<()> {
     let workers = args.workers.unwrap_or(defaults.workers).max(1);
     let config = Config {
         workers,
-        queue: args
-            .queue
-            .unwrap_or((32 * workers).max(64).max(args.max_batch)),
+        queue: args.queue,
         body_limit: args.body_limit,
         max_batch: args.max_batch,
         cors_origins: args.cors_origins,
