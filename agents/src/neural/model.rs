@@ -600,7 +600,11 @@ pub const MAX_MODEL_BYTES: u64 = 64 << 20;
 /// is bounded in case the file grows meanwhile.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
+    // No file system in a browser: there the open fails as it would.
+    #[cfg(not(target_arch = "wasm32"))]
     let file = crate::files::open_regular(path)?;
+    #[cfg(target_arch = "wasm32")]
+    let file = std::fs::File::open(path)?;
     let metadata = file.metadata()?;
     if metadata.len() > limit {
         return Err(std::io::Error::other(format!(
