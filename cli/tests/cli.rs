@@ -268,3 +268,49 @@ fn senet_endgames_are_solved_played_from_and_reviewed() {
         "Senet's",
     );
 }
+
+#[test]
+fn a_luck_adjusted_match_prints_both_scores_and_its_reference() {
+    let dir = fresh_dir("luck-match");
+    let table = dir.join("ur-2.sawah");
+    let table = table.to_str().unwrap();
+    let (code, _, stderr) = sawah(&["solve", "--rules", "ur-2", "--out", table]);
+    assert_eq!(code, 0, "{stderr}");
+    let args = [
+        "match",
+        "expectiminimax:depth=1",
+        "heuristic",
+        "--rules",
+        "ur-2",
+        "--games",
+        "200",
+        "--table",
+        table,
+        "--luck-adjusted",
+    ];
+    let (code, stdout, stderr) = sawah(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("  score 0."), "{stdout}");
+    assert!(stdout.contains("luck-adjusted score 0."), "{stdout}");
+    assert!(
+        stdout.contains("luck measured by perfect play by the solved table ur-2.sawah (exact)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("× narrower"), "{stdout}");
+    // A reference is only for a luck-adjusted match; a bad one is named.
+    let (code, _, stderr) = sawah(&["match", "heuristic", "random", "--reference", "hard"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--luck-adjusted"), "{stderr}");
+    let (code, _, stderr) = sawah(&[
+        "match",
+        "heuristic",
+        "random",
+        "--rules",
+        "ur-2",
+        "--luck-adjusted",
+        "--reference",
+        "random",
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--reference"), "{stderr}");
+}

@@ -6,6 +6,7 @@ pub mod bradley_terry;
 pub mod curve;
 pub mod entrant;
 pub mod gamelog;
+pub mod luck;
 pub mod matches;
 pub mod outside;
 pub mod pairing;

@@ -3,6 +3,8 @@
 //! dice cancels out of the comparison.
 
 use crate::entrant::Entrant;
+use crate::luck::LuckMeter;
+use crate::pairing::{Pair, Seating};
 use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
@@ -69,6 +71,11 @@ pub struct MatchResult {
     pub mean_rolls: f64,
     /// Games ended by a forfeit.
     pub forfeits: u64,
+    /// The first agent's luck-adjusted score in each pair, when the match
+    /// measured luck ([`play_match_with_luck`]).
+    pub adjusted_pair_scores: Option<Vec<f64>>,
+    /// The reference that measured the luck.
+    pub luck_reference: Option<String>,
 }
 
 impl MatchResult {
@@ -80,6 +87,12 @@ impl MatchResult {
     /// The first agent's score with a 95% interval over pairs.
     pub fn score(&self) -> Interval {
         mean_interval(&self.pair_scores)
+    }
+
+    /// The first agent's luck-adjusted score with a 95% interval over
+    /// pairs, when the match measured luck.
+    pub fn adjusted_score(&self) -> Option<Interval> {
+        self.adjusted_pair_scores.as_deref().map(mean_interval)
     }
 }
 
@@ -138,6 +151,68 @@ where
         .into_par_iter()
         .map(|index| play_pair_outcomes(game, first, second, pair_seed(seed, index)))
         .collect::<Result<_, SpecError>>()?;
+    Ok(tally(first, second, outcomes, None))
+}
+
+/// Why a luck-adjusted match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum LuckMatchError {
+    /// An agent could not be built.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The reference could not measure a game's luck.
+    #[error("measuring the luck of a game: {0}")]
+    Luck(String),
+}
+
+/// [`play_match`] with every game recorded and its luck measured by
+/// `meter`: the same games, and beside the raw scores the luck-adjusted
+/// ones (see [`crate::luck`]). The measuring runs on the match's threads.
+pub fn play_match_with_luck<G>(
+    game: &G,
+    first: &Entrant,
+    second: &Entrant,
+    games: u64,
+    seed: u64,
+    meter: &dyn LuckMeter,
+) -> Result<MatchResult, LuckMatchError>
+where
+    G: HasHeuristic + Sync + 'static,
+{
+    let pairs = games.div_ceil(2).max(1);
+    let played: Vec<((GameOutcome, GameOutcome), f64)> = (0..pairs)
+        .into_par_iter()
+        .map(|index| {
+            let pair = Pair::new(first, second, pair_seed(seed, index));
+            let mut outcomes = Vec::with_capacity(2);
+            let mut adjusted = 0.0;
+            for (seating, first_seat) in [
+                (Seating::FirstLight, Player::Light),
+                (Seating::Swapped, Player::Dark),
+            ] {
+                let recorded = pair.play_recorded(game, seating).map_err(|(_, e)| e)?;
+                let luck = meter.luck(&recorded.moves).map_err(LuckMatchError::Luck)?;
+                let result = score_for(recorded.outcome, first_seat);
+                adjusted += luck.adjusted(result, first_seat == Player::Light) / 2.0;
+                outcomes.push(recorded.outcome);
+            }
+            Ok(((outcomes[0], outcomes[1]), adjusted))
+        })
+        .collect::<Result<_, LuckMatchError>>()?;
+    let (outcomes, adjusted): (Vec<_>, Vec<_>) = played.into_iter().unzip();
+    let mut result = tally(first, second, outcomes, Some(adjusted));
+    result.luck_reference = Some(meter.reference().to_string());
+    Ok(result)
+}
+
+/// The match result of the pairs' `outcomes` (first agent on light, then
+/// on dark), with the adjusted pair scores if measured.
+fn tally(
+    first: &Entrant,
+    second: &Entrant,
+    outcomes: Vec<(GameOutcome, GameOutcome)>,
+    adjusted_pair_scores: Option<Vec<f64>>,
+) -> MatchResult {
     let mut result = MatchResult {
         first: first.to_string(),
         second: second.to_string(),
@@ -148,6 +223,8 @@ where
         light_wins: 0,
         mean_rolls: 0.0,
         forfeits: 0,
+        adjusted_pair_scores,
+        luck_reference: None,
     };
     let mut rolls = 0u64;
     for (a_light, a_dark) in outcomes {
@@ -172,7 +249,7 @@ where
         }
     }
     result.mean_rolls = rolls as f64 / result.games() as f64;
-    Ok(result)
+    result
 }
 
 #[cfg(test)]

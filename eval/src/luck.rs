@@ -1,0 +1,145 @@
+//! Luck-adjusted results: a game's result with the luck of the dice taken
+//! out, as GNU Backgammon does.
+//!
+//! The luck of a roll is, for the side that rolled, the reference's value
+//! of the best move after that roll minus the reference's expected value
+//! over every roll it could have thrown (the review's `luck_pp`). A seat's
+//! luck-adjusted score is its result, minus its own luck, plus its
+//! opponent's.
+//!
+//! * **Unbiased with any reference.** Each roll's luck averages to zero
+//!   under the dice, whatever the reference's values, so the adjusted score
+//!   has the raw score's expectation.
+//! * **Exact with a solved table.** With perfect values, a game's result is
+//!   the start value plus every roll's luck (the mover's, signed by seat)
+//!   minus every move's loss; taking the luck out leaves the start value
+//!   minus light's losses plus dark's, which no roll of the dice changes.
+//!   Without a table the reference's errors leave some luck in, and the
+//!   spread shrinks less.
+
+use sawah_agents::manifest::Models;
+use sawah_engine::registry::Registry;
+use sawah_protocol::Bot;
+use serde_json::{Value, json};
+
+/// Each side's luck in one game, in win probability (the sum of its rolls'
+/// luck, 1 = a whole game).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameLuck {
+    /// Light's luck.
+    pub light: f64,
+    /// Dark's luck.
+    pub dark: f64,
+}
+
+impl GameLuck {
+    /// The luck-adjusted score of the light seat (`light_light` true) or
+    /// the dark seat, whose result was `result` (1 a win, 0 a loss).
+    pub fn adjusted(&self, result: f64, light_seat: bool) -> f64 {
+        if light_seat {
+            result - self.light + self.dark
+        } else {
+            result - self.dark + self.light
+        }
+    }
+}
+
+/// Measures the luck of played games.
+pub trait LuckMeter: Sync {
+    /// The luck of each side in the game of `tokens` (one token per roll,
+    /// from the rule set's start).
+    fn luck(&self, tokens: &[String]) -> Result<GameLuck, String>;
+
+    /// How the reference that measures it is named ("perfect play by the
+    /// solved table ur.sawah (exact)").
+    fn reference(&self) -> &str;
+}
+
+/// Luck measured by the review of the bot protocol: the reference a
+/// `review` request uses (a solved table the bot holds for the rule set,
+/// else `hard` one ply deeper, or the reference named), so a match's luck
+/// is what `sawah review` would show for each of its games.
+pub struct ReviewLuck {
+    bot: Bot,
+    rules: String,
+    reference: Option<Value>,
+    name: String,
+}
+
+impl ReviewLuck {
+    /// A meter for rule set `rules` reviewing with `bot` against
+    /// `reference` (`None`: the default reference). The reference is
+    /// checked now, on the start position's rolls, so a bad one (an
+    /// unknown spec, or an agent without values such as `random`) fails
+    /// before any game.
+    pub fn new(bot: Bot, rules: &str, reference: Option<Value>) -> Result<ReviewLuck, String> {
+        let empty = json!({"rules": rules, "moves": []});
+        let review = bot
+            .review_game(&empty, reference.as_ref(), None)
+            .map_err(|e| e.message)?;
+        let start = bot.respond(&json!({"cmd": "start", "rules": rules}))["position"].clone();
+        for roll in 1..=5 {
+            let mut hint = json!({"cmd": "hint", "position": start, "roll": roll});
+            if let Some(reference) = &reference {
+                hint["bot"] = reference.clone();
+            }
+            let answer = bot.respond(&hint);
+            let error = &answer["error"];
+            if error.is_object() && error["kind"] != "invalid_roll" {
+                return Err(error["message"].as_str().unwrap_or_default().to_string());
+            }
+        }
+        Ok(ReviewLuck {
+            bot,
+            rules: rules.to_string(),
+            reference,
+            name: review.reference,
+        })
+    }
+
+    /// A meter whose bot knows `registry` and `models` only: the default
+    /// reference is then `hard` one ply deeper (or `reference`).
+    pub fn without_table(
+        registry: Registry,
+        models: Option<Models>,
+        rules: &str,
+        reference: Option<Value>,
+    ) -> Result<ReviewLuck, String> {
+        ReviewLuck::new(Bot::new(registry).with_models(models), rules, reference)
+    }
+}
+
+impl LuckMeter for ReviewLuck {
+    fn luck(&self, tokens: &[String]) -> Result<GameLuck, String> {
+        let record = json!({"rules": self.rules, "moves": tokens});
+        let review = self
+            .bot
+            .review_game(&record, self.reference.as_ref(), None)
+            .map_err(|e| e.message)?;
+        Ok(GameLuck {
+            light: review.light.luck_pp / 100.0,
+            dark: review.dark.luck_pp / 100.0,
+        })
+    }
+
+    fn reference(&self) -> &str {
+        &self.name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_s_adjusted_score_takes_out_its_luck_and_gives_back_its_opponent_s() {
+        let luck = GameLuck {
+            light: 0.30,
+            dark: -0.05,
+        };
+        assert!((luck.adjusted(1.0, true) - 0.65).abs() < 1e-12);
+        assert!((luck.adjusted(0.0, false) - 0.35).abs() < 1e-12);
+        // The two seats' adjusted scores still sum to one.
+        assert!((luck.adjusted(1.0, true) + luck.adjusted(0.0, false) - 1.0).abs() < 1e-12);
+    }
+}

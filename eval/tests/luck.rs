@@ -1,0 +1,116 @@
+//! Luck-adjusted results on a tiny solved rule set: exact against a hand
+//! computation from the table, exactly 0.5 for an agent against itself,
+//! and the same expectation as the raw score with far less spread.
+
+use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
+use sawah_agents::{AgentSpec, RandomAgent};
+use sawah_engine::Player;
+use sawah_engine::race::{self, RuleSet};
+use sawah_engine::registry::Registry;
+use sawah_eval::entrant::Entrant;
+use sawah_eval::gamelog::play_recorded;
+use sawah_eval::luck::{LuckMeter, ReviewLuck};
+use sawah_eval::matches::{pair_seed, play_match, play_match_with_luck};
+use sawah_protocol::Bot;
+use std::sync::Arc;
+
+/// ur-2 solved exactly, and a luck meter by perfect play from it.
+fn solved() -> (RuleSet, Arc<Table>, ReviewLuck) {
+    let rules = race::preset("ur-2").unwrap();
+    let solution = sawah_solver::solve(&rules, Default::default(), |_| {}).unwrap();
+    let info = TableInfo {
+        states: solution.values.len() as u64,
+        residual: solution.residual,
+        tolerance: 1e-10,
+        value_type: ValueType::F32,
+    };
+    let dir = std::env::temp_dir().join(format!("sawah-luck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ur-2.table");
+    write_table(&path, &rules, &solution.values, &info).unwrap();
+    let table = Arc::new(Table::open(&path, &rules).unwrap());
+    let mut bot = Bot::new(Registry::new());
+    bot.assets_mut().add_table("ur-2.table", Arc::clone(&table));
+    bot.add_default_table("ur-2.table".to_string());
+    let meter = ReviewLuck::new(bot, "ur-2", None).unwrap();
+    (rules, table, meter)
+}
+
+fn spec(text: &str) -> Entrant {
+    Entrant::Builtin(AgentSpec::parse(text, "ur-2").unwrap())
+}
+
+#[test]
+fn with_a_table_the_adjusted_score_is_the_start_value_minus_the_losses() {
+    let (rules, table, meter) = solved();
+    assert!(meter.reference().contains("exact"), "{}", meter.reference());
+    let start_value = table.value(&rules.start());
+    for seed in 0..20 {
+        // Random play loses a lot in both seats: the losses decide.
+        let mut light = RandomAgent::new(seed);
+        let mut dark = RandomAgent::new(seed + 100);
+        let played = play_recorded(&rules, &mut light, &mut dark, pair_seed(7, seed));
+        let luck = meter.luck(&played.moves).unwrap();
+        let result = f64::from(u8::from(played.outcome.winner == Some(Player::Light)));
+        // By hand from the table: the start value, then each move's loss
+        // (the best move's value minus the played one's, both the table's).
+        // Equal up to the table's f32 rounding and the solver's residual,
+        // summed over the game's turns.
+        let bot = {
+            let mut bot = Bot::new(Registry::new());
+            bot.assets_mut().add_table("t", Arc::clone(&table));
+            bot.add_default_table("t".to_string());
+            bot
+        };
+        let record = serde_json::json!({"rules": "ur-2", "moves": played.moves});
+        let review = bot.review_game(&record, None, None).unwrap();
+        let (mut light_loss, mut dark_loss) = (0.0, 0.0);
+        for turn in &review.turns {
+            let loss = turn.value_best - turn.value_played;
+            match turn.player {
+                Player::Light => light_loss += loss,
+                Player::Dark => dark_loss += loss,
+            }
+        }
+        let by_hand = start_value - light_loss + dark_loss;
+        let adjusted = luck.adjusted(result, true);
+        assert!(
+            (adjusted - by_hand).abs() < 1e-5,
+            "seed {seed}: adjusted {adjusted}, by hand {by_hand}"
+        );
+        // And from dark's seat, its complement.
+        assert!((luck.adjusted(1.0 - result, false) - (1.0 - by_hand)).abs() < 1e-5);
+    }
+}
+
+#[test]
+fn an_agent_against_itself_scores_exactly_one_half_in_every_pair() {
+    let (rules, _, meter) = solved();
+    let same = spec("expectiminimax:depth=1");
+    let result = play_match_with_luck(&rules, &same, &same, 40, 3, &meter).unwrap();
+    let adjusted = result.adjusted_pair_scores.as_ref().unwrap();
+    assert_eq!(adjusted.len(), 20);
+    for (pair, score) in adjusted.iter().enumerate() {
+        assert!((score - 0.5).abs() < 1e-12, "pair {pair}: {score}");
+    }
+}
+
+#[test]
+fn the_adjusted_score_keeps_the_raw_expectation_with_far_less_spread() {
+    let (rules, _, meter) = solved();
+    let (strong, weak) = (spec("expectiminimax:depth=1"), spec("heuristic:noise=0.05"));
+    let luck = play_match_with_luck(&rules, &strong, &weak, 2000, 11, &meter).unwrap();
+    // The luck-measuring match plays the very games of the plain one.
+    let plain = play_match(&rules, &strong, &weak, 2000, 11).unwrap();
+    assert_eq!(luck.pair_scores, plain.pair_scores);
+    let (raw, adjusted) = (luck.score(), luck.adjusted_score().unwrap());
+    // Unbiased: the two estimates agree within their intervals.
+    assert!(
+        adjusted.mean > raw.low && adjusted.mean < raw.high,
+        "raw {raw:?}, adjusted {adjusted:?}"
+    );
+    // With a table, at least 5× fewer games for the same width: the
+    // interval at least √5 ≈ 2.24× narrower.
+    let ratio = (raw.high - raw.low) / (adjusted.high - adjusted.low);
+    assert!(ratio >= 5f64.sqrt(), "only {ratio:.2}× narrower");
+}
