@@ -7,6 +7,7 @@ pub mod bot;
 pub mod commands;
 pub mod describe;
 pub mod entrants;
+pub mod luck;
 pub mod models;
 pub mod play;
 pub mod progress;

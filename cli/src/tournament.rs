@@ -578,6 +578,8 @@ pub struct SprtArgs {
     pub outside: crate::entrants::OutsideArgs,
     /// Where outside bots' stderr goes.
     pub logs: Option<PathBuf>,
+    /// Whether to decide on luck-adjusted scores, and by what reference.
+    pub luck: crate::luck::LuckArgs,
 }
 
 fn run_sprt<G: HasHeuristic + Sync + 'static>(
@@ -585,28 +587,35 @@ fn run_sprt<G: HasHeuristic + Sync + 'static>(
     args: &SprtArgs,
     new: &Entrant,
     base: &Entrant,
+    meter: Option<&sawah_eval::luck::ReviewLuck>,
 ) -> Result<sprt::SprtState> {
     let bar = progress_bar(args.max_games.div_ceil(2), "pairs");
     let (low, high) = (args.params.lower_bound(), args.params.upper_bound());
-    let state = sprt::run(
-        game,
-        new,
-        base,
-        &args.params,
-        sprt::SprtSchedule {
-            seed: args.seed,
-            batch: args.batch,
-            max_pairs: args.max_games.div_ceil(2),
-        },
-        &mut |s| {
-            bar.set_position(s.counts.pairs());
-            bar.set_message(format!(
-                "LLR {:.2} ({low:.2}, {high:.2}), score {:.1}%",
-                s.llr,
-                100.0 * s.counts.score()
-            ));
-        },
-    )?;
+    let schedule = sprt::SprtSchedule {
+        seed: args.seed,
+        batch: args.batch,
+        max_pairs: args.max_games.div_ceil(2),
+    };
+    let mut observe = |s: &sprt::SprtState| {
+        bar.set_position(s.counts.pairs());
+        let score = s.adjusted.map_or(s.counts.score(), |m| m.mean());
+        let kind = if s.adjusted.is_some() {
+            "adjusted score"
+        } else {
+            "score"
+        };
+        bar.set_message(format!(
+            "LLR {:.2} ({low:.2}, {high:.2}), {kind} {:.1}%",
+            s.llr,
+            100.0 * score
+        ));
+    };
+    let state = match meter {
+        None => sprt::run(game, new, base, &args.params, schedule, &mut observe)?,
+        Some(meter) => {
+            sprt::run_with_luck(game, new, base, &args.params, schedule, meter, &mut observe)?
+        }
+    };
     bar.finish_and_clear();
     Ok(state)
 }
@@ -640,6 +649,9 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
     )?;
     let new = entrants.resolve(&args.new).context("--new")?;
     let base = entrants.resolve(&args.base).context("--base")?;
+    let meter = args
+        .luck
+        .meter(registry, game.name(), &args.models, args.table.as_deref())?;
     let p = &args.params;
     println!(
         "SPRT on {}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",
@@ -655,7 +667,13 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         p.upper_bound(),
         args.seed
     );
-    let state = with_game!(&game, g => run_sprt(g, &args, &new, &base))?;
+    if let Some(meter) = &meter {
+        println!(
+            "deciding on luck-adjusted scores (normal LLR of continuous pair scores); luck measured by {}",
+            sawah_eval::luck::LuckMeter::reference(meter)
+        );
+    }
+    let state = with_game!(&game, g => run_sprt(g, &args, &new, &base, meter.as_ref()))?;
     let c = state.counts.0;
     let verdict = match state.decision {
         sprt::Decision::AcceptH1 => "H1 accepted: promote the new agent",
@@ -674,6 +692,14 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         c[3],
         c[4]
     );
+    if let Some(moments) = &state.adjusted {
+        println!(
+            "luck-adjusted score {:.2}% (sd of a pair {:.4}) over {} pairs",
+            100.0 * moments.mean(),
+            moments.variance().sqrt(),
+            moments.n
+        );
+    }
     if let Some(path) = &args.out {
         let json = serde_json::json!({
             "rules": game.name(),
@@ -693,6 +719,8 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
             "pairs": state.counts.pairs(),
             "pentanomial": c,
             "score": state.counts.score(),
+            "luck_adjusted_score": state.adjusted.map(|m| m.mean()),
+            "luck_reference": meter.as_ref().map(|m| sawah_eval::luck::LuckMeter::reference(m).to_string()),
         });
         let text = serde_json::to_string_pretty(&json)? + "\n";
         sawah_agents::files::write_atomically(path, text.as_bytes())

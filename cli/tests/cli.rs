@@ -297,6 +297,25 @@ fn a_luck_adjusted_match_prints_both_scores_and_its_reference() {
         "{stdout}"
     );
     assert!(stdout.contains("× narrower"), "{stdout}");
+    // SPRT decides on the adjusted scores.
+    let (code, stdout, stderr) = sawah(&[
+        "sprt",
+        "--rules",
+        "ur-2",
+        "--new",
+        "expectiminimax:depth=1",
+        "--base",
+        "heuristic:noise=0.05",
+        "--table",
+        table,
+        "--luck-adjusted",
+        "--batch",
+        "32",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("deciding on luck-adjusted scores"), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(stdout.contains("luck-adjusted score"), "{stdout}");
     // A reference is only for a luck-adjusted match; a bad one is named.
     let (code, _, stderr) = sawah(&["match", "heuristic", "random", "--reference", "hard"]);
     assert_ne!(code, 0);

@@ -182,27 +182,46 @@ where
     let pairs = games.div_ceil(2).max(1);
     let played: Vec<((GameOutcome, GameOutcome), f64)> = (0..pairs)
         .into_par_iter()
-        .map(|index| {
-            let pair = Pair::new(first, second, pair_seed(seed, index));
-            let mut outcomes = Vec::with_capacity(2);
-            let mut adjusted = 0.0;
-            for (seating, first_seat) in [
-                (Seating::FirstLight, Player::Light),
-                (Seating::Swapped, Player::Dark),
-            ] {
-                let recorded = pair.play_recorded(game, seating).map_err(|(_, e)| e)?;
-                let luck = meter.luck(&recorded.moves).map_err(LuckMatchError::Luck)?;
-                let result = score_for(recorded.outcome, first_seat);
-                adjusted += luck.adjusted(result, first_seat == Player::Light) / 2.0;
-                outcomes.push(recorded.outcome);
-            }
-            Ok(((outcomes[0], outcomes[1]), adjusted))
-        })
+        .map(|index| play_pair_with_luck(game, first, second, pair_seed(seed, index), meter))
         .collect::<Result<_, LuckMatchError>>()?;
     let (outcomes, adjusted): (Vec<_>, Vec<_>) = played.into_iter().unzip();
     let mut result = tally(first, second, outcomes, Some(adjusted));
     result.luck_reference = Some(meter.reference().to_string());
     Ok(result)
+}
+
+/// Plays one pair with dice `dice_seed`, recorded, and measures each
+/// game's luck: the outcomes (first agent on light, then on dark) and the
+/// first agent's luck-adjusted pair score.
+pub fn play_pair_with_luck<G>(
+    game: &G,
+    first: &Entrant,
+    second: &Entrant,
+    dice_seed: u64,
+    meter: &dyn LuckMeter,
+) -> Result<((GameOutcome, GameOutcome), f64), LuckMatchError>
+where
+    G: HasHeuristic + 'static,
+{
+    let pair = Pair::new(first, second, dice_seed);
+    let mut outcomes = Vec::with_capacity(2);
+    let mut adjusted = 0.0;
+    for (seating, first_seat) in [
+        (Seating::FirstLight, Player::Light),
+        (Seating::Swapped, Player::Dark),
+    ] {
+        let recorded = pair.play_recorded(game, seating).map_err(|(_, e)| e)?;
+        let luck = meter.luck(&recorded.moves).map_err(LuckMatchError::Luck)?;
+        let result = score_for(recorded.outcome, first_seat);
+        adjusted += luck.adjusted(result, first_seat == Player::Light) / 2.0;
+        outcomes.push(recorded.outcome);
+    }
+    Ok(((outcomes[0], outcomes[1]), adjusted))
+}
+
+/// The first agent's raw score in a pair of `outcomes`.
+pub fn pair_score(outcomes: (GameOutcome, GameOutcome)) -> f64 {
+    (score_for(outcomes.0, Player::Light) + score_for(outcomes.1, Player::Dark)) / 2.0
 }
 
 /// The match result of the pairs' `outcomes` (first agent on light, then

@@ -261,9 +261,73 @@ fn log_likelihood_at(pdf: &[(f64, f64)], s: f64) -> f64 {
         .sum()
 }
 
+/// Count, mean and spread of continuous pair scores (luck-adjusted ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moments {
+    /// Pairs.
+    pub n: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Moments {
+    /// Adds one pair's score.
+    pub fn add(&mut self, score: f64) {
+        self.n += 1;
+        self.sum += score;
+        self.sum_sq += score * score;
+    }
+
+    /// The mean score (½ with none).
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.5
+        } else {
+            self.sum / self.n as f64
+        }
+    }
+
+    /// The sample variance of the scores (0 with fewer than two).
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0)
+    }
+}
+
+impl SprtParams {
+    /// The log-likelihood ratio of continuous pair scores (luck-adjusted
+    /// ones, which take any value, not five): Wald's SPRT for the mean of a
+    /// normal distribution, H0 mean s0 against H1 mean s1, with the
+    /// variance estimated from the pairs so far (a generalised SPRT):
+    /// n (s1 − s0) (2 x̄ − s0 − s1) / (2 σ̂²). The variance is floored at
+    /// 10⁻⁶ so identical scores do not give an infinite ratio; with fewer
+    /// than two pairs the ratio is 0.
+    pub fn llr_normal(&self, moments: &Moments) -> f64 {
+        if moments.n < 2 {
+            return 0.0;
+        }
+        let variance = moments.variance().max(1e-6);
+        let (s0, s1) = match self.model {
+            EloModel::Logistic => (logistic_score(self.elo0), logistic_score(self.elo1)),
+            EloModel::Normalized => {
+                let scale = std::f64::consts::SQRT_2 * variance.sqrt() / (800.0 / 10f64.ln());
+                (0.5 + self.elo0 * scale, 0.5 + self.elo1 * scale)
+            }
+        };
+        let n = moments.n as f64;
+        n * (s1 - s0) * (2.0 * moments.mean() - s0 - s1) / (2.0 * variance)
+    }
+}
+
 /// The state of a running test, after each batch of pairs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtState {
+    /// Luck-adjusted pair scores so far, when the test measures luck
+    /// ([`run_with_luck`]); the test then decides on them.
+    pub adjusted: Option<Moments>,
     /// Pair results so far, from the new agent's side.
     pub counts: Pentanomial,
     /// The log-likelihood ratio.
@@ -299,14 +363,55 @@ pub fn run<G>(
 where
     G: sawah_agents::HasHeuristic + Sync + 'static,
 {
+    let play = |pair: u64| -> Result<(f64, Option<f64>), sawah_agents::SpecError> {
+        let dice = crate::matches::pair_seed(schedule.seed, pair);
+        Ok((crate::matches::play_pair(game, new, base, dice)?, None))
+    };
+    run_batches(params, schedule, false, &play, observe)
+}
+
+/// [`run`] deciding on luck-adjusted pair scores (see [`crate::luck`]),
+/// with every game's luck measured by `meter`, and the LLR of
+/// [`SprtParams::llr_normal`]: the same expectation as the raw scores with
+/// far less spread, so a decision in fewer games. The pentanomial counts of
+/// the raw scores are kept beside them.
+pub fn run_with_luck<G>(
+    game: &G,
+    new: &crate::entrant::Entrant,
+    base: &crate::entrant::Entrant,
+    params: &SprtParams,
+    schedule: SprtSchedule,
+    meter: &dyn crate::luck::LuckMeter,
+    observe: &mut dyn FnMut(&SprtState),
+) -> Result<SprtState, crate::matches::LuckMatchError>
+where
+    G: sawah_agents::HasHeuristic + Sync + 'static,
+{
+    let play = |pair: u64| -> Result<(f64, Option<f64>), crate::matches::LuckMatchError> {
+        let dice = crate::matches::pair_seed(schedule.seed, pair);
+        let (outcomes, adjusted) =
+            crate::matches::play_pair_with_luck(game, new, base, dice, meter)?;
+        Ok((crate::matches::pair_score(outcomes), Some(adjusted)))
+    };
+    run_batches(params, schedule, true, &play, observe)
+}
+
+/// Plays `schedule`'s pairs with `play` (raw and, measuring luck, adjusted
+/// pair scores) in batches, checking the test after each whole batch.
+fn run_batches<E: Send>(
+    params: &SprtParams,
+    schedule: SprtSchedule,
+    adjusted: bool,
+    play: &(dyn Fn(u64) -> Result<(f64, Option<f64>), E> + Sync),
+    observe: &mut dyn FnMut(&SprtState),
+) -> Result<SprtState, E> {
     use rayon::prelude::*;
     let SprtSchedule {
-        seed,
-        batch,
-        max_pairs,
+        batch, max_pairs, ..
     } = schedule;
     let batch = batch.max(1);
     let mut state = SprtState {
+        adjusted: adjusted.then(Moments::default),
         counts: Pentanomial::default(),
         llr: 0.0,
         decision: Decision::Continue,
@@ -314,17 +419,21 @@ where
     let mut next = 0u64;
     while next < max_pairs && state.decision == Decision::Continue {
         let end = (next + batch).min(max_pairs);
-        let scores: Vec<f64> = (next..end)
+        let scores: Vec<(f64, Option<f64>)> = (next..end)
             .into_par_iter()
-            .map(|pair| {
-                crate::matches::play_pair(game, new, base, crate::matches::pair_seed(seed, pair))
-            })
-            .collect::<Result<_, _>>()?;
-        for score in scores {
+            .map(play)
+            .collect::<Result<_, E>>()?;
+        for (score, adjusted_score) in scores {
             state.counts.add_pair(score);
+            if let (Some(moments), Some(adjusted_score)) = (&mut state.adjusted, adjusted_score) {
+                moments.add(adjusted_score);
+            }
         }
         next = end;
-        state.llr = params.llr(&state.counts);
+        state.llr = match &state.adjusted {
+            Some(moments) => params.llr_normal(moments),
+            None => params.llr(&state.counts),
+        };
         state.decision = params.decide(state.llr);
         observe(&state);
     }
@@ -378,6 +487,30 @@ mod tests {
         let llr =
             params(-1.75, 0.25, EloModel::Normalized).llr(&penta(104, 5150, 10311, 401, 4883, 127));
         assert_within_percent(3.01, llr);
+    }
+
+    #[test]
+    fn the_normal_llr_of_continuous_scores_is_wald_s_for_a_normal_mean() {
+        let p = params(0.0, 35.0, EloModel::Logistic);
+        let (s0, s1) = (logistic_score(0.0), logistic_score(35.0));
+        let mut moments = Moments::default();
+        for _ in 0..50 {
+            moments.add(0.5);
+            moments.add(0.7);
+        }
+        assert!((moments.mean() - 0.6).abs() < 1e-12);
+        let variance = 0.01 * 100.0 / 99.0;
+        assert!((moments.variance() - variance).abs() < 1e-12);
+        let expected = 100.0 * (s1 - s0) * (2.0 * 0.6 - s0 - s1) / (2.0 * variance);
+        assert!((p.llr_normal(&moments) - expected).abs() < 1e-9);
+        // Halfway between the hypotheses the evidence is even.
+        let mut even = Moments::default();
+        for _ in 0..50 {
+            even.add((s0 + s1) / 2.0 - 0.1);
+            even.add((s0 + s1) / 2.0 + 0.1);
+        }
+        assert!(p.llr_normal(&even).abs() < 1e-9);
+        assert_eq!(p.llr_normal(&Moments::default()), 0.0);
     }
 
     #[test]

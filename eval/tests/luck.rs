@@ -114,3 +114,46 @@ fn the_adjusted_score_keeps_the_raw_expectation_with_far_less_spread() {
     let ratio = (raw.high - raw.low) / (adjusted.high - adjusted.low);
     assert!(ratio >= 5f64.sqrt(), "only {ratio:.2}× narrower");
 }
+
+#[test]
+fn an_sprt_on_adjusted_scores_accepts_a_better_agent_and_rejects_an_equal_one() {
+    use sawah_eval::sprt::{Decision, EloModel, SprtParams, SprtSchedule, run_with_luck};
+    let (rules, _, meter) = solved();
+    let params = SprtParams {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: EloModel::Logistic,
+    };
+    let schedule = SprtSchedule {
+        seed: 5,
+        batch: 32,
+        max_pairs: 20_000,
+    };
+    let better = run_with_luck(
+        &rules,
+        &spec("expectiminimax:depth=1"),
+        &spec("heuristic:noise=0.05"),
+        &params,
+        schedule,
+        &meter,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(better.decision, Decision::AcceptH1, "{better:?}");
+    let equal = run_with_luck(
+        &rules,
+        &spec("heuristic:noise=0.05:seed=1"),
+        &spec("heuristic:noise=0.05:seed=2"),
+        &params,
+        schedule,
+        &meter,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(equal.decision, Decision::AcceptH0, "{equal:?}");
+    let moments = equal.adjusted.unwrap();
+    assert_eq!(moments.n, equal.counts.pairs());
+    assert!((moments.mean() - 0.5).abs() < 0.02, "{}", moments.mean());
+}

@@ -1,14 +1,12 @@
 //! `sawah match`: two agents, paired dice, the first one's score.
 
-use crate::bot::BotFiles;
 use crate::entrants::{Entrants, OutsideArgs};
+use crate::luck::LuckArgs;
 use anyhow::{Context, Result, bail};
 use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
-use sawah_eval::luck::ReviewLuck;
 use sawah_eval::matches::{play_match, play_match_with_luck};
 use sawah_eval::stats::elo_from_score;
-use sawah_protocol::native::Limits;
 use std::path::PathBuf;
 
 /// The arguments of `sawah match`.
@@ -41,15 +39,8 @@ pub struct MatchArgs {
     pub logs: Option<PathBuf>,
     #[command(flatten)]
     pub outside: OutsideArgs,
-    /// Also measure every game's luck and print the luck-adjusted score:
-    /// the same expectation, far less spread (docs/tournaments.md, "Luck-
-    /// adjusted results"). The luck is measured by perfect play from
-    /// --table when given (exact), else by hard one ply deeper.
-    #[arg(long)]
-    pub luck_adjusted: bool,
-    /// The reference that measures the luck instead (a spec or a level).
-    #[arg(long, value_name = "SPEC", requires = "luck_adjusted")]
-    pub reference: Option<String>,
+    #[command(flatten)]
+    pub luck: LuckArgs,
 }
 
 /// Plays the match and prints the score with its interval.
@@ -64,23 +55,13 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         table,
         logs,
         outside,
-        luck_adjusted,
-        reference,
+        luck,
     } = args;
     if games == 0 || games > 100_000_000 {
         bail!("--games must be from 1 to 100000000, not {games}");
     }
     let game = registry.resolve(&rules)?;
-    let meter = match luck_adjusted {
-        true => Some(luck_meter(
-            registry,
-            game.name(),
-            &models,
-            table.as_deref(),
-            reference,
-        )?),
-        false => None,
-    };
+    let meter = luck.meter(registry, game.name(), &models, table.as_deref())?;
     let models = crate::models::find(models.as_deref())?;
     let mut entrants = Entrants::new(&outside, logs, models, game.name(), table)?;
     // Agents are shown as typed (`hard`), with what they resolved to below.
@@ -159,34 +140,6 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The meter of `--luck-adjusted`: the review's reference for `rules`, with
-/// the table given (perfect play, exact) or without (hard one ply deeper),
-/// or the reference named.
-fn luck_meter(
-    registry: &Registry,
-    rules: &str,
-    models: &Option<PathBuf>,
-    table: Option<&str>,
-    reference: Option<String>,
-) -> Result<ReviewLuck> {
-    let files = BotFiles {
-        models: models.clone(),
-        tables: table
-            .map(|table| {
-                table
-                    .parse()
-                    .map_err(|e: String| anyhow::anyhow!("--table {table}: {e}"))
-            })
-            .transpose()?
-            .into_iter()
-            .collect(),
-    };
-    let setup = crate::bot::setup(&files, false, Limits::NONE)?;
-    let bot = crate::bot::native_bot(registry.clone(), &setup)?;
-    ReviewLuck::new(bot, rules, reference.map(serde_json::Value::String))
-        .map_err(|e| anyhow::anyhow!("--reference: {e}"))
 }
 
 /// The Elo difference of a score, rounded and signed, never `-0`.

@@ -132,6 +132,8 @@ pub struct SprtCommandArgs {
     pub logs: Option<PathBuf>,
     #[command(flatten)]
     pub outside: crate::entrants::OutsideArgs,
+    #[command(flatten)]
+    pub luck: crate::luck::LuckArgs,
 }
 
 /// Plays (or resumes) the tournament and writes its Elo table.
@@ -223,6 +225,7 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         models,
         logs,
         outside,
+        luck,
     } = args;
     let args = SprtArgs {
         rules,
@@ -243,6 +246,7 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         models,
         outside,
         logs,
+        luck,
     };
     tournament::sprt_command(registry, args)?;
     Ok(())
