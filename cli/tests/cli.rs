@@ -313,7 +313,10 @@ fn a_luck_adjusted_match_prints_both_scores_and_its_reference() {
         "32",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("deciding on luck-adjusted scores"), "{stdout}");
+    assert!(
+        stdout.contains("deciding on luck-adjusted scores"),
+        "{stdout}"
+    );
     assert!(stdout.contains("H1 accepted"), "{stdout}");
     assert!(stdout.contains("luck-adjusted score"), "{stdout}");
     // A reference is only for a luck-adjusted match; a bad one is named.

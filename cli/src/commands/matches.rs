@@ -126,9 +126,9 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
             adjusted.mean,
             adjusted.low,
             adjusted.high,
-            signed_elo(adjusted.mean),
-            signed_elo(adjusted.low),
-            signed_elo(adjusted.high)
+            signed_elo_tenths(adjusted.mean),
+            signed_elo_tenths(adjusted.low),
+            signed_elo_tenths(adjusted.high)
         );
         let (raw, narrow) = (score.high - score.low, adjusted.high - adjusted.low);
         if narrow > 0.0 {
@@ -146,4 +146,13 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
 fn signed_elo(score: f64) -> String {
     // Adding 0.0 turns -0.0 into 0.0.
     format!("{:+.0}", elo_from_score(score).round() + 0.0)
+}
+
+/// [`signed_elo`] to a tenth: an adjusted interval is often narrower than
+/// one Elo point.
+fn signed_elo_tenths(score: f64) -> String {
+    format!(
+        "{:+.1}",
+        (elo_from_score(score) * 10.0).round() / 10.0 + 0.0
+    )
 }
