@@ -283,7 +283,8 @@ fn with_command(body: Value, command: &str) -> Value {
     responses(
         (status = 200, description = "The response object sawah bot gives (an array for a batch)", body = Object),
         (status = 400, description = "Not JSON, not an object, or an unknown command", body = Object),
-        (status = 413, description = "The body or the batch is too large", body = Object),
+        (status = 408, description = "The body did not arrive within the body timeout", body = Object),
+        (status = 413, description = "The body or the batch is too large, or a batch asks for more output than one request may", body = Object),
         (status = 422, description = "A field, position, roll or bot is wrong", body = Object),
         (status = 503, description = "Overloaded: retry after Retry-After seconds", body = Object)))]
 async fn request(State(state): Shared, request: Request) -> Response {
@@ -310,14 +311,9 @@ async fn request(State(state): Shared, request: Request) -> Response {
                     .into_response();
             }
             match answer(&state, requests, bytes, arrived).await {
-                Ok(answers) => {
-                    let status = if answers.iter().any(|answer| answer.internal) {
-                        StatusCode::INTERNAL_SERVER_ERROR
-                    } else {
-                        StatusCode::OK
-                    };
-                    held_response(&state, status, batch_text(&answers))
-                }
+                // A batch is 200 whatever its elements say (each element
+                // carries its own error, as docs/server.md gives).
+                Ok(answers) => held_response(&state, StatusCode::OK, batch_text(&answers)),
                 Err(error) => error.into_response(),
             }
         }
@@ -403,7 +399,7 @@ async fn evaluate(State(state): Shared, request: Request) -> Response {
     request_body(content = Object, description = "{\"game\":G,\"bot\":B}: a game record (docs/protocol.md) and, optionally, the reference"),
     responses((status = 200, description = "{\"reference\":…,\"turns\":[…],\"light\":{…},\"dark\":{…}}", body = Object),
               (status = 413, description = "A game of more than 5,000 turns", body = Object),
-              (status = 422, description = "A record that does not read or replay, or a bad reference", body = Object),
+              (status = 422, description = "A record that does not read or replay, a bad reference, or a review that would cost more than the node budget (too_expensive)", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn review(State(state): Shared, request: Request) -> Response {
     command_route(&state, request, "review").await
@@ -413,7 +409,7 @@ async fn review(State(state): Shared, request: Request) -> Response {
 #[utoipa::path(post, path = "/v1/hint", tag = "review",
     request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
     responses((status = 200, description = "{\"moves\":[…],\"reference\":…}", body = Object),
-              (status = 422, description = "A bad position, roll or reference", body = Object),
+              (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn hint(State(state): Shared, request: Request) -> Response {
     command_route(&state, request, "hint").await
