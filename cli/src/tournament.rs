@@ -620,21 +620,9 @@ fn run_sprt<G: HasHeuristic + Sync + 'static>(
     Ok(state)
 }
 
-/// Runs `sawah sprt`.
+/// Runs `sawah sprt`: checks the settings, plays the test, reports it.
 pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
-    args.params.validate()?;
-    if args.batch == 0 || args.batch > 1_000_000 {
-        bail!(
-            "--batch must be from 1 to 1000000 pairs, not {}",
-            args.batch
-        );
-    }
-    if args.max_games < 2 || args.max_games > 100_000_000 {
-        bail!(
-            "--max-games must be from 2 to 100000000, not {}",
-            args.max_games
-        );
-    }
+    check_sprt_args(&args)?;
     let game = registry.resolve(&args.rules)?;
     if let Some(path) = &args.table {
         open_table(&game, path)?;
@@ -652,10 +640,41 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
     let meter = args
         .luck
         .meter(registry, game.name(), &args.models, args.table.as_deref())?;
+    let reference = meter
+        .as_ref()
+        .map(|m| sawah_eval::luck::LuckMeter::reference(m).to_string());
+    print_sprt_intro(game.name(), &args, reference.as_deref());
+    let state = with_game!(&game, g => run_sprt(g, &args, &new, &base, meter.as_ref()))?;
+    print_sprt_verdict(&state);
+    if let Some(path) = &args.out {
+        write_sprt_json(path, game.name(), &args, &state, reference.as_deref())?;
+    }
+    Ok(())
+}
+
+/// The batch and game bounds, and the test's own settings.
+fn check_sprt_args(args: &SprtArgs) -> Result<()> {
+    args.params.validate()?;
+    if args.batch == 0 || args.batch > 1_000_000 {
+        bail!(
+            "--batch must be from 1 to 1000000 pairs, not {}",
+            args.batch
+        );
+    }
+    if args.max_games < 2 || args.max_games > 100_000_000 {
+        bail!(
+            "--max-games must be from 2 to 100000000, not {}",
+            args.max_games
+        );
+    }
+    Ok(())
+}
+
+/// What is tested, with which bounds, and what measures the luck.
+fn print_sprt_intro(rules: &str, args: &SprtArgs, reference: Option<&str>) {
     let p = &args.params;
     println!(
-        "SPRT on {}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",
-        game.name(),
+        "SPRT on {rules}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",
         args.new,
         args.base,
         p.elo0,
@@ -667,13 +686,15 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         p.upper_bound(),
         args.seed
     );
-    if let Some(meter) = &meter {
+    if let Some(reference) = reference {
         println!(
-            "deciding on luck-adjusted scores (normal LLR of continuous pair scores); luck measured by {}",
-            sawah_eval::luck::LuckMeter::reference(meter)
+            "deciding on luck-adjusted scores (normal LLR of continuous pair scores); luck measured by {reference}"
         );
     }
-    let state = with_game!(&game, g => run_sprt(g, &args, &new, &base, meter.as_ref()))?;
+}
+
+/// The decision, the pair results and, if measured, the adjusted score.
+fn print_sprt_verdict(state: &sprt::SprtState) {
     let c = state.counts.0;
     let verdict = match state.decision {
         sprt::Decision::AcceptH1 => "H1 accepted: promote the new agent",
@@ -700,33 +721,42 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
             moments.n
         );
     }
-    if let Some(path) = &args.out {
-        let json = serde_json::json!({
-            "rules": game.name(),
-            "new": args.new,
-            "base": args.base,
-            "elo0": p.elo0,
-            "elo1": p.elo1,
-            "alpha": p.alpha,
-            "beta": p.beta,
-            "model": p.model.to_string(),
-            "seed": args.seed,
-            "batch": args.batch,
-            "lower_bound": p.lower_bound(),
-            "upper_bound": p.upper_bound(),
-            "llr": state.llr,
-            "decision": state.decision.to_string(),
-            "pairs": state.counts.pairs(),
-            "pentanomial": c,
-            "score": state.counts.score(),
-            "luck_adjusted_score": state.adjusted.map(|m| m.mean()),
-            "luck_reference": meter.as_ref().map(|m| sawah_eval::luck::LuckMeter::reference(m).to_string()),
-        });
-        let text = serde_json::to_string_pretty(&json)? + "\n";
-        sawah_agents::files::write_atomically(path, text.as_bytes())
-            .with_context(|| format!("writing {}", path.display()))?;
-        println!("written: {}", path.display());
-    }
+}
+
+/// `--out`: the settings and the outcome as JSON, written atomically.
+fn write_sprt_json(
+    path: &Path,
+    rules: &str,
+    args: &SprtArgs,
+    state: &sprt::SprtState,
+    reference: Option<&str>,
+) -> Result<()> {
+    let p = &args.params;
+    let json = serde_json::json!({
+        "rules": rules,
+        "new": args.new,
+        "base": args.base,
+        "elo0": p.elo0,
+        "elo1": p.elo1,
+        "alpha": p.alpha,
+        "beta": p.beta,
+        "model": p.model.to_string(),
+        "seed": args.seed,
+        "batch": args.batch,
+        "lower_bound": p.lower_bound(),
+        "upper_bound": p.upper_bound(),
+        "llr": state.llr,
+        "decision": state.decision.to_string(),
+        "pairs": state.counts.pairs(),
+        "pentanomial": state.counts.0,
+        "score": state.counts.score(),
+        "luck_adjusted_score": state.adjusted.map(|m| m.mean()),
+        "luck_reference": reference,
+    });
+    let text = serde_json::to_string_pretty(&json)? + "\n";
+    sawah_agents::files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
+    println!("written: {}", path.display());
     Ok(())
 }
 
