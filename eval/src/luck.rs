@@ -17,8 +17,6 @@
 //!   Without a table the reference's errors leave some luck in, and the
 //!   spread shrinks less.
 
-use sawah_agents::manifest::Models;
-use sawah_engine::registry::Registry;
 use sawah_protocol::Bot;
 use serde_json::{Value, json};
 
@@ -33,7 +31,7 @@ pub struct GameLuck {
 }
 
 impl GameLuck {
-    /// The luck-adjusted score of the light seat (`light_light` true) or
+    /// The luck-adjusted score of the light seat (`light_seat` true) or
     /// the dark seat, whose result was `result` (1 a win, 0 a loss).
     pub fn adjusted(&self, result: f64, light_seat: bool) -> f64 {
         if light_seat {
@@ -95,17 +93,6 @@ impl ReviewLuck {
             reference,
             name: review.reference,
         })
-    }
-
-    /// A meter whose bot knows `registry` and `models` only: the default
-    /// reference is then `hard` one ply deeper (or `reference`).
-    pub fn without_table(
-        registry: Registry,
-        models: Option<Models>,
-        rules: &str,
-        reference: Option<Value>,
-    ) -> Result<ReviewLuck, String> {
-        ReviewLuck::new(Bot::new(registry).with_models(models), rules, reference)
     }
 }
 

@@ -128,8 +128,9 @@ pub fn play_pair<G>(
 where
     G: HasHeuristic + 'static,
 {
-    let (a_light, a_dark) = play_pair_outcomes(game, first, second, dice_seed)?;
-    Ok((score_for(a_light, Player::Light) + score_for(a_dark, Player::Dark)) / 2.0)
+    Ok(pair_score(play_pair_outcomes(
+        game, first, second, dice_seed,
+    )?))
 }
 
 /// Plays `games` games (rounded up to whole pairs) of `first` against
@@ -206,14 +207,17 @@ where
     let pair = Pair::new(first, second, dice_seed);
     let mut outcomes = Vec::with_capacity(2);
     let mut adjusted = 0.0;
-    for (seating, first_seat) in [
-        (Seating::FirstLight, Player::Light),
-        (Seating::Swapped, Player::Dark),
-    ] {
+    for seating in Seating::BOTH {
+        let first_is_light = seating == Seating::FirstLight;
         let recorded = pair.play_recorded(game, seating).map_err(|(_, e)| e)?;
         let luck = meter.luck(&recorded.moves).map_err(LuckMatchError::Luck)?;
-        let result = score_for(recorded.outcome, first_seat);
-        adjusted += luck.adjusted(result, first_seat == Player::Light) / 2.0;
+        let seat = if first_is_light {
+            Player::Light
+        } else {
+            Player::Dark
+        };
+        let result = score_for(recorded.outcome, seat);
+        adjusted += luck.adjusted(result, first_is_light) / 2.0;
         outcomes.push(recorded.outcome);
     }
     Ok(((outcomes[0], outcomes[1]), adjusted))
@@ -247,8 +251,7 @@ fn tally(
     };
     let mut rolls = 0u64;
     for (a_light, a_dark) in outcomes {
-        let pair = (score_for(a_light, Player::Light) + score_for(a_dark, Player::Dark)) / 2.0;
-        result.pair_scores.push(pair);
+        result.pair_scores.push(pair_score((a_light, a_dark)));
         for (outcome, a_seat) in [(a_light, Player::Light), (a_dark, Player::Dark)] {
             rolls += outcome.rolls;
             result.forfeits += u64::from(outcome.forfeit);

@@ -185,18 +185,24 @@ impl SprtParams {
             return 0.0;
         }
         let pdf = regularised_pdf(counts);
-        let (s0, s1) = match self.model {
+        let mean: f64 = pdf.iter().map(|(a, p)| a * p).sum();
+        let variance: f64 = pdf.iter().map(|(a, p)| p * (a - mean).powi(2)).sum();
+        let (s0, s1) = self.hypothesis_scores(variance);
+        n * (log_likelihood_at(&pdf, s1) - log_likelihood_at(&pdf, s0))
+    }
+
+    /// The expected pair scores under H0 and H1. Logistic: the scores of
+    /// the Elo bounds. Normalised: nElo = (score − ½) / σ_pair · (800 /
+    /// ln 10) / √2, σ_pair the standard deviation of a pair's score, from
+    /// the pairs' `variance`.
+    fn hypothesis_scores(&self, variance: f64) -> (f64, f64) {
+        match self.model {
             EloModel::Logistic => (logistic_score(self.elo0), logistic_score(self.elo1)),
             EloModel::Normalized => {
-                // nElo = (score − ½) / σ_pair · (800 / ln 10) / √2, σ_pair
-                // the standard deviation of a pair's score (in [0, 1]).
-                let mean: f64 = pdf.iter().map(|(a, p)| a * p).sum();
-                let var: f64 = pdf.iter().map(|(a, p)| p * (a - mean).powi(2)).sum();
-                let scale = std::f64::consts::SQRT_2 * var.sqrt() / (800.0 / 10f64.ln());
+                let scale = std::f64::consts::SQRT_2 * variance.sqrt() / (800.0 / 10f64.ln());
                 (0.5 + self.elo0 * scale, 0.5 + self.elo1 * scale)
             }
-        };
-        n * (log_likelihood_at(&pdf, s1) - log_likelihood_at(&pdf, s0))
+        }
     }
 }
 
@@ -310,13 +316,7 @@ impl SprtParams {
             return 0.0;
         }
         let variance = moments.variance().max(1e-6);
-        let (s0, s1) = match self.model {
-            EloModel::Logistic => (logistic_score(self.elo0), logistic_score(self.elo1)),
-            EloModel::Normalized => {
-                let scale = std::f64::consts::SQRT_2 * variance.sqrt() / (800.0 / 10f64.ln());
-                (0.5 + self.elo0 * scale, 0.5 + self.elo1 * scale)
-            }
-        };
+        let (s0, s1) = self.hypothesis_scores(variance);
         let n = moments.n as f64;
         n * (s1 - s0) * (2.0 * moments.mean() - s0 - s1) / (2.0 * variance)
     }

@@ -2,10 +2,10 @@
 //! computation from the table, exactly 0.5 for an agent against itself,
 //! and the same expectation as the raw score with far less spread.
 
-use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
+use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, RandomAgent};
 use sawah_engine::Player;
-use sawah_engine::race::{self, RuleSet};
+use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
 use sawah_eval::entrant::Entrant;
 use sawah_eval::gamelog::play_recorded;
@@ -14,26 +14,21 @@ use sawah_eval::matches::{pair_seed, play_match, play_match_with_luck};
 use sawah_protocol::Bot;
 use std::sync::Arc;
 
+mod common;
+
 /// ur-2 solved exactly, and a luck meter by perfect play from it.
 fn solved() -> (RuleSet, Arc<Table>, ReviewLuck) {
-    let rules = race::preset("ur-2").unwrap();
-    let solution = sawah_solver::solve(&rules, Default::default(), |_| {}).unwrap();
-    let info = TableInfo {
-        states: solution.values.len() as u64,
-        residual: solution.residual,
-        tolerance: 1e-10,
-        value_type: ValueType::F32,
-    };
-    let dir = std::env::temp_dir().join(format!("sawah-luck-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("ur-2.table");
-    write_table(&path, &rules, &solution.values, &info).unwrap();
-    let table = Arc::new(Table::open(&path, &rules).unwrap());
-    let mut bot = Bot::new(Registry::new());
-    bot.assets_mut().add_table("ur-2.table", Arc::clone(&table));
-    bot.add_default_table("ur-2.table".to_string());
-    let meter = ReviewLuck::new(bot, "ur-2", None).unwrap();
+    let (rules, table, _) = common::solved_ur2("luck");
+    let meter = ReviewLuck::new(table_bot(&table), "ur-2", None).unwrap();
     (rules, table, meter)
+}
+
+/// A protocol bot holding `table` as its default for ur-2.
+fn table_bot(table: &Arc<Table>) -> Bot {
+    let mut bot = Bot::new(Registry::new());
+    bot.assets_mut().add_table("ur-2.table", Arc::clone(table));
+    bot.add_default_table("ur-2.table".to_string());
+    bot
 }
 
 fn spec(text: &str) -> Entrant {
@@ -45,6 +40,7 @@ fn with_a_table_the_adjusted_score_is_the_start_value_minus_the_losses() {
     let (rules, table, meter) = solved();
     assert!(meter.reference().contains("exact"), "{}", meter.reference());
     let start_value = table.value(&rules.start());
+    let bot = table_bot(&table);
     for seed in 0..20 {
         // Random play loses a lot in both seats: the losses decide.
         let mut light = RandomAgent::new(seed);
@@ -56,12 +52,6 @@ fn with_a_table_the_adjusted_score_is_the_start_value_minus_the_losses() {
         // (the best move's value minus the played one's, both the table's).
         // Equal up to the table's f32 rounding and the solver's residual,
         // summed over the game's turns.
-        let bot = {
-            let mut bot = Bot::new(Registry::new());
-            bot.assets_mut().add_table("t", Arc::clone(&table));
-            bot.add_default_table("t".to_string());
-            bot
-        };
         let record = serde_json::json!({"rules": "ur-2", "moves": played.moves});
         let review = bot.review_game(&record, None, None).unwrap();
         let (mut light_loss, mut dark_loss) = (0.0, 0.0);

@@ -4,10 +4,10 @@
 //! refused by turn.
 
 use sawah_agents::perfect::PerfectAgent;
-use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
+use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, RandomAgent};
 use sawah_engine::Player;
-use sawah_engine::race::{self, Move, Position, RuleSet};
+use sawah_engine::race::{Move, Position, RuleSet};
 use sawah_engine::record::Record;
 use sawah_engine::senet::Senet;
 use sawah_eval::gamelog::{play_recorded, replay};
@@ -26,22 +26,11 @@ fn by_table(rules: &RuleSet, table: &Arc<Table>, tokens: &[String]) -> Result<Re
     review(rules, rules.start(), tokens, &mut reference)
 }
 
+mod common;
+
 /// ur-2 solved exactly, as a table file.
 fn solved(name: &str) -> (RuleSet, Arc<Table>, String) {
-    let rules = race::preset("ur-2").unwrap();
-    let solution = sawah_solver::solve(&rules, Default::default(), |_| {}).unwrap();
-    let info = TableInfo {
-        states: solution.values.len() as u64,
-        residual: solution.residual,
-        tolerance: 1e-10,
-        value_type: ValueType::F32,
-    };
-    let dir = std::env::temp_dir().join(format!("sawah-review-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("ur-2.table");
-    write_table(&path, &rules, &solution.values, &info).unwrap();
-    let table = Arc::new(Table::open(&path, &rules).unwrap());
-    (rules, table, path.display().to_string())
+    common::solved_ur2(&format!("review-{name}"))
 }
 
 /// The mover's win probability after `mv`, from the table's values alone.

@@ -1,0 +1,25 @@
+//! What the eval tests share: ur-2 solved exactly, as a table file.
+
+use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
+use sawah_engine::race::{self, RuleSet};
+use std::sync::Arc;
+
+/// ur-2 solved exactly and written to a table file in a folder of its own
+/// (`name` tells the tests apart): the rule set, the opened table and its
+/// path.
+pub fn solved_ur2(name: &str) -> (RuleSet, Arc<Table>, String) {
+    let rules = race::preset("ur-2").unwrap();
+    let solution = sawah_solver::solve(&rules, Default::default(), |_| {}).unwrap();
+    let info = TableInfo {
+        states: solution.values.len() as u64,
+        residual: solution.residual,
+        tolerance: 1e-10,
+        value_type: ValueType::F32,
+    };
+    let dir = std::env::temp_dir().join(format!("sawah-eval-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ur-2.table");
+    write_table(&path, &rules, &solution.values, &info).unwrap();
+    let table = Arc::new(Table::open(&path, &rules).unwrap());
+    (rules, table, path.display().to_string())
+}
