@@ -177,7 +177,13 @@ async fn answer_one(
                 let status = status_of(&answer, path_names_rules);
                 held_response(state, status, answer.text)
             }
-            None => held_response(state, StatusCode::INTERNAL_SERVER_ERROR, "{}".into()),
+            // The pool answers every request of a job; never reached.
+            None => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the request got no answer; it has been logged",
+            )
+            .into_response(),
         },
         Err(error) => error.into_response(),
     }

@@ -223,6 +223,36 @@ fn read_answer(stream: &mut TcpStream) -> (u16, String) {
     (status, body.to_string())
 }
 
+/// A request for Senet's largest `daily` answer: 100,000 throws, about
+/// 200 KB.
+const LARGEST_DAILY: &[u8] =
+    b"GET /v1/daily/2026-12-05?count=100000 HTTP/1.1\r\nhost: test\r\n\r\n";
+
+/// A client that asks for the largest `daily` answer up to `times` times on
+/// one connection and reads none: once the socket buffers are full, the
+/// server holds an answer for it. A write that waits `patience` ends the
+/// asking. `None` if it cannot connect.
+fn deaf_client(addr: SocketAddr, times: usize, patience: Duration) -> Option<TcpStream> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream.set_write_timeout(Some(patience)).ok()?;
+    for _ in 0..times {
+        if stream.write_all(LARGEST_DAILY).is_err() {
+            break;
+        }
+    }
+    Some(stream)
+}
+
+/// A client stuck in its headers: it sends part of a request and never the
+/// rest.
+fn stuck_in_headers(addr: SocketAddr) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nhost: te")
+        .unwrap();
+    stream
+}
+
 /// A game of random moves on `rules`, as a record.
 fn random_game(rules: &str, seed: u64) -> Value {
     let game = sawah_engine::race::preset(rules).unwrap();
@@ -400,19 +430,7 @@ fn a_client_that_does_not_read_its_answers_is_closed_after_the_write_timeout() {
     let server = Server::start(json!({"write_timeout_ms": 1000}));
     // Ask for 100,000 throws (about 200 KB) again and again on one
     // connection, and never read: the answers fill the socket buffers.
-    let mut stream = TcpStream::connect(server.addr).unwrap();
-    stream
-        .set_write_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    let one = b"GET /v1/daily/2026-12-05?count=100000 HTTP/1.1\r\nhost: test\r\n\r\n";
-    let started = Instant::now();
-    let mut sent = 0;
-    while started.elapsed() < Duration::from_secs(20) && sent < 400 {
-        if stream.write_all(one).is_err() {
-            break;
-        }
-        sent += 1;
-    }
+    let mut stream = deaf_client(server.addr, 400, Duration::from_secs(20)).unwrap();
     // The server gave up on the connection: its answers no longer hold
     // memory, and it answers others.
     let deadline = Instant::now() + Duration::from_secs(15);
@@ -443,20 +461,8 @@ fn answers_waiting_to_be_read_are_held_within_the_answer_memory() {
     let server = Server::start(json!({"answer_memory_mib": 1, "write_timeout_ms": 5000}));
     // Ten clients that ask for 200 KB answers again and again and read
     // none: once the socket buffers are full, each holds an answer.
-    let one = b"GET /v1/daily/2026-12-05?count=100000 HTTP/1.1\r\nhost: test\r\n\r\n";
     let deaf: Vec<TcpStream> = (0..10)
-        .map(|_| {
-            let mut stream = TcpStream::connect(server.addr).unwrap();
-            stream
-                .set_write_timeout(Some(Duration::from_millis(500)))
-                .unwrap();
-            for _ in 0..200 {
-                if stream.write_all(one).is_err() {
-                    break;
-                }
-            }
-            stream
-        })
+        .map(|_| deaf_client(server.addr, 200, Duration::from_millis(500)).unwrap())
         .collect();
     // Once the answers held fill the budget, another large answer does not
     // fit: 503, not more memory.
@@ -492,18 +498,8 @@ fn memory_stays_under_300_mb_under_the_worst_requests_the_limits_allow() {
         // Forty clients that ask for the largest daily answer and read
         // nothing, on many connections.
         std::thread::spawn(move || {
-            let one = b"GET /v1/daily/2026-12-05?count=100000 HTTP/1.1\r\nhost: test\r\n\r\n";
             let streams: Vec<TcpStream> = (0..40)
-                .filter_map(|_| {
-                    let mut stream = TcpStream::connect(addr).ok()?;
-                    stream
-                        .set_write_timeout(Some(Duration::from_secs(2)))
-                        .ok()?;
-                    for _ in 0..30 {
-                        stream.write_all(one).ok()?;
-                    }
-                    Some(stream)
-                })
+                .filter_map(|_| deaf_client(addr, 30, Duration::from_secs(2)))
                 .collect();
             std::thread::sleep(Duration::from_secs(5));
             drop(streams);
@@ -560,19 +556,8 @@ fn memory_stays_under_300_mb_under_the_worst_requests_the_limits_allow() {
 fn after_sigterm_the_server_exits_within_25_s_whatever_its_clients_do() {
     let mut server = Server::defaults();
     // One client stuck in its headers, one that does not read its answer.
-    let mut stuck = TcpStream::connect(server.addr).unwrap();
-    stuck
-        .write_all(b"GET /healthz HTTP/1.1\r\nhost: te")
-        .unwrap();
-    let mut deaf = TcpStream::connect(server.addr).unwrap();
-    let one = b"GET /v1/daily/2026-12-05?count=100000 HTTP/1.1\r\nhost: test\r\n\r\n";
-    deaf.set_write_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
-    for _ in 0..100 {
-        if deaf.write_all(one).is_err() {
-            break;
-        }
-    }
+    let _stuck = stuck_in_headers(server.addr);
+    let _deaf = deaf_client(server.addr, 100, Duration::from_secs(2)).unwrap();
     server.signal("-TERM");
     let exited = server.exited_within(Duration::from_secs(40));
     let exited = exited.expect("the server exits");
@@ -588,10 +573,7 @@ fn the_shutdown_timeout_closes_what_is_still_open_and_a_second_signal_exits_at_o
     // Timeouts too long to end the stuck client themselves.
     let mut server = Server::start(json!({
         "header_timeout_ms": 120_000, "shutdown_timeout_ms": 2_000}));
-    let mut stuck = TcpStream::connect(server.addr).unwrap();
-    stuck
-        .write_all(b"GET /healthz HTTP/1.1\r\nhost: te")
-        .unwrap();
+    let _stuck = stuck_in_headers(server.addr);
     std::thread::sleep(Duration::from_millis(200));
     server.signal("-TERM");
     let exited = server.exited_within(Duration::from_secs(20)).unwrap();
@@ -602,10 +584,7 @@ fn the_shutdown_timeout_closes_what_is_still_open_and_a_second_signal_exits_at_o
 
     let mut server = Server::start(json!({
         "header_timeout_ms": 120_000, "shutdown_timeout_ms": 120_000}));
-    let mut stuck = TcpStream::connect(server.addr).unwrap();
-    stuck
-        .write_all(b"GET /healthz HTTP/1.1\r\nhost: te")
-        .unwrap();
+    let _stuck = stuck_in_headers(server.addr);
     std::thread::sleep(Duration::from_millis(200));
     server.signal("-TERM");
     assert!(
