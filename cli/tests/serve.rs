@@ -241,3 +241,17 @@ fn the_load_tool_stops_at_its_seconds_even_when_the_server_never_answers() {
         "--seconds 1 took {took:?}"
     );
 }
+
+#[test]
+fn connection_limits_out_of_range_stop_the_start_with_the_flag_named() {
+    for bad in ["0", "99999999999"] {
+        assert_refused(
+            &["serve", "--addr", "127.0.0.1:0", "--max-connections", bad],
+            "--max-connections must be from 1 to 1048576",
+        );
+    }
+    assert_refused(
+        &["serve", "--addr", "127.0.0.1:0", "--header-timeout", "0"],
+        "--header-timeout must be a positive number of seconds",
+    );
+}

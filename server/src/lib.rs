@@ -42,6 +42,9 @@ use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
 
+/// The most `--max-connections` may be (each connection is a descriptor).
+pub const MAX_CONNECTIONS: usize = 1 << 20;
+
 /// The longest request id kept; a longer one is replaced by a fresh id.
 pub const MAX_REQUEST_ID: usize = 128;
 
@@ -125,10 +128,11 @@ impl Config {
                 self.queue, self.max_batch
             )));
         }
-        if self.max_connections == 0 {
-            return Err(ServeError::Config(
-                "--max-connections must be at least 1".into(),
-            ));
+        if !(1..=MAX_CONNECTIONS).contains(&self.max_connections) {
+            return Err(ServeError::Config(format!(
+                "--max-connections must be from 1 to {MAX_CONNECTIONS}, not {}",
+                self.max_connections
+            )));
         }
         Ok(())
     }
