@@ -9,10 +9,10 @@
 //! memory and its signals are its own; the clients are plain sockets, so
 //! an attack can do what a well-behaved client never would.
 
+use sawah_agents::RandomAgent;
 use sawah_agents::manifest::Models;
-use sawah_engine::dice::DiceSource;
-use sawah_engine::record::move_token;
 use sawah_engine::registry::Registry;
+use sawah_eval::gamelog::play_recorded;
 use sawah_protocol::Bot;
 use sawah_protocol::native::{self, Limits, Setup};
 use sawah_server::Config;
@@ -253,23 +253,13 @@ fn stuck_in_headers(addr: SocketAddr) -> TcpStream {
     stream
 }
 
-/// A game of random moves on `rules`, as a record.
+/// A game of random moves on `rules`, as a record (played by the
+/// harness's own recorder).
 fn random_game(rules: &str, seed: u64) -> Value {
     let game = sawah_engine::race::preset(rules).unwrap();
-    let mut dice = DiceSource::from_seed(seed);
-    let mut position = game.start();
-    let mut moves = Vec::new();
-    while game.winner(&position).is_none() {
-        let roll = dice.roll(game.dice());
-        let legal = game.legal_moves(&position, roll);
-        let mv = (!legal.is_empty()).then(|| legal[dice.below(legal.len())]);
-        moves.push(move_token(&game, roll, mv));
-        position = match mv {
-            Some(mv) => game.apply(&position, mv).position,
-            None => game.pass(&position),
-        };
-    }
-    json!({"rules": rules, "moves": moves})
+    let (mut light, mut dark) = (RandomAgent::new(seed), RandomAgent::new(seed + 1));
+    let played = play_recorded(&game, &mut light, &mut dark, seed);
+    json!({"rules": rules, "moves": played.moves})
 }
 
 /// A position of masters from the middle of a random game.
