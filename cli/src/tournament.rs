@@ -5,10 +5,11 @@ use crate::entrants::Entrants;
 use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
 use sawah_eval::analysis::loss_in_folders;
 use sawah_eval::entrant::Entrant;
+use sawah_eval::luck::LuckMeter;
+use sawah_eval::merge::merge;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
 use sawah_eval::results::{self, GameRecord};
 use sawah_eval::sprt::{self, EloModel, SprtParams};
@@ -44,6 +45,8 @@ pub struct TournamentArgs {
     pub models: Option<PathBuf>,
     /// Outside bots and how they are refereed.
     pub outside: crate::entrants::OutsideArgs,
+    /// Whether to measure every game's luck, and by what reference.
+    pub luck: crate::luck::LuckArgs,
 }
 
 /// The identity of a rule set's full description.
@@ -114,6 +117,13 @@ fn standings_line(progress: &Progress) -> String {
     if progress.failures > 0 {
         line.push_str(&format!(" | {} forfeits", progress.failures));
     }
+    let work = progress.play_seconds + progress.luck_seconds;
+    if progress.luck_seconds > 0.0 && work > 0.0 {
+        line.push_str(&format!(
+            " | luck {:.0}% of the work",
+            100.0 * progress.luck_seconds / work
+        ));
+    }
     line
 }
 
@@ -134,76 +144,6 @@ fn counted(count: usize, noun: &str) -> String {
     }
 }
 
-/// What each agent name meant in the folders merged so far: its portable
-/// spec, the files it read, an outside bot's `hello` identity, and the
-/// folder that said so first.
-#[derive(Default)]
-struct Meanings(HashMap<String, (String, Vec<AgentFile>, PathBuf)>);
-
-/// An outside bot's `hello` identity as a header records it, as text.
-fn identity_of(header: &results::Header, k: usize) -> String {
-    header
-        .identities
-        .get(k)
-        .and_then(Option::as_ref)
-        .map(|i| format!("{} {} by {}", i.name, i.version, i.author))
-        .unwrap_or_default()
-}
-
-impl Meanings {
-    /// Refuses a folder whose agents mean something else under the same
-    /// names (another spec, or a file with other contents).
-    fn check(&mut self, dir: &Path, header: &results::Header) -> Result<()> {
-        for (k, name) in header.agents.iter().enumerate() {
-            let spec = header
-                .specs
-                .get(k)
-                .map(|s| portable_text(s))
-                .unwrap_or_default();
-            // The hello identity travels with the spec, so a bot that
-            // changed version is not merged with itself.
-            let identity = identity_of(header, k);
-            let spec = if identity.is_empty() {
-                spec
-            } else {
-                format!("{spec} (hello: {identity})")
-            };
-            let files = header.files.get(k).cloned().unwrap_or_default();
-            let Some((first_spec, first_files, first_dir)) = self.0.get(name) else {
-                self.0
-                    .insert(name.clone(), (spec, files, dir.to_path_buf()));
-                continue;
-            };
-            if *first_spec != spec {
-                bail!(
-                    "{}: {name} is {spec}, but in {} it is {first_spec}; merge folders whose agents are the same",
-                    dir.display(),
-                    first_dir.display()
-                );
-            }
-            for file in &files {
-                let first = first_files
-                    .iter()
-                    .find(|f| f.option == file.option && f.name == file.name);
-                if let Some(first) = first
-                    && first.sha256 != file.sha256
-                {
-                    bail!(
-                        "{}: the {} file {} of {name} has SHA-256 {}, but in {} it has SHA-256 {}; it changed between the runs",
-                        dir.display(),
-                        file.option,
-                        file.name,
-                        file.sha256,
-                        first_dir.display(),
-                        first.sha256
-                    );
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Runs `sawah tournament`.
 pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: bool) -> Result<()> {
     if args.games == 0 || args.games > 100_000_000 {
@@ -220,6 +160,9 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         // Checked now, not after the games.
         open_table(&game, path)?;
     }
+    let meter = args
+        .luck
+        .meter(registry, game.name(), &args.models, args.table.as_deref())?;
     // Levels (easy, medium, hard) resolve through the shipped models;
     // outside bots' stderr goes to OUT/logs/NAME.log.
     let models = crate::models::find(args.models.as_deref())?;
@@ -243,17 +186,22 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         t.shard,
         args.out.display()
     );
-    let summary = play_with_progress(&game, &t, &args.out)?;
+    let meter = meter.as_ref().map(|m| m as &dyn LuckMeter);
+    if let Some(meter) = meter {
+        println!("luck measured by {}", meter.reference().name);
+    }
+    let summary = play_with_progress(&game, &t, &args.out, meter)?;
     report_run(&entrants, &summary, &args.out);
     let heading = format!(
-        "# {} Elo table\n\nCommand: `sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}`",
+        "# {} Elo table\n\nCommand: `sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}`",
         t.rules,
         args.rules,
         args.agents.join(","),
         args.games,
         t.format,
         t.seed,
-        t.shard
+        t.shard,
+        luck_flags(&args.luck)
     );
     let table = rate(
         &game,
@@ -262,6 +210,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         &TableOptions {
             anchor,
             prior: args.prior,
+            luck_reference: meter.map(|m| m.reference().name.clone()),
         },
         args.table.as_deref(),
         std::slice::from_ref(&args.out),
@@ -304,11 +253,22 @@ fn schedule(game: &AnyGame, args: &TournamentArgs, entrants: &mut Entrants) -> R
     })
 }
 
-/// Plays (or resumes) `t` into `out` under a progress bar with the standings.
+/// The luck options of a command line, as the table's heading repeats them.
+fn luck_flags(luck: &crate::luck::LuckArgs) -> String {
+    match (&luck.reference, luck.luck_adjusted) {
+        (_, false) => String::new(),
+        (None, true) => " --luck-adjusted".into(),
+        (Some(reference), true) => format!(" --luck-adjusted --reference {reference}"),
+    }
+}
+
+/// Plays (or resumes) `t` into `out` under a progress bar with the
+/// standings (and, measuring luck, its share of the work).
 fn play_with_progress(
     game: &AnyGame,
     t: &Tournament,
     out: &Path,
+    luck: Option<&dyn LuckMeter>,
 ) -> Result<tournament::RunSummary> {
     let bar = progress_bar(2 * t.jobs().len() as u64, "games");
     let last: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
@@ -321,7 +281,7 @@ fn play_with_progress(
             bar.set_message(standings_line(p));
         }
     };
-    let summary = with_game!(game, g => tournament::run(g, t, out, &observe))?;
+    let summary = with_game!(game, g => tournament::run_with_luck(g, t, out, luck, &observe))?;
     bar.finish_and_clear();
     Ok(summary)
 }
@@ -353,6 +313,15 @@ fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path)
         summary.games.len(),
         out.join(results::RESULTS_FILE).display()
     );
+    let work = summary.play_seconds + summary.luck_seconds;
+    if summary.luck_seconds > 0.0 && work > 0.0 {
+        println!(
+            "measuring luck took {:.1} s of {:.1} s thread time ({:.1}%)",
+            summary.luck_seconds,
+            work,
+            100.0 * summary.luck_seconds / work
+        );
+    }
 }
 
 /// The Elo table of `games`, with loss per move where a table is given
@@ -393,155 +362,88 @@ fn rate(
     Ok(elo_table(game.name(), games, order, options, &loss)?)
 }
 
-/// Tournament folders merged: every game once, the agents in the order
-/// the folders first name them, the rule set they share.
-#[derive(Default)]
-struct Merged {
-    games: Vec<GameRecord>,
-    seen: HashMap<(String, String, u64), usize>,
-    order: Vec<String>,
-    rules: Option<(String, String, PathBuf)>,
-    duplicates: u64,
-    meanings: Meanings,
-}
-
-impl Merged {
-    /// Adds one folder's results: the same rule set as the folders before,
-    /// agents that mean the same under the same names, and games that
-    /// agree with the same games elsewhere (counted once).
-    fn add(&mut self, dir: &Path) -> Result<()> {
-        let mut file_games = Vec::new();
-        let file = results::read_with(dir, |mut game| {
-            game.moves = Vec::new(); // kept out of memory; loss per move streams them
-            file_games.push(game);
-            Ok(())
-        })?;
-        let h = &file.header;
-        match &self.rules {
-            None => self.rules = Some((h.rules.clone(), h.rules_digest.clone(), dir.to_path_buf())),
-            Some((name, digest, first)) => {
-                if *name != h.rules || *digest != h.rules_digest {
-                    bail!(
-                        "{} holds games of {} ({}), but {} holds games of {name} ({digest}); merge one rule set at a time",
-                        dir.display(),
-                        h.rules,
-                        h.rules_digest,
-                        first.display()
-                    );
-                }
-            }
-        }
-        for name in &h.agents {
-            if !self.order.contains(name) {
-                self.order.push(name.clone());
-            }
-        }
-        self.meanings.check(dir, h)?;
-        if file.partial_tail > 0 {
-            eprintln!(
-                "note: {} ends in an unfinished line ({} bytes), left out",
-                dir.display(),
-                file.partial_tail
-            );
-        }
-        for g in file_games {
-            match self.seen.get(&g.key()) {
-                Some(&k) => {
-                    let first = &self.games[k];
-                    if first.winner != g.winner || first.length != g.length {
-                        bail!(
-                            "{}: game {} vs {} with dice seed {} is also in another folder with another result; these folders disagree",
-                            dir.display(),
-                            g.light,
-                            g.dark,
-                            g.seed
-                        );
-                    }
-                    self.duplicates += 1;
-                }
-                None => {
-                    self.seen.insert(g.key(), self.games.len());
-                    self.games.push(g);
-                }
-            }
-        }
-        Ok(())
-    }
+/// What `sawah elo` was asked.
+#[derive(Debug)]
+pub struct EloRun<'a> {
+    /// The folders to merge.
+    pub dirs: &'a [PathBuf],
+    /// Where to write the table.
+    pub out: Option<&'a Path>,
+    /// `NAME=VALUE` anchor.
+    pub anchor: &'a str,
+    /// Whether the anchor was given.
+    pub anchor_given: bool,
+    /// Virtual draws per pairing.
+    pub prior: f64,
+    /// Solved table for loss per move.
+    pub table: Option<&'a str>,
+    /// Also rate on the luck-adjusted scores the folders carry.
+    pub luck_adjusted: bool,
 }
 
 /// Runs `sawah elo`: merges result folders into one table.
-pub fn elo(
-    registry: &mut Registry,
-    dirs: &[PathBuf],
-    out: Option<&Path>,
-    anchor: &str,
-    anchor_given: bool,
-    prior: f64,
-    table: Option<&str>,
-) -> Result<()> {
-    if dirs.is_empty() {
-        bail!("name at least one tournament folder");
-    }
+pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
+    let EloRun {
+        dirs,
+        out,
+        anchor,
+        anchor_given,
+        prior,
+        table,
+        luck_adjusted,
+    } = run;
     if !(prior.is_finite() && prior >= 0.0) {
         bail!("--prior must be a number of games, 0 or more, not {prior}");
     }
-    let mut merged = Merged::default();
-    for dir in dirs {
-        merged.add(dir)?;
-    }
-    let Some((rules_name, rules_digest, _)) = merged.rules.take() else {
-        bail!("no results");
-    };
-    let game = registry.resolve(&rules_name).with_context(|| {
+    let merged = merge(dirs, luck_adjusted, &mut |note| eprintln!("note: {note}"))?;
+    let (rules_name, rules_digest) = &merged.rules;
+    let game = registry.resolve(rules_name).with_context(|| {
         format!("the results are of {rules_name}; load its rule file with --rules-file")
     })?;
-    if self::rules_digest(&game) != rules_digest {
+    if self::rules_digest(&game) != *rules_digest {
         bail!(
             "the results were played under another version of {rules_name} (digest {rules_digest}, this one is {})",
             self::rules_digest(&game)
         );
     }
-    let Merged {
-        games,
-        order,
-        duplicates,
-        ..
-    } = merged;
-    let names = sawah_eval::report::agents_of(&games, &order);
+    let names = sawah_eval::report::agents_of(&merged.games, &merged.order);
     let anchor = anchor_options(anchor, &names, anchor_given)?;
-    let table = rate(
-        &game,
-        &games,
-        &order,
-        &TableOptions { anchor, prior },
-        table,
-        dirs,
-    )?;
+    let options = TableOptions {
+        anchor,
+        prior,
+        luck_reference: merged.luck.as_ref().map(|l| l.name.clone()),
+    };
+    let elo_table = rate(&game, &merged.games, &merged.order, &options, table, dirs)?;
     if let Some(out) = out {
         let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
         let mut sources: Vec<String> = sources.into_iter().collect();
         sources.sort();
         let heading = format!(
-            "# {rules_name} Elo table\n\nCommand: `sawah elo {} --out {}`",
+            "# {rules_name} Elo table\n\nCommand: `sawah elo {}{} --out {}`",
             sources.join(" "),
+            if luck_adjusted {
+                " --luck-adjusted"
+            } else {
+                ""
+            },
             out.display()
         );
-        table
+        elo_table
             .write(out, &heading)
             .with_context(|| format!("writing the Elo table to {}", out.display()))?;
     }
     println!(
         "{} games from {} folder{}{}",
-        games.len(),
+        merged.games.len(),
         dirs.len(),
         if dirs.len() == 1 { "" } else { "s" },
-        if duplicates > 0 {
-            format!(" ({duplicates} duplicates counted once)")
+        if merged.duplicates > 0 {
+            format!(" ({} duplicates counted once)", merged.duplicates)
         } else {
             String::new()
         }
     );
-    print!("{}", table.markdown());
+    print!("{}", elo_table.markdown());
     if let Some(out) = out {
         println!(
             "written: {}/elo.md, elo.csv, elo.json, elo.svg",
@@ -642,7 +544,7 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
         .meter(registry, game.name(), &args.models, args.table.as_deref())?;
     let reference = meter
         .as_ref()
-        .map(|m| sawah_eval::luck::LuckMeter::reference(m).to_string());
+        .map(|m| sawah_eval::luck::LuckMeter::reference(m).name.clone());
     print_sprt_intro(game.name(), &args, reference.as_deref());
     let state = with_game!(&game, g => run_sprt(g, &args, &new, &base, meter.as_ref()))?;
     print_sprt_verdict(&state);

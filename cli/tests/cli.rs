@@ -335,4 +335,54 @@ fn a_luck_adjusted_match_prints_both_scores_and_its_reference() {
     ]);
     assert_ne!(code, 0);
     assert!(stderr.contains("--reference"), "{stderr}");
+
+    // A luck-adjusted tournament writes the luck beside every result, and
+    // its table and `sawah elo --luck-adjusted` show both ratings.
+    let out = dir.join("t");
+    let out = out.to_str().unwrap();
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "20",
+        "--table",
+        table,
+        "--luck-adjusted",
+        "--out",
+        out,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("| adj. Elo |"), "{stdout}");
+    assert!(stdout.contains("measuring luck took"), "{stdout}");
+    let results = std::fs::read_to_string(dir.join("t/results.jsonl")).unwrap();
+    assert_eq!(
+        results.matches("\"luck\":{\"light_pp\":").count(),
+        20,
+        "{results}"
+    );
+    let (code, stdout, stderr) = sawah(&["elo", out, "--luck-adjusted"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("solved table ur-2.sawah (exact)"),
+        "{stdout}"
+    );
+    let raw = dir.join("raw");
+    let (code, _, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "2",
+        "--out",
+        raw.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = sawah(&["elo", out, raw.to_str().unwrap(), "--luck-adjusted"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("without --luck-adjusted"), "{stderr}");
 }

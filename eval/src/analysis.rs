@@ -222,6 +222,7 @@ pub fn loss_against_perfect(
                     length: played.outcome.rolls,
                     moves: played.moves,
                     failure: played.failure,
+                    luck: None,
                 });
             }
             Ok(out)

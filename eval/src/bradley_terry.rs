@@ -15,7 +15,10 @@
 //! negative Hessian of the log-likelihood, prior included) with the anchor
 //! fixed: a 95% interval is ±1.96 standard errors. They treat games as
 //! independent; paired dice make results less noisy than that, so these
-//! intervals are, if anything, conservative.
+//! intervals are, if anything, conservative. [`fit_clustered`] takes its
+//! intervals from the results' observed spread instead (the sandwich
+//! covariance, pairs as clusters): what luck-adjusted scores, far less
+//! noisy than a game's result, need.
 
 use thiserror::Error;
 
@@ -247,6 +250,120 @@ const TOLERANCE: f64 = 1e-12;
 
 /// Fits ratings to `table`.
 pub fn fit(table: &GameTable, options: FitOptions) -> Result<Ratings, FitError> {
+    let fitted = maximise(table, options)?;
+    let covariance = expand(
+        &invert(reduce(&information(&fitted), options.anchor)),
+        options.anchor,
+    );
+    Ok(fitted.ratings(&covariance, options))
+}
+
+/// One game's result, for [`fit_clustered`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Observed {
+    /// The agent that moved first.
+    pub light: usize,
+    /// The agent that moved second.
+    pub dark: usize,
+    /// Light's score: 1 a win, 0 a loss, or any real number (a
+    /// luck-adjusted score).
+    pub light_score: f64,
+}
+
+/// Fits ratings to the games of `clusters` (each a group of games whose
+/// results may be correlated, as the two games of a pair are), with
+/// intervals from the observed spread of the results rather than the
+/// binomial spread the model implies: the cluster-robust ("sandwich")
+/// covariance H⁻¹ (Σ_c u_c u_cᵀ) H⁻¹ · C/(C − 1), where H is the observed
+/// information, u_c a cluster's score vector at the fit and C the number of
+/// clusters (Liang and Zeger 1986; the estimates are those of [`fit`],
+/// read as a quasi-likelihood when scores are not 0 or 1). It is what
+/// luck-adjusted scores need: their spread is far below a game's, and the
+/// binomial intervals would hide that.
+pub fn fit_clustered(
+    agents: usize,
+    clusters: &[Vec<Observed>],
+    options: FitOptions,
+) -> Result<Ratings, FitError> {
+    let mut table = GameTable::new(agents);
+    for game in clusters.iter().flatten() {
+        table.add(game.light, game.dark, game.light_score);
+    }
+    let fitted = maximise(&table, options)?;
+    let n = agents;
+    let mut spread = vec![vec![0.0f64; n + 1]; n + 1];
+    for cluster in clusters {
+        let mut score = vec![0.0f64; n + 1];
+        for game in cluster {
+            let residual = game.light_score - fitted.light_wins(game.light, game.dark);
+            score[game.light] += residual;
+            score[game.dark] -= residual;
+            score[n] += residual;
+        }
+        for x in 0..=n {
+            for y in 0..=n {
+                spread[x][y] += score[x] * score[y];
+            }
+        }
+    }
+    let count = clusters.len() as f64;
+    let correction = if count > 1.0 {
+        count / (count - 1.0)
+    } else {
+        1.0
+    };
+    let bread = invert(reduce(&information(&fitted), options.anchor));
+    let meat = reduce(&spread, options.anchor);
+    let sandwich = multiply(&multiply(&bread, &meat), &bread);
+    let scaled: Vec<Vec<f64>> = sandwich
+        .iter()
+        .map(|row| row.iter().map(|v| v * correction).collect())
+        .collect();
+    Ok(fitted.ratings(&expand(&scaled, options.anchor), options))
+}
+
+/// The maximum of the likelihood: log-strengths and the first-move term,
+/// with the data (prior included) they were fitted to.
+struct Maximum {
+    data: GameTable,
+    strength: Vec<f64>,
+    eta: f64,
+    iterations: usize,
+}
+
+impl Maximum {
+    /// The model's probability that `light` beats `dark`.
+    fn light_wins(&self, light: usize, dark: usize) -> f64 {
+        1.0 / (1.0 + (self.strength[dark] - self.strength[light] - self.eta).exp())
+    }
+
+    /// The ratings in Elo, with `covariance` (of the log-strengths and the
+    /// first-move term, anchor row and column zero).
+    fn ratings(&self, covariance: &[Vec<f64>], options: FitOptions) -> Ratings {
+        let n = self.strength.len();
+        let base = self.strength[options.anchor];
+        let elo: Vec<f64> = self
+            .strength
+            .iter()
+            .map(|r| options.anchor_elo + (r - base) * ELO_PER_NAT)
+            .collect();
+        let scale = ELO_PER_NAT * ELO_PER_NAT;
+        let rating_cov: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..n).map(|j| covariance[i][j] * scale).collect())
+            .collect();
+        Ratings {
+            elo_se: (0..n).map(|i| rating_cov[i][i].max(0.0).sqrt()).collect(),
+            covariance: rating_cov,
+            elo,
+            first_move_elo: self.eta * ELO_PER_NAT,
+            first_move_se: covariance[n][n].max(0.0).sqrt() * ELO_PER_NAT,
+            iterations: self.iterations,
+        }
+    }
+}
+
+/// Maximises the likelihood of `table` with the MM algorithm.
+fn maximise(table: &GameTable, options: FitOptions) -> Result<Maximum, FitError> {
     let n = table.agents();
     if options.anchor >= n {
         return Err(FitError::BadAnchor {
@@ -275,19 +392,8 @@ pub fn fit(table: &GameTable, options: FitOptions) -> Result<Ratings, FitError> 
             }
             let mut change = 0.0f64;
             for i in 0..n {
-                let mut denominator = 0.0;
-                for j in 0..n {
-                    let as_light = data.games(i, j);
-                    if as_light > 0.0 {
-                        denominator += as_light * theta / (theta * gamma[i] + gamma[j]);
-                    }
-                    let as_dark = data.games(j, i);
-                    if as_dark > 0.0 {
-                        denominator += as_dark / (theta * gamma[j] + gamma[i]);
-                    }
-                }
                 let updated = if wins[i] > 0.0 {
-                    wins[i] / denominator
+                    wins[i] / mm_denominator(&data, &gamma, theta, i)
                 } else {
                     // Only with prior 0 and a winless agent: its maximum is at 0.
                     gamma[i] * 1e-3
@@ -317,41 +423,43 @@ pub fn fit(table: &GameTable, options: FitOptions) -> Result<Ratings, FitError> 
             }
         }
     }
-    let strength: Vec<f64> = gamma.iter().map(|g| g.ln()).collect();
-    let eta = theta.ln();
-    let covariance = covariance(&data, &strength, eta, options.anchor);
-    let base = strength[options.anchor];
-    let elo: Vec<f64> = strength
-        .iter()
-        .map(|r| options.anchor_elo + (r - base) * ELO_PER_NAT)
-        .collect();
-    let scale = ELO_PER_NAT * ELO_PER_NAT;
-    let rating_cov: Vec<Vec<f64>> = (0..n)
-        .map(|i| (0..n).map(|j| covariance[i][j] * scale).collect())
-        .collect();
-    Ok(Ratings {
-        elo_se: (0..n).map(|i| rating_cov[i][i].max(0.0).sqrt()).collect(),
-        covariance: rating_cov,
-        elo,
-        first_move_elo: eta * ELO_PER_NAT,
-        first_move_se: covariance[n][n].max(0.0).sqrt() * ELO_PER_NAT,
+    Ok(Maximum {
+        data,
+        strength: gamma.iter().map(|g| g.ln()).collect(),
+        eta: theta.ln(),
         iterations,
     })
 }
 
-/// The inverse observed information of (r₀ … rₙ₋₁, η) with the anchor's
-/// rating fixed, as an (n + 1)² matrix whose anchor row and column are zero.
-fn covariance(data: &GameTable, strength: &[f64], eta: f64, anchor: usize) -> Vec<Vec<f64>> {
-    let n = strength.len();
+/// The denominator of agent `i`'s MM update: its games, each weighted by
+/// the model's current odds.
+fn mm_denominator(data: &GameTable, gamma: &[f64], theta: f64, i: usize) -> f64 {
+    let mut denominator = 0.0;
+    for j in 0..data.agents() {
+        let as_light = data.games(i, j);
+        if as_light > 0.0 {
+            denominator += as_light * theta / (theta * gamma[i] + gamma[j]);
+        }
+        let as_dark = data.games(j, i);
+        if as_dark > 0.0 {
+            denominator += as_dark / (theta * gamma[j] + gamma[i]);
+        }
+    }
+    denominator
+}
+
+/// The observed information of (r₀ … rₙ₋₁, η) at the maximum, (n + 1)².
+fn information(fitted: &Maximum) -> Vec<Vec<f64>> {
+    let n = fitted.strength.len();
     let dim = n + 1;
     let mut info = vec![vec![0.0f64; dim]; dim];
     for h in 0..n {
         for a in 0..n {
-            let games = data.games(h, a);
+            let games = fitted.data.games(h, a);
             if games <= 0.0 {
                 continue;
             }
-            let p = 1.0 / (1.0 + (strength[a] - strength[h] - eta).exp());
+            let p = fitted.light_wins(h, a);
             let w = games * p * (1.0 - p);
             let v = [(h, 1.0), (a, -1.0), (n, 1.0)];
             for &(x, sx) in &v {
@@ -361,19 +469,40 @@ fn covariance(data: &GameTable, strength: &[f64], eta: f64, anchor: usize) -> Ve
             }
         }
     }
+    info
+}
+
+/// `matrix` without the anchor's row and column.
+fn reduce(matrix: &[Vec<f64>], anchor: usize) -> Vec<Vec<f64>> {
+    let free: Vec<usize> = (0..matrix.len()).filter(|&k| k != anchor).collect();
+    free.iter()
+        .map(|&x| free.iter().map(|&y| matrix[x][y]).collect())
+        .collect()
+}
+
+/// A matrix over the free parameters put back in place, the anchor's row
+/// and column zero.
+fn expand(reduced: &[Vec<f64>], anchor: usize) -> Vec<Vec<f64>> {
+    let dim = reduced.len() + 1;
     let free: Vec<usize> = (0..dim).filter(|&k| k != anchor).collect();
-    let reduced: Vec<Vec<f64>> = free
-        .iter()
-        .map(|&x| free.iter().map(|&y| info[x][y]).collect())
-        .collect();
-    let inverse = invert(reduced);
     let mut out = vec![vec![0.0; dim]; dim];
     for (i, &x) in free.iter().enumerate() {
         for (j, &y) in free.iter().enumerate() {
-            out[x][y] = inverse[i][j];
+            out[x][y] = reduced[i][j];
         }
     }
     out
+}
+
+fn multiply(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let n = a.len();
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (0..n).map(|k| a[i][k] * b[k][j]).sum())
+                .collect()
+        })
+        .collect()
 }
 
 /// Gauss–Jordan inversion with partial pivoting; a singular direction
@@ -560,6 +689,92 @@ mod tests {
                 groups: vec![vec![0, 1], vec![2, 3]]
             }
         );
+    }
+
+    /// Pairs of games (each agent light once) whose light scores are the
+    /// model's expectation plus uniform noise of ± `noise`: luck-adjusted
+    /// scores in miniature.
+    fn noisy_pairs(
+        truth: &[f64],
+        first: f64,
+        pairs: u32,
+        noise: f64,
+        seed: u64,
+    ) -> Vec<Vec<Observed>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let n = truth.len();
+        let mut clusters = Vec::new();
+        for h in 0..n {
+            for a in (h + 1)..n {
+                for _ in 0..pairs {
+                    let mut pair = Vec::new();
+                    for (light, dark) in [(h, a), (a, h)] {
+                        let p = expected_light_score(truth[light], truth[dark], first);
+                        let jitter = noise * (2.0 * rng.random::<f64>() - 1.0);
+                        pair.push(Observed {
+                            light,
+                            dark,
+                            light_score: p + jitter,
+                        });
+                    }
+                    clusters.push(pair);
+                }
+            }
+        }
+        clusters
+    }
+
+    #[test]
+    fn clustered_intervals_follow_the_observed_spread_and_hold_the_truth() {
+        let truth = [0.0, 40.0, 120.0, 300.0];
+        let first = 20.0;
+        let (mut covered, mut total) = (0, 0);
+        for seed in 0..60 {
+            let clusters = noisy_pairs(&truth, first, 100, 0.05, seed);
+            // No prior: its pull toward a draw, harmless beside a game's
+            // spread, is not beside these intervals.
+            let options = FitOptions {
+                prior: 0.0,
+                ..FitOptions::default()
+            };
+            let fitted = fit_clustered(truth.len(), &clusters, options).unwrap();
+            for (i, &t) in truth.iter().enumerate().skip(1) {
+                let (low, high) = fitted.interval(i);
+                total += 1;
+                covered += usize::from(low <= t && t <= high);
+            }
+            // The same results fitted as independent binomial games: the
+            // model's spread, ten times and more the observed one.
+            let mut table = GameTable::new(truth.len());
+            for game in clusters.iter().flatten() {
+                table.add(game.light, game.dark, game.light_score);
+            }
+            let binomial = fit(&table, options).unwrap();
+            for (i, &elo) in fitted.elo.iter().enumerate() {
+                assert!((elo - binomial.elo[i]).abs() < 1e-9, "same estimates");
+            }
+            assert!(
+                binomial.elo_se[3] > 10.0 * fitted.elo_se[3],
+                "{binomial:?} {fitted:?}"
+            );
+        }
+        let coverage = covered as f64 / total as f64;
+        assert!((0.90..=0.995).contains(&coverage), "coverage {coverage}");
+    }
+
+    #[test]
+    fn results_without_spread_have_intervals_of_width_zero() {
+        let truth = [0.0, 150.0, 400.0];
+        let clusters = noisy_pairs(&truth, 30.0, 10, 0.0, 1);
+        let options = FitOptions {
+            prior: 0.0,
+            ..FitOptions::default()
+        };
+        let fitted = fit_clustered(truth.len(), &clusters, options).unwrap();
+        for (i, &t) in truth.iter().enumerate() {
+            assert!((fitted.elo[i] - t).abs() < 1e-6, "{fitted:?}");
+            assert!(fitted.elo_se[i] < 1e-4, "{fitted:?}");
+        }
     }
 
     #[test]

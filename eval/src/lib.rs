@@ -1,6 +1,7 @@
 //! Measuring agents: paired-dice matches and tournaments, Bradley–Terry Elo
 //! tables with intervals, SPRT, and game analysis against solved tables.
 
+pub mod adjusted;
 pub mod analysis;
 pub mod bradley_terry;
 pub mod curve;
@@ -8,6 +9,7 @@ pub mod entrant;
 pub mod gamelog;
 pub mod luck;
 pub mod matches;
+pub mod merge;
 pub mod outside;
 pub mod pairing;
 pub mod report;

@@ -17,8 +17,33 @@
 //!   Without a table the reference's errors leave some luck in, and the
 //!   spread shrinks less.
 
+use sawah_agents::identity::AgentFile;
 use sawah_protocol::Bot;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+
+/// The reference that measured a run's luck, as the results header keeps
+/// it: two runs' adjustments are comparable only when their references are
+/// the same agent reading the same files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LuckReference {
+    /// How it is named ("perfect play by the solved table ur.sawah (exact)").
+    pub name: String,
+    /// Its spec, with files named by their file names alone.
+    pub spec: String,
+    /// The files it reads (table, model) with their checksums.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<AgentFile>,
+}
+
+impl LuckReference {
+    /// Whether luck measured by `self` and by `other` may be compared: the
+    /// same spec, reading files with the same contents.
+    pub fn same_as(&self, other: &LuckReference) -> bool {
+        self.spec == other.spec && self.files == other.files
+    }
+}
 
 /// Each side's luck in one game, in win probability (the sum of its rolls'
 /// luck, 1 = a whole game).
@@ -48,9 +73,8 @@ pub trait LuckMeter: Sync {
     /// from the rule set's start).
     fn luck(&self, tokens: &[String]) -> Result<GameLuck, String>;
 
-    /// How the reference that measures it is named ("perfect play by the
-    /// solved table ur.sawah (exact)").
-    fn reference(&self) -> &str;
+    /// The reference that measures it.
+    fn reference(&self) -> &LuckReference;
 }
 
 /// Luck measured by the review of the bot protocol: the reference a
@@ -61,7 +85,7 @@ pub struct ReviewLuck {
     bot: Bot,
     rules: String,
     reference: Option<Value>,
-    name: String,
+    identity: LuckReference,
 }
 
 impl ReviewLuck {
@@ -72,9 +96,17 @@ impl ReviewLuck {
     /// before any game.
     pub fn new(bot: Bot, rules: &str, reference: Option<Value>) -> Result<ReviewLuck, String> {
         let empty = json!({"rules": rules, "moves": []});
-        let review = bot
-            .review_game(&empty, reference.as_ref(), None)
+        bot.review_game(&empty, reference.as_ref(), None)
             .map_err(|e| e.message)?;
+        let found = bot
+            .review_reference(rules, reference.as_ref())
+            .map_err(|e| e.message)?;
+        let files = found.spec.files().map_err(|e| e.to_string())?;
+        let identity = LuckReference {
+            name: found.name,
+            spec: found.spec.portable().to_string(),
+            files,
+        };
         let start = bot.respond(&json!({"cmd": "start", "rules": rules}))["position"].clone();
         for roll in 1..=5 {
             let mut hint = json!({"cmd": "hint", "position": start, "roll": roll});
@@ -91,7 +123,7 @@ impl ReviewLuck {
             bot,
             rules: rules.to_string(),
             reference,
-            name: review.reference,
+            identity,
         })
     }
 }
@@ -109,8 +141,8 @@ impl LuckMeter for ReviewLuck {
         })
     }
 
-    fn reference(&self) -> &str {
-        &self.name
+    fn reference(&self) -> &LuckReference {
+        &self.identity
     }
 }
 

@@ -187,7 +187,7 @@ where
         .collect::<Result<_, LuckMatchError>>()?;
     let (outcomes, adjusted): (Vec<_>, Vec<_>) = played.into_iter().unzip();
     let mut result = tally(first, second, outcomes, Some(adjusted));
-    result.luck_reference = Some(meter.reference().to_string());
+    result.luck_reference = Some(meter.reference().name.clone());
     Ok(result)
 }
 

@@ -1,6 +1,7 @@
 //! Elo tables from game records: Bradley–Terry ratings with intervals,
 //! written as Markdown, CSV, JSON and an SVG chart.
 
+use crate::adjusted::{AdjustedError, fit_adjusted};
 use crate::bradley_terry::{self, FitError, FitOptions, GameTable};
 use crate::results::GameRecord;
 use crate::stats::Z95;
@@ -35,6 +36,37 @@ pub struct Row {
     /// choices only), where a solved table was given, in percentage points
     /// (as in every format: 1.0 is one point of win probability).
     pub loss_per_move_pp: Option<f64>,
+    /// The rating fitted on luck-adjusted scores, in a luck-adjusted table.
+    pub adjusted: Option<AdjustedRow>,
+}
+
+/// One agent's rating on luck-adjusted scores.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdjustedRow {
+    /// Rating in Elo.
+    pub elo: f64,
+    /// Lower end of the 95% interval.
+    pub ci_low: f64,
+    /// Upper end of the 95% interval.
+    pub ci_high: f64,
+    /// Mean luck-adjusted score per game.
+    pub score: f64,
+    /// Likelihood of superiority over the next agent down the table.
+    pub los_next: Option<f64>,
+}
+
+/// What a luck-adjusted table says of its adjusted fit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LuckSummary {
+    /// The reference that measured the luck.
+    pub reference: String,
+    /// The advantage of moving first in Elo on adjusted scores, with its
+    /// 95% interval.
+    pub first_move_elo: (f64, f64, f64),
+    /// Virtual drawn games per pairing in the adjusted fit.
+    pub prior: f64,
+    /// How the adjusted intervals were computed.
+    pub method: String,
 }
 
 /// A whole table.
@@ -54,6 +86,9 @@ pub struct EloTable {
     pub prior: f64,
     /// How the intervals were computed.
     pub method: String,
+    /// The fit on luck-adjusted scores, in a luck-adjusted table (rows are
+    /// then ordered by it).
+    pub luck: Option<LuckSummary>,
 }
 
 /// How to anchor and regularise.
@@ -63,6 +98,9 @@ pub struct TableOptions {
     pub anchor: (Option<String>, f64),
     /// Virtual drawn games per pairing.
     pub prior: f64,
+    /// Also fit on luck-adjusted scores, the luck measured by the reference
+    /// named here (every game must carry its luck).
+    pub luck_reference: Option<String>,
 }
 
 impl Default for TableOptions {
@@ -70,6 +108,7 @@ impl Default for TableOptions {
         TableOptions {
             anchor: (Some("random".to_string()), 0.0),
             prior: 2.0,
+            luck_reference: None,
         }
     }
 }
@@ -86,6 +125,9 @@ pub enum TableError {
     /// The fit failed.
     #[error("{0}")]
     Fit(String),
+    /// The luck-adjusted fit failed.
+    #[error("luck-adjusted ratings: {0}")]
+    Adjusted(#[from] AdjustedError),
 }
 
 /// The agents of `games`, in the order given by `order` first, then in
@@ -129,24 +171,7 @@ pub fn elo_table(
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
-    let mut table = GameTable::new(names.len());
-    let mut wins = vec![0u64; names.len()];
-    let mut failures = vec![0u64; names.len()];
-    for g in games {
-        let (l, d) = (index[g.light.as_str()], index[g.dark.as_str()]);
-        table.add(l, d, g.light_score());
-        match g.winner {
-            Some(sawah_engine::Player::Light) => wins[l] += 1,
-            Some(sawah_engine::Player::Dark) => wins[d] += 1,
-            None => {}
-        }
-        if let Some(f) = &g.failure {
-            failures[match f.seat {
-                sawah_engine::Player::Light => l,
-                sawah_engine::Player::Dark => d,
-            }] += 1;
-        }
-    }
+    let counts = Counts::of(games, &index);
     let anchor = match &options.anchor.0 {
         None => 0,
         Some(name) => match index.get(name.as_str()) {
@@ -156,15 +181,124 @@ pub fn elo_table(
             }
         },
     };
-    let fitted = bradley_terry::fit(
-        &table,
-        FitOptions {
-            prior: options.prior,
-            anchor,
-            anchor_elo: options.anchor.1,
-        },
+    let fit_options = FitOptions {
+        prior: options.prior,
+        anchor,
+        anchor_elo: options.anchor.1,
+    };
+    let fitted =
+        bradley_terry::fit(&counts.table, fit_options).map_err(|e| fit_error(e, &names))?;
+    let adjusted = match &options.luck_reference {
+        None => None,
+        Some(_) => Some(
+            fit_adjusted(games, &index, fit_options).map_err(|e| match e {
+                AdjustedError::Fit(e) => fit_error(e, &names),
+                other => other.into(),
+            })?,
+        ),
+    };
+    let ranking = adjusted.as_ref().map_or(&fitted, |a| &a.ratings);
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| ranking.elo[b].total_cmp(&ranking.elo[a]));
+    let rows = order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| {
+            let next = order.get(rank + 1).copied();
+            let (ci_low, ci_high) = fitted.interval(i);
+            let played = counts.table.games_of(i);
+            Row {
+                agent: names[i].clone(),
+                elo: fitted.elo[i],
+                ci_low,
+                ci_high,
+                games: played as u64,
+                score: if played > 0.0 {
+                    counts.table.points_of(i) / played
+                } else {
+                    0.0
+                },
+                wins: counts.wins[i],
+                failures: counts.failures[i],
+                los_next: next.map(|j| fitted.los(i, j)),
+                loss_per_move_pp: loss.get(&names[i]).map(|l| 100.0 * l),
+                adjusted: adjusted.as_ref().map(|a| {
+                    let (ci_low, ci_high) = a.ratings.interval(i);
+                    AdjustedRow {
+                        elo: a.ratings.elo[i],
+                        ci_low,
+                        ci_high,
+                        score: a.scores[i],
+                        los_next: next.map(|j| a.ratings.los(i, j)),
+                    }
+                }),
+            }
+        })
+        .collect();
+    Ok(EloTable {
+        rules: rules.to_string(),
+        rows,
+        first_move_elo: first_move(&fitted),
+        games: games.len() as u64,
+        anchor: (names[anchor].clone(), options.anchor.1),
+        prior: options.prior,
+        method: "maximum-likelihood Bradley–Terry (MM, Hunter 2004) with a first-move term; 95% intervals from the inverse Hessian with the anchor fixed, games treated as independent (conservative for paired dice)".into(),
+        luck: adjusted.map(|a| LuckSummary {
+            reference: options.luck_reference.clone().unwrap_or_default(),
+            first_move_elo: first_move(&a.ratings),
+            prior: a.prior,
+            method: "the same model fitted to luck-adjusted scores (a quasi-likelihood); 95% intervals from the spread of the adjusted results, the two games of a pair as one cluster (sandwich covariance, Liang and Zeger 1986)".into(),
+        }),
+    })
+}
+
+/// The first-move advantage in Elo with its 95% interval.
+fn first_move(ratings: &bradley_terry::Ratings) -> (f64, f64, f64) {
+    let half = Z95 * ratings.first_move_se;
+    (
+        ratings.first_move_elo,
+        ratings.first_move_elo - half,
+        ratings.first_move_elo + half,
     )
-    .map_err(|e| match e {
+}
+
+/// The raw results of a set of games, by agent.
+struct Counts {
+    table: GameTable,
+    wins: Vec<u64>,
+    failures: Vec<u64>,
+}
+
+impl Counts {
+    fn of(games: &[GameRecord], index: &HashMap<&str, usize>) -> Counts {
+        let n = index.len();
+        let mut counts = Counts {
+            table: GameTable::new(n),
+            wins: vec![0; n],
+            failures: vec![0; n],
+        };
+        for g in games {
+            let (l, d) = (index[g.light.as_str()], index[g.dark.as_str()]);
+            counts.table.add(l, d, g.light_score());
+            match g.winner {
+                Some(sawah_engine::Player::Light) => counts.wins[l] += 1,
+                Some(sawah_engine::Player::Dark) => counts.wins[d] += 1,
+                None => {}
+            }
+            if let Some(f) = &g.failure {
+                counts.failures[match f.seat {
+                    sawah_engine::Player::Light => l,
+                    sawah_engine::Player::Dark => d,
+                }] += 1;
+            }
+        }
+        counts
+    }
+}
+
+/// A fit's failure, with agents named.
+fn fit_error(error: FitError, names: &[String]) -> TableError {
+    match error {
         FitError::Disconnected { groups } => TableError::Fit(format!(
             "the agents fall into groups that never met, so their ratings cannot be compared: {}",
             groups
@@ -180,68 +314,51 @@ pub fn elo_table(
                 .join(" and ")
         )),
         other => TableError::Fit(other.to_string()),
-    })?;
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by(|&a, &b| fitted.elo[b].total_cmp(&fitted.elo[a]));
-    let rows = order
-        .iter()
-        .enumerate()
-        .map(|(rank, &i)| {
-            let (ci_low, ci_high) = fitted.interval(i);
-            let played = table.games_of(i);
-            Row {
-                agent: names[i].clone(),
-                elo: fitted.elo[i],
-                ci_low,
-                ci_high,
-                games: played as u64,
-                score: if played > 0.0 {
-                    table.points_of(i) / played
-                } else {
-                    0.0
-                },
-                wins: wins[i],
-                failures: failures[i],
-                los_next: order.get(rank + 1).map(|&j| fitted.los(i, j)),
-                loss_per_move_pp: loss.get(&names[i]).map(|l| 100.0 * l),
-            }
-        })
-        .collect();
-    let half = Z95 * fitted.first_move_se;
-    Ok(EloTable {
-        rules: rules.to_string(),
-        rows,
-        first_move_elo: (
-            fitted.first_move_elo,
-            fitted.first_move_elo - half,
-            fitted.first_move_elo + half,
-        ),
-        games: games.len() as u64,
-        anchor: (names[anchor].clone(), options.anchor.1),
-        prior: options.prior,
-        method: "maximum-likelihood Bradley–Terry (MM, Hunter 2004) with a first-move term; 95% intervals from the inverse Hessian with the anchor fixed, games treated as independent (conservative for paired dice)".into(),
-    })
+    }
 }
 
 impl EloTable {
-    /// The table in Markdown.
+    /// The table in Markdown; a luck-adjusted table leads with the
+    /// adjusted ratings, ordered by them, the raw ones beside.
     pub fn markdown(&self) -> String {
         let with_loss = self.rows.iter().any(|r| r.loss_per_move_pp.is_some());
+        let adjusted = self.luck.is_some();
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "| rank | agent | Elo | 95% interval | games | score | LOS next | failures |{}",
+            "| rank | agent |{} Elo | 95% interval | games | score | LOS next | failures |{}",
+            if adjusted {
+                " adj. Elo | 95% interval | adj. score |"
+            } else {
+                ""
+            },
             if with_loss { " loss/move |" } else { "" }
         );
         let _ = writeln!(
             out,
-            "|---:|:---|---:|:---:|---:|---:|---:|---:|{}",
+            "|---:|:---|{}---:|:---:|---:|---:|---:|---:|{}",
+            if adjusted { "---:|:---:|---:|" } else { "" },
             if with_loss { "---:|" } else { "" }
         );
         for (rank, r) in self.rows.iter().enumerate() {
             let los = r
-                .los_next
+                .adjusted
+                .as_ref()
+                .map_or(r.los_next, |a| a.los_next)
                 .map(|p| format!("{:.1}%", 100.0 * p))
+                .unwrap_or_default();
+            let luck = r
+                .adjusted
+                .as_ref()
+                .map(|a| {
+                    format!(
+                        " {} | {} to {} | {:.2}% |",
+                        elo_text(a.elo),
+                        elo_text(a.ci_low),
+                        elo_text(a.ci_high),
+                        100.0 * a.score
+                    )
+                })
                 .unwrap_or_default();
             let loss = if with_loss {
                 format!(
@@ -255,7 +372,7 @@ impl EloTable {
             };
             let _ = writeln!(
                 out,
-                "| {} | `{}` | {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
+                "| {} | `{}` |{luck} {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
                 rank + 1,
                 r.agent,
                 no_negative_zero(r.elo),
@@ -281,6 +398,18 @@ impl EloTable {
             self.prior,
             self.method
         );
+        if let Some(luck) = &self.luck {
+            let _ = writeln!(
+                out,
+                "Luck-adjusted (adj. Elo, adj. score; rows and LOS by them): the luck of every roll measured by {}, taken out of each game's result. Moving first is worth {} Elo on adjusted scores (95% interval {} to {}). Prior: {} virtual drawn games per pairing. Method: {}.",
+                luck.reference,
+                elo_text(luck.first_move_elo.0),
+                elo_text(luck.first_move_elo.1),
+                elo_text(luck.first_move_elo.2),
+                luck.prior,
+                luck.method
+            );
+        }
         if with_loss {
             let _ = writeln!(
                 out,
@@ -290,16 +419,31 @@ impl EloTable {
         out
     }
 
-    /// The table as CSV (`agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move_pp`).
+    /// The table as CSV (`agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move_pp,adjusted_elo,adjusted_ci_low,adjusted_ci_high,adjusted_score,adjusted_los_next`;
+    /// the adjusted columns are empty in a table without luck).
     pub fn csv(&self) -> String {
         let mut out = String::from(
-            "agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move_pp\n",
+            "agent,elo,ci_low,ci_high,games,score,wins,failures,los_next,loss_per_move_pp,adjusted_elo,adjusted_ci_low,adjusted_ci_high,adjusted_score,adjusted_los_next\n",
         );
         for r in &self.rows {
             let quoted = format!("\"{}\"", r.agent.replace('"', "\"\""));
+            let adjusted = r
+                .adjusted
+                .as_ref()
+                .map(|a| {
+                    format!(
+                        "{:.2},{:.2},{:.2},{:.6},{}",
+                        a.elo,
+                        a.ci_low,
+                        a.ci_high,
+                        a.score,
+                        a.los_next.map(|p| format!("{p:.6}")).unwrap_or_default()
+                    )
+                })
+                .unwrap_or_else(|| ",,,,".into());
             let _ = writeln!(
                 out,
-                "{quoted},{:.2},{:.2},{:.2},{},{:.6},{},{},{},{}",
+                "{quoted},{:.2},{:.2},{:.2},{},{:.6},{},{},{},{},{adjusted}",
                 r.elo,
                 r.ci_low,
                 r.ci_high,
@@ -325,15 +469,23 @@ impl EloTable {
             let height = 90 + 34 * n as u32;
             let root = SVGBackend::with_string(&mut text, (820, height)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let ends = |r: &Row| {
+                let adjusted = r.adjusted.as_ref().map(|a| (a.ci_low, a.ci_high));
+                [Some((r.ci_low, r.ci_high)), adjusted]
+            };
             let low = self
                 .rows
                 .iter()
-                .map(|r| r.ci_low)
+                .flat_map(ends)
+                .flatten()
+                .map(|e| e.0)
                 .fold(f64::INFINITY, f64::min);
             let high = self
                 .rows
                 .iter()
-                .map(|r| r.ci_high)
+                .flat_map(ends)
+                .flatten()
+                .map(|e| e.1)
                 .fold(f64::NEG_INFINITY, f64::max);
             let margin = ((high - low) * 0.08).max(10.0);
             let names: Vec<String> = self
@@ -350,8 +502,14 @@ impl EloTable {
             let mut chart = ChartBuilder::on(&root)
                 .caption(
                     format!(
-                        "Elo ratings, {} ({} games, 95% intervals)",
-                        self.rules, self.games
+                        "Elo ratings, {} ({} games, 95% intervals{})",
+                        self.rules,
+                        self.games,
+                        if self.luck.is_some() {
+                            "; red: luck-adjusted, blue: raw"
+                        } else {
+                            ""
+                        }
                     ),
                     ("sans-serif", 18),
                 )
@@ -378,23 +536,14 @@ impl EloTable {
                 .map_err(|e| e.to_string())?;
             for (k, r) in self.rows.iter().enumerate() {
                 let y = (n - 1 - k) as f64;
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(r.ci_low, y), (r.ci_high, y)],
-                        BLUE.stroke_width(2),
-                    )))
-                    .map_err(|e| e.to_string())?;
-                for x in [r.ci_low, r.ci_high] {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(
-                            vec![(x, y - 0.15), (x, y + 0.15)],
-                            BLUE.stroke_width(2),
-                        )))
-                        .map_err(|e| e.to_string())?;
+                let mut bars = vec![(r.elo, r.ci_low, r.ci_high, y, BLUE)];
+                if let Some(a) = &r.adjusted {
+                    bars[0].3 = y + 0.18;
+                    bars.push((a.elo, a.ci_low, a.ci_high, y - 0.18, RED));
                 }
-                chart
-                    .draw_series(std::iter::once(Circle::new((r.elo, y), 5, BLUE.filled())))
-                    .map_err(|e| e.to_string())?;
+                for (elo, low, high, y, colour) in bars {
+                    error_bar(&mut chart, elo, (low, high), y, colour)?;
+                }
             }
             root.present().map_err(|e| e.to_string())?;
         }
@@ -435,6 +584,7 @@ mod tests {
             length: 10,
             moves: vec![],
             failure: None,
+            luck: None,
         }
     }
 
@@ -481,6 +631,7 @@ mod tests {
         let options = TableOptions {
             anchor: (Some("hard".into()), 0.0),
             prior: 2.0,
+            ..TableOptions::default()
         };
         let err = elo_table("ur", &games(), &[], &options, &HashMap::new())
             .unwrap_err()
@@ -491,6 +642,46 @@ mod tests {
 
 /// `value` rounded to a whole number, never `-0` (a rating of -0.3 is
 /// printed `0`).
+/// One rating with its interval: a dot and a bar with end ticks.
+fn error_bar<DB: plotters::prelude::DrawingBackend>(
+    chart: &mut plotters::prelude::ChartContext<
+        '_,
+        DB,
+        plotters::prelude::Cartesian2d<
+            plotters::coord::types::RangedCoordf64,
+            plotters::coord::types::RangedCoordf64,
+        >,
+    >,
+    elo: f64,
+    (low, high): (f64, f64),
+    y: f64,
+    colour: plotters::prelude::RGBColor,
+) -> Result<(), String> {
+    use plotters::prelude::*;
+    let mut lines = vec![vec![(low, y), (high, y)]];
+    for x in [low, high] {
+        lines.push(vec![(x, y - 0.12), (x, y + 0.12)]);
+    }
+    for line in lines {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                line,
+                colour.stroke_width(2),
+            )))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .draw_series(std::iter::once(Circle::new((elo, y), 5, colour.filled())))
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// An adjusted rating, to a tenth of an Elo point (its intervals can be
+/// that narrow), never as −0.0.
+fn elo_text(value: f64) -> String {
+    format!("{:.1}", (value * 10.0).round() / 10.0 + 0.0)
+}
+
 fn no_negative_zero(value: f64) -> f64 {
     value.round() + 0.0
 }

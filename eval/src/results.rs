@@ -15,6 +15,7 @@
 //! file's end and splice their lines into each other.
 
 use crate::gamelog::AgentFailure;
+use crate::luck::{GameLuck, LuckReference};
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
 use serde::{Deserialize, Serialize};
@@ -74,6 +75,10 @@ pub struct Header {
     pub shard: String,
     /// The version of the code that started the file.
     pub code_version: String,
+    /// The reference that measured every game's luck, in a luck-adjusted
+    /// run (`--luck-adjusted`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckReference>,
 }
 
 /// One finished game.
@@ -99,6 +104,40 @@ pub struct GameRecord {
     /// An agent that crashed or played an illegal move (and so lost).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<AgentFailure>,
+    /// Each side's luck in the game, by the header's reference, in a
+    /// luck-adjusted run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<RecordedLuck>,
+}
+
+/// A game's luck as the results file keeps it: each side's, in percentage
+/// points of win probability (the review's `luck_pp`). Light's
+/// luck-adjusted score is its result − `light_pp`/100 + `dark_pp`/100.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedLuck {
+    /// Light's luck.
+    pub light_pp: f64,
+    /// Dark's luck.
+    pub dark_pp: f64,
+}
+
+impl From<GameLuck> for RecordedLuck {
+    fn from(luck: GameLuck) -> RecordedLuck {
+        RecordedLuck {
+            light_pp: 100.0 * luck.light,
+            dark_pp: 100.0 * luck.dark,
+        }
+    }
+}
+
+impl From<RecordedLuck> for GameLuck {
+    fn from(luck: RecordedLuck) -> GameLuck {
+        GameLuck {
+            light: luck.light_pp / 100.0,
+            dark: luck.dark_pp / 100.0,
+        }
+    }
 }
 
 impl GameRecord {
@@ -115,6 +154,12 @@ impl GameRecord {
             Some(Player::Dark) => 0.0,
             None => 0.5,
         }
+    }
+
+    /// Light's luck-adjusted score, when the game's luck was measured.
+    pub fn adjusted_light_score(&self) -> Option<f64> {
+        self.luck
+            .map(|luck| GameLuck::from(luck).adjusted(self.light_score(), true))
     }
 }
 
@@ -270,6 +315,13 @@ pub fn read_with(
                         game.rules, h.rules
                     )));
                 }
+                if game.luck.is_some() != h.luck.is_some() {
+                    return Err(corrupt(if h.luck.is_some() {
+                        "a game without its luck, in a luck-adjusted run (deleting the line is safe: a resumed run plays that game again from its seed)".to_string()
+                    } else {
+                        "a game with its luck, in a run that measured none".to_string()
+                    }));
+                }
                 on_game(game)?;
             }
         }
@@ -422,6 +474,23 @@ fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), Re
             shown(found),
         ));
     }
+    if !same_luck(&expected.luck, &found.luck) {
+        let shown = |luck: &Option<LuckReference>| {
+            luck.as_ref().map_or("no luck measured".to_string(), |l| {
+                let files: Vec<String> = l
+                    .files
+                    .iter()
+                    .map(|f| format!("{} SHA-256 {}", f.name, f.sha256))
+                    .collect();
+                format!("{} [{}]", l.spec, files.join(", "))
+            })
+        };
+        return Err(mismatch(
+            "luck reference (--luck-adjusted, --reference, --table)",
+            shown(&expected.luck),
+            shown(&found.luck),
+        ));
+    }
     for (field, e, f) in [
         ("format", expected.format.clone(), found.format.clone()),
         (
@@ -437,6 +506,16 @@ fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), Re
         }
     }
     Ok(())
+}
+
+/// Whether two runs measured luck alike: both not at all, or both by the
+/// same reference reading the same files.
+pub fn same_luck(a: &Option<LuckReference>, b: &Option<LuckReference>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.same_as(b),
+        _ => false,
+    }
 }
 
 impl ResultsWriter {
@@ -474,6 +553,7 @@ mod tests {
             seed: 1,
             shard: "1/1".into(),
             code_version: "test".into(),
+            luck: None,
         }
     }
 
@@ -488,6 +568,7 @@ mod tests {
             length: 2,
             moves: vec!["0:pass".into(), "0:pass".into()],
             failure: None,
+            luck: None,
         }
     }
 

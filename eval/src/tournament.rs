@@ -13,6 +13,7 @@
 
 use crate::entrant::Entrant;
 use crate::gamelog::PlayedGame;
+use crate::luck::LuckMeter;
 use crate::matches::pair_seed;
 use crate::pairing::{Pair, Seating};
 use crate::results::{self, GameRecord, Header, ResultsError};
@@ -25,6 +26,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Mutex;
+use std::time::Instant;
 use thiserror::Error;
 
 /// Who plays whom.
@@ -208,7 +210,7 @@ impl Tournament {
 
     /// The header of this run's results file: the agents by their
     /// portable specs, with the checksums of the files they read.
-    pub fn header(&self) -> Result<Header, TournamentError> {
+    pub fn header(&self, luck: Option<&dyn LuckMeter>) -> Result<Header, TournamentError> {
         let files = self
             .agents
             .iter()
@@ -228,6 +230,7 @@ impl Tournament {
             seed: self.seed,
             shard: self.shard.to_string(),
             code_version: env!("CARGO_PKG_VERSION").to_string(),
+            luck: luck.map(|meter| meter.reference().clone()),
         })
     }
 }
@@ -253,6 +256,18 @@ pub enum TournamentError {
     /// A file an agent reads, read for its checksum.
     #[error("{0}")]
     AgentFile(#[from] sawah_agents::identity::FileError),
+    /// A game whose luck could not be measured.
+    #[error("measuring the luck of {light} vs {dark} (dice seed {seed}): {message}")]
+    Luck {
+        /// Light's name.
+        light: String,
+        /// Dark's name.
+        dark: String,
+        /// The dice seed.
+        seed: u64,
+        /// Why.
+        message: String,
+    },
 }
 
 /// What the observer hears after each game.
@@ -266,6 +281,12 @@ pub struct Progress {
     pub standings: Vec<(String, f64, u64)>,
     /// Games lost to an agent failure so far.
     pub failures: u64,
+    /// Thread time this run spent playing games, in seconds (summed over
+    /// the threads).
+    pub play_seconds: f64,
+    /// Thread time this run spent measuring luck, in seconds: the cost of
+    /// `--luck-adjusted`, shown beside the play's.
+    pub luck_seconds: f64,
 }
 
 /// How a run went.
@@ -280,13 +301,17 @@ pub struct RunSummary {
     /// Every game in the file, in file order, without their moves (read the
     /// file for those): memory stays small in long tournaments.
     pub games: Vec<GameRecord>,
+    /// Thread time this run spent playing, in seconds.
+    pub play_seconds: f64,
+    /// Thread time this run spent measuring luck, in seconds.
+    pub luck_seconds: f64,
 }
 
 struct Shared {
     writer: results::ResultsWriter,
     games: Vec<GameRecord>,
     progress: Progress,
-    error: Option<ResultsError>,
+    error: Option<TournamentError>,
 }
 
 fn record_of(
@@ -306,6 +331,7 @@ fn record_of(
         length: played.outcome.rolls,
         moves: played.moves,
         failure: played.failure,
+        luck: None,
     }
 }
 
@@ -337,9 +363,25 @@ pub fn run<G>(
 where
     G: HasHeuristic + Codec + Sync + 'static,
 {
+    run_with_luck(game, tournament, dir, None, observe)
+}
+
+/// [`run`], measuring every game's luck with `luck` when given (in the
+/// game's own task, so the cost spreads over the threads) and writing it
+/// beside the result, the reference in the header.
+pub fn run_with_luck<G>(
+    game: &G,
+    tournament: &Tournament,
+    dir: &Path,
+    luck: Option<&dyn LuckMeter>,
+    observe: &(dyn Fn(&Progress) + Sync),
+) -> Result<RunSummary, TournamentError>
+where
+    G: HasHeuristic + Codec + Sync + 'static,
+{
     check_agents(game, tournament)?;
     let names = tournament.names();
-    let (writer, existing, cut_bytes) = results::open_for_run(dir, &tournament.header()?)?;
+    let (writer, existing, cut_bytes) = results::open_for_run(dir, &tournament.header(luck)?)?;
     let done: HashSet<(String, String, u64)> = existing.iter().map(GameRecord::key).collect();
     let jobs = tournament.jobs();
     let mut progress = Progress {
@@ -347,6 +389,8 @@ where
         total: 2 * jobs.len() as u64,
         standings: names.iter().map(|n| (n.clone(), 0.0, 0)).collect(),
         failures: 0,
+        play_seconds: 0.0,
+        luck_seconds: 0.0,
     };
     for game in &existing {
         count(&mut progress, &names, game);
@@ -367,29 +411,22 @@ where
             if shared.lock().map(|s| s.error.is_some()).unwrap_or(true) {
                 return;
             }
-            let (light, dark) = seats(&job, swapped);
-            let pair = Pair::new(
-                &tournament.agents[job.first],
-                &tournament.agents[job.second],
-                job.dice_seed,
-            );
-            let seating = if swapped {
-                Seating::Swapped
-            } else {
-                Seating::FirstLight
-            };
-            // Every spec built once above, so these builds succeed; a failure
-            // here (a table file removed mid-run) is recorded against the agent.
-            let played = pair
-                .play_recorded(game, seating)
-                .unwrap_or_else(|(seat, e)| forfeit(seat, e));
-            let record = record_of(&tournament.rules, &names[light], &names[dark], &job, played);
+            let played = play_game(game, tournament, &names, job, swapped, luck);
             let Ok(mut s) = shared.lock() else { return };
+            let (record, seconds) = match played {
+                Ok(played) => played,
+                Err(e) => {
+                    s.error = Some(e);
+                    return;
+                }
+            };
             if let Err(e) = s.writer.append(&record) {
-                s.error = Some(e);
+                s.error = Some(e.into());
                 return;
             }
             count(&mut s.progress, &names, &record);
+            s.progress.play_seconds += seconds.0;
+            s.progress.luck_seconds += seconds.1;
             s.games.push(GameRecord {
                 moves: Vec::new(),
                 ..record
@@ -400,14 +437,64 @@ where
         .into_inner()
         .map_err(|_| TournamentError::Setup("a game thread panicked".into()))?;
     if let Some(e) = shared.error {
-        return Err(e.into());
+        return Err(e);
     }
     Ok(RunSummary {
         resumed,
         played: shared.games.len() as u64 - resumed,
         cut_bytes,
         games: shared.games,
+        play_seconds: shared.progress.play_seconds,
+        luck_seconds: shared.progress.luck_seconds,
     })
+}
+
+/// Plays one game of `job` (the seats swapped when `swapped`) and measures
+/// its luck with `luck`: the record, and the seconds spent playing and
+/// measuring.
+fn play_game<G>(
+    game: &G,
+    tournament: &Tournament,
+    names: &[String],
+    job: PairJob,
+    swapped: bool,
+    luck: Option<&dyn LuckMeter>,
+) -> Result<(GameRecord, (f64, f64)), TournamentError>
+where
+    G: HasHeuristic + Codec + Sync + 'static,
+{
+    let started = Instant::now();
+    let (light, dark) = seats(&job, swapped);
+    let pair = Pair::new(
+        &tournament.agents[job.first],
+        &tournament.agents[job.second],
+        job.dice_seed,
+    );
+    let seating = if swapped {
+        Seating::Swapped
+    } else {
+        Seating::FirstLight
+    };
+    // Every spec built once before the games, so these builds succeed; a
+    // failure here (a table file removed mid-run) is recorded against the agent.
+    let played = pair
+        .play_recorded(game, seating)
+        .unwrap_or_else(|(seat, e)| forfeit(seat, e));
+    let mut record = record_of(&tournament.rules, &names[light], &names[dark], &job, played);
+    let play_seconds = started.elapsed().as_secs_f64();
+    let measuring = Instant::now();
+    if let Some(meter) = luck {
+        let measured = meter
+            .luck(&record.moves)
+            .map_err(|message| TournamentError::Luck {
+                light: record.light.clone(),
+                dark: record.dark.clone(),
+                seed: record.seed,
+                message,
+            })?;
+        record.luck = Some(measured.into());
+    }
+    Ok((record, (play_seconds, measuring.elapsed().as_secs_f64())))
 }
 
 /// Refuses a tournament that cannot run: labels that do not match the
@@ -514,7 +601,7 @@ mod tests {
         );
         assert_eq!(t.pairings().len(), 6);
         assert_eq!(t.schedule().len(), 6 * 3);
-        assert_eq!(t.header().unwrap().games_per_pairing, 6);
+        assert_eq!(t.header(None).unwrap().games_per_pairing, 6);
         let g = tournament(
             &["random", "heuristic", "easy", "medium"],
             Format::Gauntlet,

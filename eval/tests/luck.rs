@@ -6,7 +6,6 @@ use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, RandomAgent};
 use sawah_engine::Player;
 use sawah_engine::race::RuleSet;
-use sawah_engine::registry::Registry;
 use sawah_eval::entrant::Entrant;
 use sawah_eval::gamelog::play_recorded;
 use sawah_eval::luck::{LuckMeter, ReviewLuck};
@@ -16,19 +15,13 @@ use std::sync::Arc;
 
 mod common;
 
-/// ur-2 solved exactly, and a luck meter by perfect play from it.
-fn solved() -> (RuleSet, Arc<Table>, ReviewLuck) {
-    let (rules, table, _) = common::solved_ur2("luck");
-    let meter = ReviewLuck::new(table_bot(&table), "ur-2", None).unwrap();
-    (rules, table, meter)
-}
-
-/// A protocol bot holding `table` as its default for ur-2.
-fn table_bot(table: &Arc<Table>) -> Bot {
-    let mut bot = Bot::new(Registry::new());
-    bot.assets_mut().add_table("ur-2.table", Arc::clone(table));
-    bot.add_default_table("ur-2.table".to_string());
-    bot
+/// ur-2 solved exactly, a luck meter by perfect play from it, and a bot
+/// holding the table.
+fn solved() -> (RuleSet, Arc<Table>, ReviewLuck, Bot) {
+    let (rules, table, path) = common::solved_ur2("luck");
+    let meter = ReviewLuck::new(common::table_bot(&table, &path), "ur-2", None).unwrap();
+    let bot = common::table_bot(&table, &path);
+    (rules, table, meter, bot)
 }
 
 fn spec(text: &str) -> Entrant {
@@ -37,10 +30,13 @@ fn spec(text: &str) -> Entrant {
 
 #[test]
 fn with_a_table_the_adjusted_score_is_the_start_value_minus_the_losses() {
-    let (rules, table, meter) = solved();
-    assert!(meter.reference().contains("exact"), "{}", meter.reference());
+    let (rules, table, meter, bot) = solved();
+    assert!(
+        meter.reference().name.contains("exact"),
+        "{:?}",
+        meter.reference()
+    );
     let start_value = table.value(&rules.start());
-    let bot = table_bot(&table);
     for seed in 0..20 {
         // Random play loses a lot in both seats: the losses decide.
         let mut light = RandomAgent::new(seed);
@@ -75,7 +71,7 @@ fn with_a_table_the_adjusted_score_is_the_start_value_minus_the_losses() {
 
 #[test]
 fn an_agent_against_itself_scores_exactly_one_half_in_every_pair() {
-    let (rules, _, meter) = solved();
+    let (rules, _, meter, _) = solved();
     let same = spec("expectiminimax:depth=1");
     let result = play_match_with_luck(&rules, &same, &same, 40, 3, &meter).unwrap();
     let adjusted = result.adjusted_pair_scores.as_ref().unwrap();
@@ -87,7 +83,7 @@ fn an_agent_against_itself_scores_exactly_one_half_in_every_pair() {
 
 #[test]
 fn the_adjusted_score_keeps_the_raw_expectation_with_far_less_spread() {
-    let (rules, _, meter) = solved();
+    let (rules, _, meter, _) = solved();
     let (strong, weak) = (spec("expectiminimax:depth=1"), spec("heuristic:noise=0.05"));
     let luck = play_match_with_luck(&rules, &strong, &weak, 2000, 11, &meter).unwrap();
     // The luck-measuring match plays the very games of the plain one.
@@ -108,7 +104,7 @@ fn the_adjusted_score_keeps_the_raw_expectation_with_far_less_spread() {
 #[test]
 fn an_sprt_on_adjusted_scores_accepts_a_better_agent_and_rejects_an_equal_one() {
     use sawah_eval::sprt::{Decision, EloModel, SprtParams, SprtSchedule, run_with_luck};
-    let (rules, _, meter) = solved();
+    let (rules, _, meter, _) = solved();
     let params = SprtParams {
         elo0: 0.0,
         elo1: 10.0,

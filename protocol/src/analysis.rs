@@ -42,6 +42,18 @@ pub const MAX_REFERENCE_DEPTH: u8 = 2;
 
 type Built<G> = (AgentSpec, Box<dyn Agent<G> + Send>, String, bool);
 
+/// The reference that reviews a rule set's games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewReference {
+    /// What it plays: perfect play from a table, or a searching agent.
+    pub spec: AgentSpec,
+    /// How reviews name it ("perfect play by the solved table ur.sawah
+    /// (exact)").
+    pub name: String,
+    /// Whether its values are exact (perfect play from a solved table).
+    pub exact: bool,
+}
+
 impl Bot {
     /// The default reference where there is no solved table: the level
     /// [`REFERENCE_LEVEL`] one ply deeper, at most [`MAX_REFERENCE_DEPTH`],
@@ -59,14 +71,26 @@ impl Bot {
         Ok(spec)
     }
 
-    /// The reference for a review or hint of `game` (see the module docs):
-    /// its spec, the agent, how it is named, and whether it is exact.
-    fn reference<G: Codec + HasHeuristic + 'static>(
+    /// The reference a review or hint of rule set `rules` would use with
+    /// `bot` as the request's `"bot"` (see the module docs): its spec, how
+    /// it is named, and whether it is exact. What the luck meter of
+    /// `--luck-adjusted` records of its reference.
+    pub fn review_reference(
+        &self,
+        rules: &str,
+        bot: Option<&Value>,
+    ) -> Result<ReviewReference, ProtocolError> {
+        let game = self.rules(rules)?;
+        with_game!(&game, g => self.reference_spec(g, bot))
+    }
+
+    /// The reference for a review or hint of `game`: its spec, how it is
+    /// named, and whether it is exact.
+    fn reference_spec<G: Codec>(
         &self,
         game: &G,
         bot: Option<&Value>,
-        stop: Option<&Stop>,
-    ) -> Result<Built<G>, ProtocolError> {
+    ) -> Result<ReviewReference, ProtocolError> {
         let (spec, name) = match bot {
             Some(bot) => {
                 let spec = self.spec_of(game, bot)?;
@@ -103,6 +127,17 @@ impl Bot {
         } else {
             name
         };
+        Ok(ReviewReference { spec, name, exact })
+    }
+
+    /// The reference for a review or hint of `game`, built and given `stop`.
+    fn reference<G: Codec + HasHeuristic + 'static>(
+        &self,
+        game: &G,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+    ) -> Result<Built<G>, ProtocolError> {
+        let ReviewReference { spec, name, exact } = self.reference_spec(game, bot)?;
         let (spec, agent) = self.build(game, spec, stop)?;
         Ok((spec, agent, name, exact))
     }

@@ -23,7 +23,7 @@ mod request;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 
-pub use analysis::{MAX_REFERENCE_DEPTH, MAX_REVIEW_TURNS, REFERENCE_LEVEL};
+pub use analysis::{MAX_REFERENCE_DEPTH, MAX_REVIEW_TURNS, REFERENCE_LEVEL, ReviewReference};
 pub use batch::{DEFAULT_DAILY_COUNT, check_batch};
 pub use bot::{Bot, listed_moves};
 pub use command::Command;

@@ -63,6 +63,8 @@ pub struct TournamentCommandArgs {
     pub rating: RatingArgs,
     #[command(flatten)]
     pub outside: crate::entrants::OutsideArgs,
+    #[command(flatten)]
+    pub luck: crate::luck::LuckArgs,
 }
 
 /// The arguments of `sawah elo`.
@@ -77,6 +79,10 @@ pub struct EloArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub rating: RatingArgs,
+    /// Also rate on luck-adjusted scores: every folder must have been
+    /// played with --luck-adjusted, its luck measured by one reference.
+    #[arg(long)]
+    pub luck_adjusted: bool,
 }
 
 /// The arguments of `sawah sprt`.
@@ -153,6 +159,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
             table,
         },
         outside,
+        luck,
     } = args;
     let format = format
         .parse()
@@ -176,6 +183,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         table,
         models,
         outside,
+        luck,
     };
     tournament::tournament(registry, args, anchor_given)?;
     Ok(())
@@ -191,17 +199,21 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
             prior,
             table,
         },
+        luck_adjusted,
     } = args;
     let anchor_given = anchor.is_some();
     let anchor = anchor.unwrap_or_else(|| "random=0".into());
     tournament::elo(
         registry,
-        &dirs,
-        out.as_deref(),
-        &anchor,
-        anchor_given,
-        prior,
-        table.as_deref(),
+        tournament::EloRun {
+            dirs: &dirs,
+            out: out.as_deref(),
+            anchor: &anchor,
+            anchor_given,
+            prior,
+            table: table.as_deref(),
+            luck_adjusted,
+        },
     )?;
     Ok(())
 }

@@ -2,7 +2,19 @@
 
 use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
 use sawah_engine::race::{self, RuleSet};
+use sawah_engine::registry::Registry;
+use sawah_protocol::Bot;
 use std::sync::Arc;
+
+/// A protocol bot holding `table` (the file at `path`, named by it, as
+/// `sawah bot --table` names its tables) as its default for ur-2.
+#[allow(dead_code)] // not every test binary that shares this module uses it
+pub fn table_bot(table: &Arc<Table>, path: &str) -> Bot {
+    let mut bot = Bot::new(Registry::new());
+    bot.assets_mut().add_table(path, Arc::clone(table));
+    bot.add_default_table(path.to_string());
+    bot
+}
 
 /// ur-2 solved exactly and written to a table file in a folder of its own
 /// (`name` tells the tests apart): the rule set, the opened table and its
