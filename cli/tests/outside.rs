@@ -48,6 +48,22 @@ fn games(dir: &Path, first: &str) -> Vec<(u64, bool, Value, Vec<String>, Value)>
     games
 }
 
+/// Every game's luck in a results file, in the order of [`games`].
+fn lucks(dir: &Path, first: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut luck: Vec<((u64, bool), Value)> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let game: Value = serde_json::from_str(line).unwrap();
+            let key = (game["pair"].as_u64().unwrap(), game["light"] == first);
+            (key, game["luck"].clone())
+        })
+        .collect();
+    luck.sort_by_key(|l| l.0);
+    luck.into_iter().map(|l| l.1).collect()
+}
+
 /// `sawah tournament` on ur-2 of `agents` with outside bots from `bots`,
 /// `games` a pairing, into `out`, with `extra` options.
 fn ur2_tournament(
@@ -89,17 +105,26 @@ fn hard_plays_the_same_games_in_process_on_a_pipe_and_over_http() {
     )
     .unwrap();
     let mut results = Vec::new();
+    let mut luck = Vec::new();
     for hard in ["hard", "piped-hard", "remote-hard"] {
         let out = dir.join(hard);
         let agents = format!("{hard},random");
-        let (code, stdout, stderr) = ur2_tournament(&agents, "24", &out, &bots, &["--seed", "5"]);
+        // The referee measures the luck, whoever plays: outside bots' games
+        // are adjusted as ours are.
+        let extra = ["--seed", "5", "--luck-adjusted"];
+        let (code, stdout, stderr) = ur2_tournament(&agents, "24", &out, &bots, &extra);
         assert_eq!(code, 0, "{hard}: {stdout}\n{stderr}");
+        assert!(stdout.contains("| adj. Elo |"), "{stdout}");
         results.push(games(&out, hard));
+        luck.push(lucks(&out, hard));
     }
     assert_eq!(results[0].len(), 24);
     assert!(results[0].iter().all(|g| g.4.is_null()), "no forfeits");
     assert_eq!(results[0], results[1], "in process and on a pipe");
     assert_eq!(results[0], results[2], "in process and over HTTP");
+    assert!(luck[0].iter().all(|l| l.is_object()), "{:?}", luck[0]);
+    assert_eq!(luck[0], luck[1], "the same luck in process and on a pipe");
+    assert_eq!(luck[0], luck[2], "the same luck in process and over HTTP");
     // The header records the bot as written and what it said to hello.
     let header: Value = serde_json::from_str(
         std::fs::read_to_string(dir.join("piped-hard/results.jsonl"))
