@@ -235,6 +235,19 @@ pub struct Review {
     pub dark: Summary,
     /// The winner, if the game ended.
     pub winner: Option<Player>,
+    /// Who played light and dark, when the record names them (a
+    /// tournament's results line does); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Players>,
+}
+
+/// The agents who played a reviewed game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Players {
+    /// Who played light.
+    pub light: String,
+    /// Who played dark.
+    pub dark: String,
 }
 
 /// Why a game could not be reviewed.
@@ -385,10 +398,26 @@ pub fn review<G: Game + Codec>(
         light,
         dark,
         winner: game.winner(&end),
+        players: None,
     })
 }
 
 impl Review {
+    /// `player`, with the agent who played it when the record named them:
+    /// "light (`hard`)".
+    pub fn player_name(&self, player: Player) -> String {
+        match &self.players {
+            None => player.to_string(),
+            Some(players) => {
+                let agent = match player {
+                    Player::Light => &players.light,
+                    Player::Dark => &players.dark,
+                };
+                format!("{player} (`{agent}`)")
+            }
+        }
+    }
+
     /// A player's totals.
     pub fn summary(&self, player: Player) -> &Summary {
         match player {
@@ -423,7 +452,7 @@ impl Review {
         let mut out = String::new();
         let winner = self
             .winner
-            .map_or("nobody yet".to_string(), |w| w.name().to_string());
+            .map_or("nobody yet".to_string(), |w| self.player_name(w));
         let _ = writeln!(
             out,
             "# Review of a game of {} (won by {winner})\n\nReference: {}. Losses and luck in percentage points of win probability.\n",
@@ -437,7 +466,8 @@ impl Review {
             let s = self.summary(player);
             let _ = writeln!(
                 out,
-                "| {player} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {:+.2} |",
+                "| {} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {:+.2} |",
+                self.player_name(player),
                 s.decisions,
                 s.mean_loss_pp,
                 s.total_loss_pp,
@@ -451,7 +481,10 @@ impl Review {
         }
         let estimates: Vec<String> = Player::BOTH
             .into_iter()
-            .filter_map(|p| Some(format!("- {p} {}", self.summary(p).strength.as_ref()?.text)))
+            .filter_map(|p| {
+                let text = &self.summary(p).strength.as_ref()?.text;
+                Some(format!("- {} {text}", self.player_name(p)))
+            })
             .collect();
         if !estimates.is_empty() {
             let _ = writeln!(

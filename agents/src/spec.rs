@@ -164,7 +164,7 @@ pub enum SpecError {
     NoDial(String),
     /// A perfect agent without a table, or for a family without solutions.
     #[error(
-        "perfect play needs a solved table of {0}: make one with `sawah solve --rules {0} --out FILE`, then use perfect:table=FILE (or start the bot with --table FILE)"
+        "perfect play needs a solved table of {0}: make one with `sawah solve --rules {0} --out FILE`, then use perfect:table=FILE, or give the table with --table FILE"
     )]
     NeedsTable(String),
     /// No exact solutions for this family.
@@ -363,8 +363,15 @@ impl AgentSpec {
         Ok(())
     }
 
-    /// Parses the string form, or a preset name (resolved for `rules`).
+    /// Parses the string form, a preset name (resolved for `rules`), or
+    /// the JSON form written as text (`{"agent":"expectiminimax","depth":2}`,
+    /// as a command line may give it).
     pub fn parse(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
+        if text.trim_start().starts_with('{') {
+            let value: Value = serde_json::from_str(text.trim())
+                .map_err(|e| SpecError::NotASpec(format!("{text} ({e})")))?;
+            return AgentSpec::from_json(&value, rules);
+        }
         let mut parts = text.trim().split(':');
         let name = parts.next().unwrap_or_default();
         let mut spec = match name {
@@ -399,20 +406,35 @@ impl AgentSpec {
     /// Parses either form from JSON: a string, or an object with `"agent"`
     /// (or `"preset"`) and options as fields.
     pub fn from_json(value: &Value, rules: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::from_json_expanding(value, rules, &|name| name.to_string())
+    }
+
+    /// [`AgentSpec::from_json`], with the agent's name (a level such as
+    /// `hard`, or `elo=N`) first turned into a spec's text by `expand`, as
+    /// the shipped models' manifest does for the text form.
+    pub fn from_json_expanding(
+        value: &Value,
+        rules: &str,
+        expand: &dyn Fn(&str) -> String,
+    ) -> Result<AgentSpec, SpecError> {
         match value {
-            Value::String(text) => AgentSpec::parse(text, rules),
-            Value::Object(fields) => Self::from_object(fields, rules),
+            Value::String(text) => AgentSpec::parse(&expand(text), rules),
+            Value::Object(fields) => Self::from_object(fields, rules, expand),
             other => Err(SpecError::NotASpec(other.to_string())),
         }
     }
 
-    fn from_object(fields: &Map<String, Value>, rules: &str) -> Result<AgentSpec, SpecError> {
+    fn from_object(
+        fields: &Map<String, Value>,
+        rules: &str,
+        expand: &dyn Fn(&str) -> String,
+    ) -> Result<AgentSpec, SpecError> {
         let name = fields
             .get("agent")
             .or_else(|| fields.get("preset"))
             .and_then(Value::as_str)
             .ok_or_else(|| SpecError::NotASpec(Value::Object(fields.clone()).to_string()))?;
-        let mut spec = AgentSpec::parse(name, rules)?;
+        let mut spec = AgentSpec::parse(&expand(name), rules)?;
         for (key, value) in fields {
             if key == "agent" || key == "preset" {
                 continue;

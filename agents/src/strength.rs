@@ -59,12 +59,19 @@ pub struct Calibration {
     points: Vec<Point>,
 }
 
+/// The fewest decisions a strength estimate is given for. A mean loss is
+/// made mostly of rare large mistakes, so over a handful of decisions its
+/// spread is not known at all: three decisions without a mistake would
+/// claim a range of zero width.
+pub const MIN_DECISIONS: u64 = 20;
+
 /// A strength estimate.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
     /// The Elo the mean loss stands for.
     pub elo: f64,
-    /// The 95% range, from the mean loss's standard error.
+    /// The 95% range, from the mean loss's standard error (the whole scale
+    /// below [`MIN_DECISIONS`]).
     pub low: f64,
     /// See [`Estimate::low`].
     pub high: f64,
@@ -151,12 +158,25 @@ impl Calibration {
 
     /// The estimate for a player with `decisions` decisions of mean loss
     /// `mean_pp` and standard deviation `sd_pp`; `None` without decisions.
+    /// Below [`MIN_DECISIONS`] the range is the whole scale and the text
+    /// says that there are too few decisions to place the player.
     pub fn estimate(&self, mean_pp: f64, sd_pp: f64, decisions: u64) -> Option<Estimate> {
         if decisions == 0 || !mean_pp.is_finite() {
             return None;
         }
-        let half = 1.96 * sd_pp / (decisions as f64).sqrt();
         let elo = self.elo(mean_pp);
+        if decisions < MIN_DECISIONS {
+            let (low, high) = (self.points[self.points.len() - 1].elo, self.points[0].elo);
+            return Some(Estimate {
+                elo,
+                low,
+                high,
+                text: format!(
+                    "played too few decisions ({decisions}) for a strength estimate; it takes at least {MIN_DECISIONS}"
+                ),
+            });
+        }
+        let half = 1.96 * sd_pp / (decisions as f64).sqrt();
         let (low, high) = (
             self.elo(mean_pp + half),
             self.elo((mean_pp - half).max(0.0)),
@@ -270,6 +290,15 @@ mod tests {
         assert!(s.estimate(0.5, 1.0, 0).is_none());
         let weak = s.estimate(3.0, 1.0, 40).unwrap();
         assert!(weak.text.contains("at or below random"), "{}", weak.text);
+        // Three faultless decisions say nothing: the range is the scale.
+        let few = s.estimate(0.0, 0.0, 3).unwrap();
+        assert_eq!((few.low, few.high), (0.0, 1050.0), "{few:?}");
+        assert!(few.text.contains("too few decisions (3)"), "{}", few.text);
+        assert!(
+            few.text.starts_with("played "),
+            "reads after a name: {}",
+            few.text
+        );
         assert!(Calibration::new("x", vec![]).is_none());
     }
 }

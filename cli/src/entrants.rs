@@ -3,7 +3,6 @@
 //! `tournament`, `sprt`, `play` and `check-bot`.
 
 use anyhow::{Context, Result, bail};
-use sawah_agents::AgentSpec;
 use sawah_agents::manifest::Models;
 use sawah_eval::entrant::Entrant;
 use sawah_eval::outside::{BotDefs, OutsideBot, Referee};
@@ -98,8 +97,7 @@ impl Entrants {
             self.started.insert(text.to_string(), Arc::clone(&bot));
             return Ok(Entrant::Outside(bot));
         }
-        let expanded = crate::models::expand(&self.models, text, &self.rules);
-        let spec = AgentSpec::parse(&expanded, &self.rules).map_err(|e| {
+        let spec = crate::models::spec_of(&self.models, text, &self.rules).map_err(|e| {
             let defined = self.defs.names();
             if defined.is_empty() {
                 anyhow::Error::new(e)

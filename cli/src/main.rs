@@ -92,9 +92,15 @@ enum Command {
     /// Review a game (or every game of a tournament): every move's loss
     /// and class against perfect play or a strong agent, the luck of every
     /// roll, each player's totals and strength.
+    #[command(mut_arg("tables", |arg| arg.help(
+        "A solved table, RULES=FILE or FILE: the reference is then perfect play from it (exact) for its rule set; repeat for more rule sets"
+    )))]
     Review(review::ReviewArgs),
     /// Rank every legal move for a roll, with what each does (captures,
     /// rosettes, safety) and the chance it leaves the opponent to hit.
+    #[command(mut_arg("tables", |arg| arg.help(
+        "A solved table, RULES=FILE or FILE: the moves are then ranked by perfect play from it (exact)"
+    )))]
     Hint(hint::HintArgs),
     /// Check an outside bot before a tournament (docs/bots.md): positions
     /// from random games of each rule set, edge cases first; legal,

@@ -6,6 +6,7 @@
 
 use anyhow::{Context, Result};
 use sawah_agents::manifest::{MANIFEST_FILE, Models};
+use sawah_agents::{AgentSpec, SpecError};
 use std::path::{Path, PathBuf};
 
 /// The models to use, checked: `explicit`, else `./models`, else the
@@ -30,5 +31,16 @@ pub fn expand(models: &Option<Models>, text: &str, rules: &str) -> String {
     match models {
         Some(m) => m.expand(text, rules),
         None => text.to_string(),
+    }
+}
+
+/// The spec a command line names for rule set `rules`: the text form or
+/// the JSON form (`{"agent":"hard","depth":1}`), its level or `elo=N`
+/// resolved through `models` either way.
+pub fn spec_of(models: &Option<Models>, text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
+    let expanded = |name: &str| expand(models, name, rules);
+    match serde_json::from_str::<serde_json::Value>(text.trim()) {
+        Ok(value) if value.is_object() => AgentSpec::from_json_expanding(&value, rules, &expanded),
+        _ => AgentSpec::parse(&expanded(text), rules),
     }
 }

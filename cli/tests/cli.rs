@@ -386,3 +386,107 @@ fn a_luck_adjusted_match_prints_both_scores_and_its_reference() {
     assert_ne!(code, 0);
     assert!(stderr.contains("without --luck-adjusted"), "{stderr}");
 }
+
+/// docs/agents.md: a spec is a string or JSON, wherever a spec is taken.
+/// On the command line the JSON form resolves levels through the shipped
+/// models as the text form does, and keeps its own commas in `--agents`.
+#[test]
+fn the_json_form_of_a_spec_works_wherever_a_spec_is_taken() {
+    let resolved = |args: &[&str]| {
+        let (code, stdout, stderr) = sawah(args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        stdout
+    };
+    // A level as JSON is the level as text.
+    let text = resolved(&["match", "hard", "random", "--rules", "ur", "--games", "2"]);
+    let json = resolved(&[
+        "match",
+        r#"{"agent":"hard"}"#,
+        "random",
+        "--rules",
+        "ur",
+        "--games",
+        "2",
+    ]);
+    let spec_line = |out: &str| {
+        out.lines()
+            .nth(1)
+            .unwrap()
+            .split(" = ")
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(spec_line(&text), spec_line(&json), "{text}\n{json}");
+    // Options as fields, including a level's.
+    let out = resolved(&[
+        "match",
+        r#"{"agent":"expectiminimax","depth":2,"noise":0.02}"#,
+        r#"{"preset":"easy","seed":3}"#,
+        "--rules",
+        "ur-2",
+        "--games",
+        "2",
+    ]);
+    assert!(out.contains("= expectiminimax:depth=2:noise=0.02"), "{out}");
+    // In a tournament's list, between plain specs.
+    let dir = fresh_dir("json-specs");
+    let out = resolved(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        r#"random,{"agent":"expectiminimax","depth":2},heuristic"#,
+        "--games",
+        "2",
+        "--out",
+        dir.join("t").to_str().unwrap(),
+    ]);
+    assert!(out.contains("3 agents"), "{out}");
+    // In SPRT, and in play against the computer.
+    resolved(&[
+        "sprt",
+        "--rules",
+        "ur-2",
+        "--new",
+        r#"{"agent":"expectiminimax"}"#,
+        "--base",
+        r#"{"agent":"random"}"#,
+        "--batch",
+        "8",
+        "--max-games",
+        "16",
+    ]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args([
+            "play",
+            "--rules",
+            "ur-2",
+            "--seed",
+            "4",
+            "--opponent",
+            r#"{"agent":"heuristic","noise":0.1}"#,
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("1\n".repeat(2_000).as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A broken JSON spec is named as one.
+    let (code, _, stderr) = sawah(&["match", r#"{"agent":"#, "random", "--rules", "ur-2"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("a bot must be"), "{stderr}");
+}

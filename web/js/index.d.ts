@@ -240,6 +240,8 @@ export interface Review {
   light: ReviewSummary;
   dark: ReviewSummary;
   winner: Player | null;
+  /** Who played, when the record named them (`sawah review` of a tournament's results line). */
+  players?: { light: string; dark: string };
 }
 
 /** What a move does (docs/protocol.md, "Review, hints and strength"). */

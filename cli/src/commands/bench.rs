@@ -2,7 +2,6 @@
 //! a move, and the bot protocol, each printing its figures.
 
 use anyhow::{Context, Result, bail};
-use sawah_agents::AgentSpec;
 use sawah_engine::registry::Registry;
 use sawah_engine::with_game;
 use std::path::PathBuf;
@@ -142,8 +141,7 @@ pub fn bench_choose(registry: &mut Registry, args: BenchChooseArgs) -> Result<()
     for name in rules {
         let game = registry.resolve(&name)?;
         for text in &agents {
-            let expanded = crate::models::expand(&models, text, game.name());
-            let spec = AgentSpec::parse(&expanded, game.name())
+            let spec = crate::models::spec_of(&models, text, game.name())
                 .with_context(|| format!("agent {text}"))?;
             let result = with_game!(&game, g => {
                 let mut agent = spec.build(g)?;

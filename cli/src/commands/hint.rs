@@ -72,16 +72,36 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
             .unwrap_or_default();
         let hit = m["hit_chance"]
             .as_f64()
-            .map_or("–".to_string(), |p| format!("{:.0}%", 100.0 * p));
+            .map_or("–".to_string(), |p| format!("{}%", rounded(100.0 * p, 0)));
         println!(
-            "| {} | {}-{} | {:.1}% | {:.2} | {} | {hit} |",
+            "| {} | {}-{} | {}% | {} | {} | {hit} |",
             k + 1,
             square(&m["from"]),
             square(&m["to"]),
-            100.0 * m["value"].as_f64().unwrap_or(f64::NAN),
-            m["loss_pp"].as_f64().unwrap_or(f64::NAN),
+            rounded(100.0 * m["value"].as_f64().unwrap_or(f64::NAN), 1),
+            rounded(m["loss_pp"].as_f64().unwrap_or(f64::NAN), 2),
             words.join("; ")
         );
     }
     Ok(())
+}
+
+/// `value` to `decimals` places, never as "-0" (a chance of −0.0 or a loss
+/// of −0.000001 is nothing, and is printed so).
+fn rounded(value: f64, decimals: i32) -> String {
+    let scale = 10f64.powi(decimals);
+    let value = (value * scale).round() / scale + 0.0;
+    format!("{value:.*}", decimals as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nothing_is_printed_as_minus_zero() {
+        assert_eq!(super::rounded(-0.0, 0), "0");
+        assert_eq!(super::rounded(-0.004, 2), "0.00");
+        assert_eq!(super::rounded(-0.04, 1), "0.0");
+        assert_eq!(super::rounded(12.345, 1), "12.3");
+        assert_eq!(super::rounded(-1.26, 1), "-1.3");
+    }
 }

@@ -5,8 +5,8 @@
 use crate::bot::{BotFiles, native_bot, setup};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
-use sawah_agents::review::{Review, Summary};
-use sawah_agents::strength::Calibration;
+use sawah_agents::review::{Players, Review, Summary};
+use sawah_agents::strength::{Calibration, MIN_DECISIONS};
 use sawah_engine::Player;
 use sawah_engine::registry::Registry;
 use sawah_protocol::native::Limits;
@@ -92,9 +92,10 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
         return Ok(());
     }
     let value = game_in(&text, &args.game, args.game_number)?;
-    let review = bot
+    let mut review = bot
         .review_game(&value, reference.as_ref(), None)
         .with_context(|| args.game.display().to_string())?;
+    review.players = players_of(&value);
     match args.format.as_str() {
         "json" => println!("{}", serde_json::to_string_pretty(&review)?),
         "svg" => print!(
@@ -241,9 +242,11 @@ fn totals_table(totals: &[AgentTotals], heading: &str) -> String {
         // loss rounds to a few thousandths, while its loss per game is
         // what its expected score against perfect play gives away.
         let games = t.games.max(1) as f64;
-        let strength = s.strength.as_ref().map_or("–".to_string(), |e| {
-            format!("{:.0} ({:.0} to {:.0})", e.elo, e.low, e.high)
-        });
+        let strength = match &s.strength {
+            None => "–".to_string(),
+            Some(_) if s.decisions < MIN_DECISIONS => "too few decisions".to_string(),
+            Some(e) => format!("{:.0} ({:.0} to {:.0})", e.elo, e.low, e.high),
+        };
         let _ = writeln!(
             out,
             "| `{}` | {} | {} | {:.3} | {} | {} | {:.3} | {:+.2} | {strength} |",
@@ -281,6 +284,15 @@ fn results_games(text: &str) -> Vec<&str> {
             serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object() && v.get("kind").is_none())
         })
         .collect()
+}
+
+/// Who played, when the record names them (a tournament's results line:
+/// `"light"` and `"dark"` are the agents' names there).
+fn players_of(record: &Value) -> Option<Players> {
+    Some(Players {
+        light: record["light"].as_str()?.to_string(),
+        dark: record["dark"].as_str()?.to_string(),
+    })
 }
 
 /// The game in `text`: the whole as one JSON object, or game `number` of

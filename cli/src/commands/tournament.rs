@@ -30,13 +30,9 @@ pub struct TournamentCommandArgs {
     #[arg(long, default_value = "sawah")]
     pub rules: String,
     /// The agents: specs or presets separated by commas (repeatable),
-    /// e.g. random,heuristic,easy,expectiminimax:depth=2.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        value_name = "SPEC,SPEC,..."
-    )]
+    /// e.g. random,heuristic,easy,expectiminimax:depth=2; a spec in its
+    /// JSON form keeps its own commas ({"agent":"expectiminimax","depth":2}).
+    #[arg(long, required = true, value_name = "SPEC,SPEC,...")]
     pub agents: Vec<String>,
     /// Games per pairing (rounded up to whole pairs).
     #[arg(long, default_value_t = 200)]
@@ -170,6 +166,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         .map_err(anyhow::Error::msg)
         .context("--shard")?;
     let anchor_given = anchor.is_some();
+    let agents = agents.iter().flat_map(|list| split_specs(list)).collect();
     let args = TournamentArgs {
         rules,
         agents,
@@ -187,6 +184,31 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
     };
     tournament::tournament(registry, args, anchor_given)?;
     Ok(())
+}
+
+/// The specs of a comma-separated list: commas inside a JSON spec's braces
+/// or quotes do not separate.
+fn split_specs(list: &str) -> Vec<String> {
+    let mut specs = Vec::new();
+    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
+    let mut current = String::new();
+    for c in list.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '{' if !quoted => depth += 1,
+            '}' if !quoted => depth = depth.saturating_sub(1),
+            ',' if !quoted && depth == 0 => {
+                specs.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    specs.push(current);
+    specs
 }
 
 /// Merges tournament folders into one Elo table.
@@ -262,4 +284,24 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
     };
     tournament::sprt_command(registry, args)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_specs;
+
+    #[test]
+    fn json_specs_keep_their_commas() {
+        assert_eq!(split_specs("random,easy"), ["random", "easy"]);
+        assert_eq!(
+            split_specs(r#"random,{"agent":"expectiminimax","depth":2},hard"#),
+            ["random", r#"{"agent":"expectiminimax","depth":2}"#, "hard"]
+        );
+        assert_eq!(
+            split_specs(r#"{"agent":"neural","model":"a,b}.safetensors"},x"#),
+            [r#"{"agent":"neural","model":"a,b}.safetensors"}"#, "x"]
+        );
+        // An empty entry stays, for the check that names it.
+        assert_eq!(split_specs("random,,easy"), ["random", "", "easy"]);
+    }
 }
