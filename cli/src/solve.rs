@@ -23,7 +23,6 @@ pub fn solve(
     settings: SolveSettings,
     out: Option<&std::path::Path>,
 ) -> Result<()> {
-    const GIB: f64 = (1u64 << 30) as f64;
     let SolveSettings {
         tolerance,
         memory,
@@ -36,18 +35,7 @@ pub fn solve(
             "senet is not solved whole; solve its endgames with --pieces K (at most K pieces per side on the board)"
         );
     };
-    if !(tolerance.is_finite() && tolerance > 0.0) {
-        bail!("--tolerance must be a positive number, not {tolerance}");
-    }
-    if !(memory.is_finite() && memory > 0.0 && memory <= 1e6) {
-        bail!("--memory must be a positive number of GiB, not {memory}");
-    }
-    let options = sawah_solver::SolveOptions {
-        tolerance,
-        memory: (memory * GIB) as u64,
-        extrapolate,
-        ..Default::default()
-    };
+    let options = solve_options(tolerance, memory, extrapolate)?;
     // With --out, finished layer pairs are kept in FILE.layers/ until the
     // table is written, so a killed solve resumes where it stopped.
     let checkpoints = out.map(|path| {
@@ -56,83 +44,9 @@ pub fn solve(
         PathBuf::from(folder)
     });
     let start = std::time::Instant::now();
-    // A bar over the layer pairs (by positions), its message the current
-    // pair, sweep and largest change; hidden when stderr is not a terminal.
-    let index = sawah_engine::race::PositionIndex::new(&rules);
-    let pieces = rules.pieces();
-    let unfinished: u64 = (0..pieces)
-        .flat_map(|a| (0..pieces).map(move |b| (a, b)))
-        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
-        .sum();
-    let bar = crate::progress::bar(
-        unfinished,
-        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
-    );
-    let mut current = sawah_engine::race::LayerPair::new(u8::MAX, u8::MAX);
-    let solution = sawah_solver::solve_with_checkpoints(
-        &rules,
-        options,
-        checkpoints.as_deref(),
-        |report| {
-            if let Some(reason) = &report.ignored_checkpoint {
-                bar.suspend(|| {
-                    eprintln!(
-                        "layers {}: checkpoint ignored ({reason}); solving the pair again",
-                        report.scores
-                    )
-                });
-            }
-            if report.scores != current {
-                current = report.scores;
-                bar.inc(report.states);
-            }
-            bar.set_message(format!(
-                "layers {}: sweep {}, Bellman pass {}, change {:.2e}",
-                report.scores, report.sweeps, report.bellman_passes, report.residual
-            ));
-            if verbose {
-                bar.suspend(|| {
-                    eprintln!(
-                        "  layers {}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
-                        report.scores,
-                        report.sweeps,
-                        report.choice_sweeps,
-                        report.extrapolations,
-                        report.read_in_full,
-                        report.bellman_passes,
-                        report.generated_passes,
-                        report.residual,
-                        report.elapsed.as_secs_f64()
-                    )
-                });
-            }
-        },
-    )?;
-    bar.finish_and_clear();
+    let solution = solve_with_progress(&rules, options, checkpoints.as_deref(), verbose)?;
+    print_layers(&solution);
     let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
-    for layer in &solution.layers {
-        let how = if layer.sweeps == 0 {
-            "resumed from checkpoint".to_string()
-        } else {
-            format!(
-                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full; {:>2} extrapolations), {:>2} Bellman passes ({:.2} generated), {} candidates",
-                layer.sweeps,
-                layer.choice_sweeps,
-                layer.read_in_full,
-                layer.extrapolations,
-                layer.bellman_passes,
-                layer.generated_passes,
-                layer.candidates
-            )
-        };
-        println!(
-            "layers {}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
-            layer.scores,
-            layer.states,
-            layer.residual,
-            layer.elapsed.as_secs_f64()
-        );
-    }
     // The process's peak so far, the solve's (the table written below is
     // streamed from the values already held).
     let peak = peak_memory();
@@ -162,6 +76,114 @@ pub fn solve(
         }
     }
     Ok(())
+}
+
+/// Solves `rules` under a progress bar over the layer pairs (by positions),
+/// its message the current pair, sweep and largest change; with `verbose`,
+/// a line per sweep too. The bar is hidden when stderr is not a terminal.
+fn solve_with_progress(
+    rules: &sawah_engine::race::RuleSet,
+    options: sawah_solver::SolveOptions,
+    checkpoints: Option<&std::path::Path>,
+    verbose: bool,
+) -> Result<sawah_solver::Solution> {
+    // A bar over the layer pairs (by positions), its message the current
+    // pair, sweep and largest change; hidden when stderr is not a terminal.
+    let index = sawah_engine::race::PositionIndex::new(rules);
+    let pieces = rules.pieces();
+    let unfinished: u64 = (0..pieces)
+        .flat_map(|a| (0..pieces).map(move |b| (a, b)))
+        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+        .sum();
+    let bar = crate::progress::bar(
+        unfinished,
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
+    );
+    let mut current = sawah_engine::race::LayerPair::new(u8::MAX, u8::MAX);
+    let solution = sawah_solver::solve_with_checkpoints(rules, options, checkpoints, |report| {
+        if let Some(reason) = &report.ignored_checkpoint {
+            bar.suspend(|| {
+                eprintln!(
+                    "layers {}: checkpoint ignored ({reason}); solving the pair again",
+                    report.scores
+                )
+            });
+        }
+        if report.scores != current {
+            current = report.scores;
+            bar.inc(report.states);
+        }
+        bar.set_message(format!(
+            "layers {}: sweep {}, Bellman pass {}, change {:.2e}",
+            report.scores, report.sweeps, report.bellman_passes, report.residual
+        ));
+        if verbose {
+            bar.suspend(|| {
+                    eprintln!(
+                        "  layers {}: sweep {} ({} on chosen moves, {} extrapolated, {:.2} read in full) Bellman pass {} ({:.2} generated) change {:.3e} ({:.2} s)",
+                        report.scores,
+                        report.sweeps,
+                        report.choice_sweeps,
+                        report.extrapolations,
+                        report.read_in_full,
+                        report.bellman_passes,
+                        report.generated_passes,
+                        report.residual,
+                        report.elapsed.as_secs_f64()
+                    )
+                });
+        }
+    })?;
+    bar.finish_and_clear();
+    Ok(solution)
+}
+
+/// The solver's options from `sawah solve`'s flags, checked.
+fn solve_options(
+    tolerance: f64,
+    memory_gib: f64,
+    extrapolate: bool,
+) -> Result<sawah_solver::SolveOptions> {
+    const GIB: f64 = (1u64 << 30) as f64;
+    if !(tolerance.is_finite() && tolerance > 0.0) {
+        bail!("--tolerance must be a positive number, not {tolerance}");
+    }
+    if !(memory_gib.is_finite() && memory_gib > 0.0 && memory_gib <= 1e6) {
+        bail!("--memory must be a positive number of GiB, not {memory_gib}");
+    }
+    Ok(sawah_solver::SolveOptions {
+        tolerance,
+        memory: (memory_gib * GIB) as u64,
+        extrapolate,
+        ..Default::default()
+    })
+}
+
+/// One line per layer pair: how it was solved (or that it was resumed).
+fn print_layers(solution: &sawah_solver::Solution) {
+    for layer in &solution.layers {
+        let how = if layer.sweeps == 0 {
+            "resumed from checkpoint".to_string()
+        } else {
+            format!(
+                "{:>4} sweeps ({:>4} on chosen moves, the rest {:.2} in full; {:>2} extrapolations), {:>2} Bellman passes ({:.2} generated), {} candidates",
+                layer.sweeps,
+                layer.choice_sweeps,
+                layer.read_in_full,
+                layer.extrapolations,
+                layer.bellman_passes,
+                layer.generated_passes,
+                layer.candidates
+            )
+        };
+        println!(
+            "layers {}+mirror: {:>11} states, {how}, residual {:.2e}, {:.2} s",
+            layer.scores,
+            layer.states,
+            layer.residual,
+            layer.elapsed.as_secs_f64()
+        );
+    }
 }
 
 /// ", peak memory N GiB": the process's peak so far, where it is known.

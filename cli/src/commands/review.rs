@@ -69,16 +69,25 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
     let reference = args.reference.as_deref().map(Value::from);
     if args.all {
-        let reviewed: Vec<(Value, Review)> = all_games(&args.game, &text)?
+        let games = all_games(&args.game, &text)?;
+        // A review per game: without a table, a search per roll of every
+        // turn, so thousands of games take minutes. The bar shows them.
+        let bar = crate::progress::bar(
+            games.len() as u64,
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games reviewed ({rate}, ETA {eta})",
+        );
+        let reviewed: Vec<(Value, Review)> = games
             .into_par_iter()
             .enumerate()
             .map(|(k, value)| {
                 let review = bot
                     .review_game(&value, reference.as_ref(), None)
                     .with_context(|| format!("{}: game {}", args.game.display(), k + 1))?;
+                bar.inc(1);
                 Ok((value, review))
             })
             .collect::<Result<_>>()?;
+        bar.finish_and_clear();
         let calibration = bot.calibration(&reviewed[0].1, reference.is_none());
         let summaries: Vec<_> = reviewed
             .iter()
