@@ -12,7 +12,9 @@
 //! in-place (Gauss–Seidel) sweeps, parallel over the index's blocks, until a
 //! full residual pass, which only reads, shows `max |T(V) − V| ≤ tolerance`.
 //!
-//! The crate depends on the engine, rayon and libc only. Its modules, each
+//! The crate depends on the engine (the rules and the position index),
+//! `sawah-agents` (its atomic file writes, for checkpoints), rayon, libc
+//! (huge pages), serde_json (checkpoint headers) and thiserror. Its modules, each
 //! with one job: `solve` (the public API: options, reports, the solution,
 //! errors, the walk over layer pairs), `values` (the shared value array and
 //! first estimates), `policy` (rolls, records of candidate successors,
