@@ -7,11 +7,15 @@ use std::path::PathBuf;
 
 /// `sawah solve`'s settings besides the rule set and output.
 pub struct SolveSettings {
+    /// The largest change of a sweep at which a layer pair counts as solved.
     pub tolerance: f64,
-    /// GiB.
+    /// Memory the solver may hold, in GiB.
     pub memory: f64,
+    /// A line per sweep on stderr.
     pub verbose: bool,
+    /// How the table stores its values.
     pub values: sawah_agents::table::ValueType,
+    /// Whether sweeps extrapolate their convergence.
     pub extrapolate: bool,
 }
 

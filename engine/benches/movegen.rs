@@ -3,6 +3,7 @@
 //! `cargo bench -p sawah-engine --bench movegen`. Throughput is reported
 //! per move generated/applied (generation: per position and roll), and
 //! per position ranked.
+#![allow(missing_docs)] // criterion's macros generate the undocumented entry points
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sawah_engine::playout::random_playout;

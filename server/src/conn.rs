@@ -235,6 +235,7 @@ pub fn ensure_descriptors(needed: u64) -> Result<(), String> {
         ));
     }
     limit.rlim_cur = needed;
+    // Safety: setrlimit only reads the struct given, which lives to the end of the call.
     if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) } != 0 {
         return Err(format!(
             "raising the descriptor limit to {needed}: {}",

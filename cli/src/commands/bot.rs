@@ -9,6 +9,7 @@ use crate::bot::{self, BotFiles, LimitArgs};
 /// The arguments of `sawah bot`.
 #[derive(clap::Args, Debug)]
 pub struct BotArgs {
+    /// The solved tables and models it reads.
     #[command(flatten)]
     pub files: BotFiles,
     /// Requests come from people or programs not trusted with this
@@ -17,6 +18,7 @@ pub struct BotArgs {
     /// each request's cost (the limits below).
     #[arg(long)]
     pub untrusted: bool,
+    /// What one request may cost.
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -28,6 +28,7 @@ pub struct CheckBotArgs {
     /// Where the bot's stderr goes (DIR/NAME.log).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Outside bots (`--bots`) and how they are refereed.
     #[command(flatten)]
     pub outside: OutsideArgs,
 }

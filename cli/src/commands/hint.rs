@@ -21,6 +21,7 @@ pub struct HintArgs {
     /// set's table, else hard searching one ply deeper.
     #[arg(long, value_name = "SPEC")]
     pub reference: Option<String>,
+    /// The solved tables and models the reference reads.
     #[command(flatten)]
     pub files: BotFiles,
     /// Print the bot protocol's JSON response instead of a table.

@@ -37,8 +37,10 @@ pub struct MatchArgs {
     /// dropped (its last lines are still quoted when a bot fails).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Outside bots (`--bots`) and how they are refereed.
     #[command(flatten)]
     pub outside: OutsideArgs,
+    /// Luck adjustment (`--luck-adjusted`, `--reference`).
     #[command(flatten)]
     pub luck: LuckArgs,
 }

@@ -15,7 +15,9 @@ use sawah_protocol::native::{Limits, Setup, TableArg};
 /// The side a player takes.
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum Side {
+    /// Light, who moves first.
     Light,
+    /// Dark.
     Dark,
 }
 
@@ -65,6 +67,7 @@ pub struct PlayArgs {
     /// Where an outside bot's stderr goes (DIR/NAME.log).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Outside bots (`--bots`) and how they are refereed.
     #[command(flatten)]
     pub outside: crate::entrants::OutsideArgs,
 }

@@ -36,6 +36,7 @@ pub struct ReviewArgs {
     /// the rule set's table, else hard searching one ply deeper.
     #[arg(long, value_name = "SPEC")]
     pub reference: Option<String>,
+    /// The solved tables and models it reads.
     #[command(flatten)]
     pub files: BotFiles,
     /// md (a table per player and per turn), json, or svg (the win

@@ -15,6 +15,7 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
+    /// The solved tables and models it reads.
     #[command(flatten)]
     pub files: BotFiles,
     /// Worker threads that search (default: one per core).
@@ -33,6 +34,7 @@ pub struct ServeArgs {
     /// An origin browsers may call from (repeat; `*` for any).
     #[arg(long = "cors-origin", value_name = "ORIGIN")]
     pub cors_origins: Vec<String>,
+    /// What one request may cost.
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Connections open at once; one past it is answered 503 and closed.

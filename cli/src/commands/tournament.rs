@@ -55,10 +55,13 @@ pub struct TournamentCommandArgs {
     /// resolve; default: ./models, then the models embedded in the binary.
     #[arg(long, value_name = "DIR")]
     pub models: Option<PathBuf>,
+    /// How the Elo table is made.
     #[command(flatten)]
     pub rating: RatingArgs,
+    /// Outside bots (`--bots`) and how they are refereed.
     #[command(flatten)]
     pub outside: crate::entrants::OutsideArgs,
+    /// Luck adjustment (`--luck-adjusted`, `--reference`).
     #[command(flatten)]
     pub luck: crate::luck::LuckArgs,
 }
@@ -73,6 +76,7 @@ pub struct EloArgs {
     /// the table is only printed.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// How the Elo table is made.
     #[command(flatten)]
     pub rating: RatingArgs,
     /// Also rate on luck-adjusted scores: every folder must have been
@@ -132,8 +136,10 @@ pub struct SprtCommandArgs {
     /// dropped (its last lines are still quoted when a bot fails).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Outside bots (`--bots`) and how they are refereed.
     #[command(flatten)]
     pub outside: crate::entrants::OutsideArgs,
+    /// Luck adjustment (`--luck-adjusted`, `--reference`).
     #[command(flatten)]
     pub luck: crate::luck::LuckArgs,
 }
