@@ -366,6 +366,32 @@ impl AgentSpec {
     /// Parses the string form, a preset name (resolved for `rules`), or
     /// the JSON form written as text (`{"agent":"expectiminimax","depth":2}`,
     /// as a command line may give it).
+    ///
+    /// # Examples
+    ///
+    /// Both forms give the same agent, which is built for a game and asked
+    /// for a move:
+    ///
+    /// ```
+    /// use sawah_agents::AgentSpec;
+    /// use sawah_engine::{Game, race};
+    ///
+    /// let text = AgentSpec::parse("expectiminimax:depth=2", "ur").unwrap();
+    /// let json = AgentSpec::parse(r#"{"agent":"expectiminimax","depth":2}"#, "ur").unwrap();
+    /// assert_eq!(text, json);
+    /// assert_eq!(text.to_string(), "expectiminimax:depth=2");
+    ///
+    /// let ur = race::preset("ur").unwrap();
+    /// let mut agent = text.build(&ur).unwrap();
+    /// let start = ur.start();
+    /// let moves = ur.legal_moves(&start, 2);
+    /// let chosen = agent.choose(&ur, &start, 2, &moves);
+    /// assert!(moves.contains(&chosen));
+    ///
+    /// // A bad option is named.
+    /// let err = AgentSpec::parse("expectiminimax:depth=9", "ur").unwrap_err();
+    /// assert!(err.to_string().contains("depth"));
+    /// ```
     pub fn parse(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
         if text.trim_start().starts_with('{') {
             let value: Value = serde_json::from_str(text.trim())

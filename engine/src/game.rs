@@ -19,6 +19,30 @@ pub struct Step<P> {
 ///
 /// Agents, search, the solver and tournaments are written against this trait,
 /// so a new family (Senet) plugs in without special cases outside the engine.
+///
+/// # Examples
+///
+/// A game of the Royal Game of Ur played to its end, each side taking its
+/// first legal move, with rolls from the rule set's own dice:
+///
+/// ```
+/// use sawah_engine::{DiceSource, Game, race};
+///
+/// let ur = race::preset("ur").expect("a named rule set");
+/// let mut dice = DiceSource::from_seed(7);
+/// let mut position = ur.start();
+/// let mut rolls = 0;
+/// while ur.winner(&position).is_none() && rolls < 100_000 {
+///     let roll = dice.roll(ur.dice());
+///     rolls += 1;
+///     let moves = ur.legal_moves(&position, roll);
+///     position = match moves.first() {
+///         Some(&first) => ur.apply(&position, first).position,
+///         None => ur.pass(&position), // no legal move: the turn passes
+///     };
+/// }
+/// assert!(ur.winner(&position).is_some());
+/// ```
 pub trait Game {
     /// A position (small, copied freely).
     type Position: Copy + Eq + Hash + Debug;

@@ -145,6 +145,32 @@ impl Bot {
 
     /// Answers one request (a JSON value) with its response object: the
     /// request's `"id"` first, then the result's fields or `"error"`.
+    ///
+    /// # Examples
+    ///
+    /// The start of a game of ur, and the computer's move after a roll of 2:
+    ///
+    /// ```
+    /// use sawah_engine::Registry;
+    /// use sawah_protocol::Bot;
+    /// use serde_json::json;
+    ///
+    /// let bot = Bot::new(Registry::new());
+    /// let start = bot.respond(&json!({"cmd": "start", "rules": "ur"}));
+    /// let answer = bot.respond(&json!({
+    ///     "id": 1,
+    ///     "cmd": "choose",
+    ///     "position": start["position"],
+    ///     "roll": 2,
+    ///     "bot": "expectiminimax:depth=1",
+    /// }));
+    /// assert_eq!(answer["id"], 1);
+    /// assert!(answer["move"].is_object());
+    ///
+    /// // Errors are answers too, with a kind a program can act on.
+    /// let bad = bot.respond(&json!({"cmd": "choose", "rules": "ur", "roll": 9}));
+    /// assert!(bad["error"]["kind"].is_string());
+    /// ```
     pub fn respond(&self, request: &Value) -> Value {
         self.respond_within(request, None)
     }
