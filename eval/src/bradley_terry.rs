@@ -268,6 +268,9 @@ pub struct Observed {
     /// Light's score: 1 a win, 0 a loss, or any real number (a
     /// luck-adjusted score).
     pub light_score: f64,
+    /// How much the game counts (1 for a plain game; the inverse of its
+    /// pairing's dispersion in a weighted fit).
+    pub weight: f64,
 }
 
 /// Fits ratings to the games of `clusters` (each a group of games whose
@@ -287,7 +290,12 @@ pub fn fit_clustered(
 ) -> Result<Ratings, FitError> {
     let mut table = GameTable::new(agents);
     for game in clusters.iter().flatten() {
-        table.add(game.light, game.dark, game.light_score);
+        table.add_weighted(
+            game.light,
+            game.dark,
+            game.weight,
+            game.weight * game.light_score,
+        );
     }
     let fitted = maximise(&table, options)?;
     let n = agents;
@@ -295,7 +303,8 @@ pub fn fit_clustered(
     for cluster in clusters {
         let mut score = vec![0.0f64; n + 1];
         for game in cluster {
-            let residual = game.light_score - fitted.light_wins(game.light, game.dark);
+            let residual =
+                game.weight * (game.light_score - fitted.light_wins(game.light, game.dark));
             score[game.light] += residual;
             score[game.dark] -= residual;
             score[n] += residual;
@@ -715,6 +724,7 @@ mod tests {
                             light,
                             dark,
                             light_score: p + jitter,
+                            weight: 1.0,
                         });
                     }
                     clusters.push(pair);

@@ -65,6 +65,9 @@ pub struct LuckSummary {
     pub first_move_elo: (f64, f64, f64),
     /// Virtual drawn games per pairing in the adjusted fit.
     pub prior: f64,
+    /// The share of its luck each pairing took out (β: 1 all of it, as
+    /// `sawah match` does; 0 none), by agent names.
+    pub shares: Vec<(String, String, f64)>,
     /// How the adjusted intervals were computed.
     pub method: String,
 }
@@ -247,7 +250,8 @@ pub fn elo_table(
             reference: options.luck_reference.clone().unwrap_or_default(),
             first_move_elo: first_move(&a.ratings),
             prior: a.prior,
-            method: "the same model fitted to luck-adjusted scores (a quasi-likelihood); 95% intervals from the spread of the adjusted results, the two games of a pair as one cluster (sandwich covariance, Liang and Zeger 1986)".into(),
+            shares: a.shares,
+            method: "the same model fitted to luck-adjusted scores (a quasi-likelihood), each pairing taking out the share of its luck that leaves the least spread (a control variate); 95% intervals from the spread of the adjusted results, the two games of a pair as one cluster (sandwich covariance, Liang and Zeger 1986)".into(),
         }),
     })
 }
@@ -399,10 +403,16 @@ impl EloTable {
             self.method
         );
         if let Some(luck) = &self.luck {
+            let shares: Vec<String> = luck
+                .shares
+                .iter()
+                .map(|(a, b, share)| format!("`{a}`–`{b}` {share:.2}"))
+                .collect();
             let _ = writeln!(
                 out,
-                "Luck-adjusted (adj. Elo, adj. score; rows and LOS by them): the luck of every roll measured by {}, taken out of each game's result. Moving first is worth {} Elo on adjusted scores (95% interval {} to {}). Prior: {} virtual drawn games per pairing. Method: {}.",
+                "Luck-adjusted (adj. Elo, adj. score; rows and LOS by them): the luck of every roll measured by {}, taken out of each game's result. Share of the luck taken out, by pairing: {}. Moving first is worth {} Elo on adjusted scores (95% interval {} to {}). Prior: {} virtual drawn games per pairing. Method: {}.",
                 luck.reference,
+                shares.join(", "),
                 elo_text(luck.first_move_elo.0),
                 elo_text(luck.first_move_elo.1),
                 elo_text(luck.first_move_elo.2),

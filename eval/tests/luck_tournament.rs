@@ -115,6 +115,11 @@ fn an_agent_and_a_copy_of_itself_rate_exactly_equal_on_adjusted_scores() {
             "{table:?}"
         );
     }
+    assert_eq!(luck.shares.len(), 1);
+    assert!(
+        (luck.shares[0].2 - 1.0).abs() < 1e-9,
+        "all the luck out between equals"
+    );
     // Between equals, moving first is worth light's mean adjusted score:
     // the start value plus the mean of dark's losses minus light's, what
     // the dice cannot change.
