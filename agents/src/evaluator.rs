@@ -130,10 +130,7 @@ pub fn position_hash<P: Hash>(position: &P, seed: u64) -> u64 {
     seed.hash(&mut hasher);
     position.hash(&mut hasher);
     // FxHash's low bits are weak; finish with a SplitMix64 mix.
-    let mut z = hasher.finish().wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    sawah_engine::seed::mix64(hasher.finish().wrapping_add(sawah_engine::seed::GAMMA))
 }
 
 /// An evaluator for tests: a fixed value for every position.

@@ -255,11 +255,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
 }
 
 fn mix(seed: u64, a: u64, b: u64) -> u64 {
-    let mut z =
-        seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ b.wrapping_mul(0xd1b5_4a32_d192_ed03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    use sawah_engine::seed::{GAMMA, mix64};
+    mix64(seed ^ a.wrapping_mul(GAMMA) ^ b.wrapping_mul(0xd1b5_4a32_d192_ed03))
 }
 
 /// What a checkpoint holds besides the weights.
