@@ -68,7 +68,7 @@ struct Entry {
 /// a finished search leaves its table to the next one on the same thread:
 /// each search has its own generation, and entries of another generation
 /// are never read, so a reused table answers exactly as a fresh one.
-struct Table {
+struct TranspositionTable {
     entries: Vec<Option<Entry>>,
     mask: u64,
     generation: u32,
@@ -78,13 +78,13 @@ struct Table {
 const SPARE_TABLES_KEPT: usize = 4;
 
 thread_local! {
-    static SPARE_TABLES: std::cell::RefCell<Vec<Table>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SPARE_TABLES: std::cell::RefCell<Vec<TranspositionTable>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table of 2^`bits` entries with none of them readable: a spare one
     /// of this thread in a new generation, or a new one.
-    fn take(bits: u8) -> Table {
+    fn take(bits: u8) -> TranspositionTable {
         let size = 1usize << bits.min(30);
         let spare = SPARE_TABLES.with(|spares| {
             let mut spares = spares.borrow_mut();
@@ -99,7 +99,7 @@ impl Table {
                 }
                 table
             }
-            None => Table {
+            None => TranspositionTable {
                 entries: vec![None; size],
                 mask: size as u64 - 1,
                 generation: 0,
@@ -220,14 +220,14 @@ pub struct Search<'a, G: Game, E> {
     game: &'a G,
     evaluator: &'a E,
     options: SearchOptions,
-    table: Option<Table>,
+    table: Option<TranspositionTable>,
     stop: Option<Stop>,
     stopped: bool,
     next_check: u64,
     /// The node count when the stop was last told of this search's nodes.
     reported: u64,
     /// Leaf evaluations asked for so far (when the evaluator is worth it).
-    leaves: Option<Table>,
+    leaves: Option<TranspositionTable>,
     /// Chance and move nodes visited (evaluator calls at the leaves included
     /// as chance nodes of depth 0).
     pub nodes: u64,
@@ -259,7 +259,9 @@ impl<G: Game, E> Drop for Search<'_, G, E> {
 impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
     /// A search of `game` with `evaluator` at the leaves.
     pub fn new(game: &'a G, evaluator: &'a E, options: SearchOptions) -> Self {
-        let table = options.pruning.then(|| Table::take(options.table_bits));
+        let table = options
+            .pruning
+            .then(|| TranspositionTable::take(options.table_bits));
         Search {
             game,
             evaluator,
@@ -270,7 +272,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             next_check: 0,
             reported: 0,
             leaves: (options.pruning && evaluator.worth_remembering())
-                .then(|| Table::take(options.table_bits)),
+                .then(|| TranspositionTable::take(options.table_bits)),
             nodes: 0,
         }
     }

@@ -116,9 +116,9 @@ impl Default for TableOptions {
     }
 }
 
-/// Why no table could be made.
+/// Why no Elo table could be made.
 #[derive(Debug, thiserror::Error)]
-pub enum TableError {
+pub enum EloTableError {
     /// No games.
     #[error("no games to rate")]
     NoGames,
@@ -164,9 +164,9 @@ pub fn elo_table(
     order: &[String],
     options: &TableOptions,
     loss: &HashMap<String, f64>,
-) -> Result<EloTable, TableError> {
+) -> Result<EloTable, EloTableError> {
     if games.is_empty() {
-        return Err(TableError::NoGames);
+        return Err(EloTableError::NoGames);
     }
     let names = agents_of(games, order);
     let index: HashMap<&str, usize> = names
@@ -180,7 +180,7 @@ pub fn elo_table(
         Some(name) => match index.get(name.as_str()) {
             Some(&i) => i,
             None => {
-                return Err(TableError::UnknownAnchor(name.clone(), names.join(", ")));
+                return Err(EloTableError::UnknownAnchor(name.clone(), names.join(", ")));
             }
         },
     };
@@ -301,9 +301,9 @@ impl Counts {
 }
 
 /// A fit's failure, with agents named.
-fn fit_error(error: FitError, names: &[String]) -> TableError {
+fn fit_error(error: FitError, names: &[String]) -> EloTableError {
     match error {
-        FitError::Disconnected { groups } => TableError::Fit(format!(
+        FitError::Disconnected { groups } => EloTableError::Fit(format!(
             "the agents fall into groups that never met, so their ratings cannot be compared: {}",
             groups
                 .iter()
@@ -317,7 +317,7 @@ fn fit_error(error: FitError, names: &[String]) -> TableError {
                 .collect::<Vec<_>>()
                 .join(" and ")
         )),
-        other => TableError::Fit(other.to_string()),
+        other => EloTableError::Fit(other.to_string()),
     }
 }
 
