@@ -20,7 +20,7 @@ use sawah_engine::{Codec, DiceSource, Player, notation, with_game};
 /// Random games played per rule set.
 const GAMES: u64 = 40;
 /// Rolls after which a random game counts as endless (the longest of
-/// 600,000 random Senet games took 351 throws: docs/BENCHMARKS.md).
+/// 600,000 random Senet games took 351 throws: docs/benchmarks-log.md).
 const MAX_ROLLS: usize = 100_000;
 
 fn pieces_of(side: &SideJson) -> usize {

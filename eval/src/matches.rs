@@ -12,7 +12,7 @@ use sawah_agents::{Agent, SpecError};
 use sawah_engine::{Game, Player};
 
 /// Games longer than this many rolls are stopped and scored as half a win
-/// each (no game of random play has come near it; see docs/BENCHMARKS.md).
+/// each (no game of random play has come near it; see docs/benchmarks-log.md).
 pub const MAX_ROLLS: u64 = 100_000;
 
 /// One finished (or stopped) game.

@@ -4,7 +4,7 @@
 //! nearly every such read also misses the TLB, and under virtualisation a
 //! page walk is costly. Where the kernel leaves huge pages to `madvise`
 //! (the common default), the solver's large arrays ask for them before they
-//! are first touched. Measured on this machine's kind (docs/BENCHMARKS.md):
+//! are first touched. Measured on this machine's kind (docs/benchmarks-log.md):
 //! random reads over 4 GB 1.7× faster. Elsewhere this does nothing.
 //!
 //! The solver also gives back the memory of values it no longer reads

@@ -40,7 +40,7 @@ pub(crate) const STRAIGHT_TO_TOLERANCE: f64 = 10.0;
 /// sweep over all of them are evaluated (by sweeps that read one candidate
 /// per roll) before the candidates are compared again: until a sweep
 /// changes no value by more than this fraction of that sweep's change.
-/// Measured on masters-5 (docs/BENCHMARKS.md): 0.1 and 0.3 alike (79 s,
+/// Measured on masters-5 (docs/benchmarks-log.md): 0.1 and 0.3 alike (79 s,
 /// 82 s); with 0.01 the choices go stale (30% more sweeps, 9% slower).
 pub(crate) const CHOICE_RATIO: f64 = 0.1;
 

@@ -214,7 +214,7 @@ const POLL_SLICE: Duration = Duration::from_millis(50);
 /// before it sleeps in `poll`. Waking a sleeping thread from another core
 /// costs tens of microseconds on some machines (a 1-byte pipe round trip
 /// between two processes: 63 µs median sleeping, 19 µs trying, measured in
-/// docs/BENCHMARKS.md); a fast bot's answer arrives within this, and a slow
+/// docs/benchmarks-log.md); a fast bot's answer arrives within this, and a slow
 /// bot's move costs at most this much extra CPU.
 const SPIN: Duration = Duration::from_micros(150);
 
