@@ -257,3 +257,97 @@ fn play_writes_the_review_when_the_game_ends() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_played_game_is_saved_as_a_record_that_review_reads_and_a_json_review_reads_back() {
+    use std::io::Write as _;
+    let dir = std::env::temp_dir().join(format!("sawah-play-record-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (record, review) = (dir.join("game.json"), dir.join("review.json"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args([
+            "play",
+            "--rules",
+            "ur-2",
+            "--opponent",
+            "random",
+            "--seed",
+            "4",
+            "--record",
+        ])
+        .arg(&record)
+        .arg("--review")
+        .arg(&review)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("1\n".repeat(2_000).as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved["rules"], "ur-2");
+    assert_eq!(saved["light"], "you");
+    assert_eq!(saved["dark"], "random");
+    // The record and the JSON review both read back as the game.
+    let reviewed = |file: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
+            .arg("review")
+            .arg(file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let from_record = reviewed(&record);
+    assert!(from_record.contains("light (`you`)"), "{from_record}");
+    assert_eq!(from_record, reviewed(&review));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_paths_are_checked_before_the_game_starts() {
+    for flag in ["--record", "--review"] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
+            .args([
+                "play",
+                "--rules",
+                "ur-2",
+                "--opponent",
+                "random",
+                flag,
+                "/nonexistent/folder/game.json",
+            ])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(flag) && stderr.contains("does not exist"),
+            "{stderr}"
+        );
+        // Refused before a board was drawn.
+        assert!(
+            output.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}

@@ -140,37 +140,13 @@ pub fn fit_adjusted(
         }
     }
     let shares = luck_shares(&pairs);
-    let pairing_of = |game: &Read| (game.light.min(game.dark), game.light.max(game.dark));
-    let mut points = vec![0.0; agents];
-    let mut played = vec![0u64; agents];
-    let mut cells: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
-    let mut clusters: Vec<Vec<Observed>> = pairs
-        .iter()
-        .map(|pair| {
-            pair.iter()
-                .map(|game| {
-                    let share = shares[&pairing_of(game)];
-                    let light_score = game.raw - share * (game.raw - game.adjusted);
-                    points[game.light] += light_score;
-                    points[game.dark] += 1.0 - light_score;
-                    played[game.light] += 1;
-                    played[game.dark] += 1;
-                    let cell = cells.entry((game.light, game.dark)).or_default();
-                    cell.0 += 1.0;
-                    cell.1 += light_score;
-                    Observed {
-                        light: game.light,
-                        dark: game.dark,
-                        light_score,
-                        weight: 1.0,
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let interior = cells
-        .values()
-        .all(|&(games, points)| points > 0.0 && points < games);
+    let scored = Scored::of(&pairs, &shares, agents);
+    let (mut clusters, points, played, interior) = (
+        scored.clusters,
+        scored.points,
+        scored.played,
+        scored.interior,
+    );
     let prior = if interior { 0.0 } else { options.prior };
     let options = FitOptions { prior, ..options };
     // First unweighted, then each pairing weighted by the inverse of its
@@ -210,6 +186,57 @@ pub fn fit_adjusted(
         shares,
         prior,
     })
+}
+
+/// Every game's score for the fit (raw − β · (raw − adjusted)), grouped
+/// by pair, with each agent's points and games, and whether every seat of
+/// every pairing scored strictly between nothing and everything.
+struct Scored {
+    clusters: Vec<Vec<Observed>>,
+    points: Vec<f64>,
+    played: Vec<u64>,
+    interior: bool,
+}
+
+impl Scored {
+    fn of(pairs: &[Vec<Read>], shares: &HashMap<(usize, usize), f64>, agents: usize) -> Scored {
+        let mut points = vec![0.0; agents];
+        let mut played = vec![0u64; agents];
+        let mut cells: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
+        let clusters = pairs
+            .iter()
+            .map(|pair| {
+                pair.iter()
+                    .map(|game| {
+                        let share = shares[&(game.light.min(game.dark), game.light.max(game.dark))];
+                        let light_score = game.raw - share * (game.raw - game.adjusted);
+                        points[game.light] += light_score;
+                        points[game.dark] += 1.0 - light_score;
+                        played[game.light] += 1;
+                        played[game.dark] += 1;
+                        let cell = cells.entry((game.light, game.dark)).or_default();
+                        cell.0 += 1.0;
+                        cell.1 += light_score;
+                        Observed {
+                            light: game.light,
+                            dark: game.dark,
+                            light_score,
+                            weight: 1.0,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let interior = cells
+            .values()
+            .all(|&(games, points)| points > 0.0 && points < games);
+        Scored {
+            clusters,
+            points,
+            played,
+            interior,
+        }
+    }
 }
 
 /// Each pairing's share of luck to take out, by (lower, higher) agent

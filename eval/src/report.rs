@@ -345,49 +345,7 @@ impl EloTable {
             if with_loss { "---:|" } else { "" }
         );
         for (rank, r) in self.rows.iter().enumerate() {
-            let los = r
-                .adjusted
-                .as_ref()
-                .map_or(r.los_next, |a| a.los_next)
-                .map(|p| format!("{:.1}%", 100.0 * p))
-                .unwrap_or_default();
-            let luck = r
-                .adjusted
-                .as_ref()
-                .map(|a| {
-                    format!(
-                        " {} | {} to {} | {:.2}% |",
-                        elo_text(a.elo),
-                        elo_text(a.ci_low),
-                        elo_text(a.ci_high),
-                        100.0 * a.score
-                    )
-                })
-                .unwrap_or_default();
-            let loss = if with_loss {
-                format!(
-                    " {} |",
-                    r.loss_per_move_pp
-                        .map(|l| format!("{l:.2} pp"))
-                        .unwrap_or_else(|| "n/a".into())
-                )
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "| {} | `{}` |{luck} {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
-                rank + 1,
-                r.agent,
-                no_negative_zero(r.elo),
-                no_negative_zero(r.ci_low),
-                no_negative_zero(r.ci_high),
-                r.games,
-                100.0 * r.score,
-                los,
-                r.failures,
-                loss
-            );
+            let _ = writeln!(out, "{}", markdown_row(rank, r, with_loss));
         }
         let _ = writeln!(
             out,
@@ -652,6 +610,52 @@ mod tests {
 
 /// `value` rounded to a whole number, never `-0` (a rating of -0.3 is
 /// printed `0`).
+/// One row of the Markdown table (without its line end).
+fn markdown_row(rank: usize, r: &Row, with_loss: bool) -> String {
+    let los = r
+        .adjusted
+        .as_ref()
+        .map_or(r.los_next, |a| a.los_next)
+        .map(|p| format!("{:.1}%", 100.0 * p))
+        .unwrap_or_default();
+    let luck = r
+        .adjusted
+        .as_ref()
+        .map(|a| {
+            format!(
+                " {} | {} to {} | {:.2}% |",
+                elo_text(a.elo),
+                elo_text(a.ci_low),
+                elo_text(a.ci_high),
+                100.0 * a.score
+            )
+        })
+        .unwrap_or_default();
+    let loss = if with_loss {
+        format!(
+            " {} |",
+            r.loss_per_move_pp
+                .map(|l| format!("{l:.2} pp"))
+                .unwrap_or_else(|| "n/a".into())
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "| {} | `{}` |{luck} {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
+        rank + 1,
+        r.agent,
+        no_negative_zero(r.elo),
+        no_negative_zero(r.ci_low),
+        no_negative_zero(r.ci_high),
+        r.games,
+        100.0 * r.score,
+        los,
+        r.failures,
+        loss
+    )
+}
+
 /// One rating with its interval: a dot and a bar with end ticks.
 fn error_bar<DB: plotters::prelude::DrawingBackend>(
     chart: &mut plotters::prelude::ChartContext<

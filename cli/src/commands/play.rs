@@ -64,6 +64,11 @@ pub struct PlayArgs {
     /// review is offered at the end.
     #[arg(long, value_name = "FILE")]
     pub review: Option<PathBuf>,
+    /// Save the game to FILE as a game record (docs/protocol.md, "Game
+    /// records"), which `sawah review FILE` reads: written when the game
+    /// ends, or when you leave it (an unfinished record).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Where an outside bot's stderr goes (DIR/NAME.log).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
@@ -83,31 +88,23 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         table,
         models,
         review,
+        record,
         logs,
         outside,
     } = args;
+    // Checked now: a bad path found after the game would lose it.
+    for (flag, path) in [("--review", &review), ("--record", &record)] {
+        if let Some(path) = path {
+            check_output(path).with_context(|| format!("{flag} {}", path.display()))?;
+        }
+    }
     let game = registry.resolve(&rules)?;
     let models = crate::models::find(models.as_deref())?;
     let seed_given = seed.is_some();
     let seed = seed.unwrap_or_else(clock_seed);
     let mut options = play::PlayOptions::seeded(side.into(), seed);
     if let Some(date) = daily {
-        if !matches!(game, AnyGame::Senet(_)) {
-            bail!("--daily is for senet only: the game of the day is a Senet game");
-        }
-        if opponent.as_deref().is_some_and(|o| o != "medium") {
-            bail!("the game of the day is played against medium; leave out --opponent");
-        }
-        if seed_given {
-            bail!("the game of the day's throws are the same for everyone; leave out --seed");
-        }
-        let date = if date == "today" {
-            daily::today_utc()
-        } else {
-            date
-        };
-        let throws = DailyThrows::new(&date)?;
-        options.rolls = play::Rolls::Daily { date, throws };
+        options.rolls = daily_rolls(&game, &date, opponent.as_deref(), seed_given)?;
     }
     let opponent = opponent.as_deref().unwrap_or("medium").trim();
     options.opponent_name = opponent.to_string();
@@ -116,6 +113,27 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     options.opponent = entrants.resolve(opponent).context("--opponent")?;
     let stdin = io::stdin();
     let played = with_game!(&game, g => play::play_game(g, &options, stdin.lock(), io::stdout()))?;
+    let (light, dark) = match options.human {
+        Player::Light => ("you".to_string(), options.opponent_name.clone()),
+        Player::Dark => (options.opponent_name.clone(), "you".to_string()),
+    };
+    let game_record = serde_json::json!({
+        "rules": game.name(),
+        "light": light,
+        "dark": dark,
+        "moves": played.moves,
+    });
+    if let Some(path) = &record
+        && !played.moves.is_empty()
+    {
+        let text = serde_json::to_string_pretty(&game_record)? + "\n";
+        sawah_agents::files::write_atomically(path, text.as_bytes())
+            .with_context(|| format!("--record {}", path.display()))?;
+        println!(
+            "The game is in {} (sawah review {0} reviews it).",
+            path.display()
+        );
+    }
     if played.winner.is_none() {
         return Ok(());
     }
@@ -135,12 +153,14 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         limits: Limits::NONE,
     };
     let bot = crate::bot::native_bot(registry.clone(), &setup)?;
-    let record = serde_json::json!({"rules": game.name(), "moves": played.moves});
-    let reviewed = bot.review_game(&record, None, None).context("the review")?;
+    let mut reviewed = bot
+        .review_game(&game_record, None, None)
+        .context("the review")?;
+    reviewed.players = Some(sawah_agents::review::Players { light, dark });
     match review {
         Some(path) => {
             let text = match path.extension().and_then(|e| e.to_str()) {
-                Some("json") => serde_json::to_string_pretty(&reviewed)? + "\n",
+                Some("json") => crate::commands::review::review_json(&reviewed, &game_record)?,
                 Some("svg") => {
                     sawah_eval::review::svg(&reviewed, options.human).map_err(anyhow::Error::msg)?
                 }
@@ -152,6 +172,53 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         }
         None => print!("{}", short_review(&reviewed, options.human)),
     }
+    Ok(())
+}
+
+/// The rolls of Senet's game of the day for `date` ("today": in UTC),
+/// refused for another rule set, another opponent than medium, or a seed.
+fn daily_rolls(
+    game: &AnyGame,
+    date: &str,
+    opponent: Option<&str>,
+    seed_given: bool,
+) -> Result<play::Rolls> {
+    if !matches!(game, AnyGame::Senet(_)) {
+        bail!("--daily is for senet only: the game of the day is a Senet game");
+    }
+    if opponent.is_some_and(|o| o != "medium") {
+        bail!("the game of the day is played against medium; leave out --opponent");
+    }
+    if seed_given {
+        bail!("the game of the day's throws are the same for everyone; leave out --seed");
+    }
+    let date = if date == "today" {
+        daily::today_utc()
+    } else {
+        date.to_string()
+    };
+    let throws = DailyThrows::new(&date)?;
+    Ok(play::Rolls::Daily { date, throws })
+}
+
+/// Refuses an output path that cannot be written: a folder, or a file in a
+/// folder that does not exist or cannot be written to (tried with a
+/// temporary file, removed at once).
+fn check_output(path: &std::path::Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("is a folder; give a file name");
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        bail!("the folder {} does not exist", parent.display());
+    }
+    let probe = parent.join(format!(".sawah-probe-{}", std::process::id()));
+    std::fs::File::create(&probe)
+        .with_context(|| format!("cannot write in {}", parent.display()))?;
+    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 

@@ -107,7 +107,7 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
         .with_context(|| args.game.display().to_string())?;
     review.players = players_of(&value);
     match args.format.as_str() {
-        "json" => println!("{}", serde_json::to_string_pretty(&review)?),
+        "json" => print!("{}", review_json(&review, &value)?),
         "svg" => print!(
             "{}",
             sawah_eval::review::svg(&review, view).map_err(anyhow::Error::msg)?
@@ -296,6 +296,23 @@ fn results_games(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// A review as JSON, carrying the game's record (`"record"`), so that the
+/// file can be read back as the game (`sawah review REVIEW.json`).
+pub fn review_json(review: &Review, record: &Value) -> Result<String> {
+    let mut value = serde_json::to_value(review)?;
+    let rules = record["rules"].clone();
+    let mut kept = serde_json::json!({"rules": rules, "moves": record["moves"].clone()});
+    if let Some(start) = record.get("start").filter(|s| !s.is_null()) {
+        kept["start"] = start.clone();
+    }
+    if let Some(players) = &review.players {
+        kept["light"] = Value::from(players.light.as_str());
+        kept["dark"] = Value::from(players.dark.as_str());
+    }
+    value["record"] = kept;
+    Ok(serde_json::to_string_pretty(&value)? + "\n")
+}
+
 /// Who played, when the record names them (a tournament's results line:
 /// `"light"` and `"dark"` are the agents' names there).
 fn players_of(record: &Value) -> Option<Players> {
@@ -309,6 +326,10 @@ fn players_of(record: &Value) -> Option<Players> {
 /// a results.jsonl.
 fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
+        // A review written as JSON carries its game's record.
+        if value["record"].is_object() {
+            return Ok(value["record"].clone());
+        }
         return Ok(value);
     }
     let games = results_games(text);
