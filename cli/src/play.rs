@@ -1,6 +1,6 @@
 //! `sawah play`: a person against the computer in the terminal, for any game.
 
-use crate::render::{Render, piece_letter};
+use crate::render::{Render, piece_letter, wrap};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::record::move_token;
@@ -37,6 +37,9 @@ pub struct PlayOptions {
     pub opponent: Entrant,
     /// The computer as the player named it (`hard`); its spec when empty.
     pub opponent_name: String,
+    /// What answers `hint` during the game (the protocol's `hint`, with
+    /// the review's reference); `None`: hints are not offered.
+    pub hints: Option<std::sync::Arc<sawah_protocol::Bot>>,
 }
 
 impl PlayOptions {
@@ -48,19 +51,26 @@ impl PlayOptions {
             rolls: Rolls::Seeded(seed),
             opponent: AgentSpec::new(sawah_agents::spec::AgentKind::Random).into(),
             opponent_name: String::new(),
+            hints: None,
         }
     }
 }
 
+/// What the person may type on their turn, besides a move's number.
+const KEYS: &str = "q quits, ? shows the rules, h ranks your moves";
+
 /// Asks until the person gives a valid move number; `None` on end of input
-/// or quit. With one legal move, Enter alone plays it; `?` or `help` lists
-/// the moves and what can be typed.
+/// or quit. With one legal move, Enter alone plays it; `?` or `help` shows
+/// the rules and the moves, `h` or `hint` ranks the moves (when hints are
+/// offered).
 fn ask_move<G: Render>(
     game: &G,
-    moves: &[G::Move],
+    turn: Turn<'_, G>,
+    hints: Option<&sawah_protocol::Bot>,
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> io::Result<Option<G::Move>> {
+    let moves = turn.moves;
     let choices = || {
         moves
             .iter()
@@ -71,16 +81,9 @@ fn ask_move<G: Render>(
     };
     loop {
         if moves.len() == 1 {
-            write!(
-                output,
-                "  your move [Enter plays it, q to quit, ? for help]: "
-            )?;
+            write!(output, "  your move [Enter plays it; {KEYS}]: ")?;
         } else {
-            write!(
-                output,
-                "  your move [1-{}, q to quit, ? for help]: ",
-                moves.len()
-            )?;
+            write!(output, "  your move [1-{}; {KEYS}]: ", moves.len())?;
         }
         output.flush()?;
         let mut line = String::new();
@@ -92,11 +95,16 @@ fn ask_move<G: Render>(
             return Ok(None);
         }
         if answer == "?" || answer.eq_ignore_ascii_case("help") {
-            writeln!(
-                output,
-                "  Your moves: {}. Type a move's number (Enter alone when there is only one), q to quit.",
+            writeln!(output, "{}", game.rules_help())?;
+            let text = format!(
+                "Your moves: {}. Type a move's number (Enter alone when there is only one); {KEYS}.",
                 choices()
-            )?;
+            );
+            writeln!(output, "{}", wrap(&text, "  "))?;
+            continue;
+        }
+        if answer.eq_ignore_ascii_case("h") || answer.eq_ignore_ascii_case("hint") {
+            writeln!(output, "{}", hint_text(game, &turn, hints))?;
             continue;
         }
         if answer.is_empty() && moves.len() == 1 {
@@ -104,14 +112,77 @@ fn ask_move<G: Render>(
         }
         match answer.parse::<usize>() {
             Ok(n) if (1..=moves.len()).contains(&n) => return Ok(Some(moves[n - 1])),
-            _ => writeln!(
-                output,
-                "  {answer:?} is not a move: type a number from 1 to {} ({})",
-                moves.len(),
-                choices()
-            )?,
+            _ => {
+                let text = format!(
+                    "{answer:?} is not a move: type a number from 1 to {} ({})",
+                    moves.len(),
+                    choices()
+                );
+                writeln!(output, "{}", wrap(&text, "  "))?
+            }
         }
     }
+}
+
+/// A turn the person is asked about: the position, the roll and the moves.
+struct Turn<'a, G: Render> {
+    position: &'a G::Position,
+    roll: u8,
+    moves: &'a [G::Move],
+}
+
+/// The moves ranked by the hint reference, numbered as the person's list
+/// numbers them, or why there are none.
+fn hint_text<G: Render>(
+    game: &G,
+    turn: &Turn<'_, G>,
+    hints: Option<&sawah_protocol::Bot>,
+) -> String {
+    let Some(bot) = hints else {
+        return "  Hints are not offered in this game.".to_string();
+    };
+    let request = serde_json::json!({
+        "cmd": "hint",
+        "position": game.position_to_json(turn.position),
+        "roll": turn.roll,
+    });
+    let answer = bot.respond(&request);
+    let Some(ranked) = answer["moves"].as_array() else {
+        let why = answer["error"]["message"].as_str().unwrap_or("no answer");
+        return format!("  No hint: {why}");
+    };
+    let mut lines = vec![wrap(
+        &format!(
+            "Your moves, best first, by {}:",
+            answer["reference"].as_str().unwrap_or("the reference")
+        ),
+        "  ",
+    )];
+    for entry in ranked {
+        let number = turn.moves.iter().position(|&m| {
+            let json = game.move_to_json(m);
+            json["from"] == entry["from"] && json["to"] == entry["to"]
+        });
+        let Some(k) = number else { continue };
+        let words: Vec<&str> = entry["words"]
+            .as_array()
+            .map(|w| w.iter().filter_map(serde_json::Value::as_str).collect())
+            .unwrap_or_default();
+        let line = format!(
+            "{}) {}: wins {:.1}%, gives away {:.2} points{}",
+            k + 1,
+            game.describe_move(turn.moves[k]),
+            100.0 * entry["value"].as_f64().unwrap_or(f64::NAN),
+            entry["loss_pp"].as_f64().unwrap_or(f64::NAN) + 0.0,
+            if words.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", words.join(", "))
+            }
+        );
+        lines.push(wrap(&line, "    "));
+    }
+    lines.join("\n")
 }
 
 fn notes_suffix<G: Render>(game: &G, position: &G::Position, mv: G::Move) -> String {
@@ -164,13 +235,71 @@ impl RollSource {
     }
 }
 
+/// A writer that keeps every line within [`crate::render::WIDTH`]
+/// columns: a longer line is broken at spaces, its continuation indented
+/// two more than the line. A line without its end yet (a prompt) is
+/// written as it is when flushed.
+struct Wrapped<W: Write> {
+    inner: W,
+    line: Vec<u8>,
+}
+
+impl<W: Write> Wrapped<W> {
+    fn emit(&mut self, ended: bool) -> io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line).into_owned();
+        self.line.clear();
+        let width = text.chars().count();
+        if !ended || width <= crate::render::WIDTH {
+            self.inner.write_all(text.as_bytes())?;
+        } else {
+            let indent: String = text.chars().take_while(|c| *c == ' ').collect();
+            let wrapped = crate::render::wrap_hanging(&text, &indent, &format!("{indent}  "));
+            self.inner.write_all(wrapped.as_bytes())?;
+        }
+        if ended {
+            self.inner.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for Wrapped<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        for &byte in bytes {
+            if byte == b'\n' {
+                self.emit(true)?;
+            } else {
+                self.line.push(byte);
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.line.is_empty() {
+            self.emit(false)?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for Wrapped<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
 /// [`play`], returning the game's record too (for its review).
 pub fn play_game<G: Render + HasHeuristic + 'static>(
     game: &G,
     options: &PlayOptions,
     mut input: impl BufRead,
-    mut output: impl Write,
+    output: impl Write,
 ) -> io::Result<Played> {
+    let mut output = Wrapped {
+        inner: output,
+        line: Vec::new(),
+    };
     let mut record = Vec::new();
     let mut rolls = RollSource::new(&options.rolls);
     let mut opponent = options
@@ -196,9 +325,9 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
         }
         if moves.is_empty() {
             let who = if mover == human {
-                "You"
+                "you"
             } else {
-                "The computer"
+                "the computer"
             };
             let why = if roll == 0 {
                 "nothing moves on a 0"
@@ -207,14 +336,23 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
             };
             writeln!(
                 output,
-                "{who} ({mover}) rolled {roll}: {why}, the turn passes."
+                "Turn {}: {who} ({mover}) rolled {roll}: {why}, the turn passes.",
+                record.len() + 1
             )?;
             record.push(move_token(game, roll, None));
             position = game.pass(&position);
             continue;
         }
         let chosen = if mover == human {
-            let Some(mv) = human_turn(game, &position, roll, &moves, &mut input, &mut output)?
+            let hints = options.hints.as_deref();
+            let asked = (&position, roll, &moves[..]);
+            let Some(mv) = human_turn(
+                game,
+                asked,
+                (record.len() + 1, hints),
+                &mut input,
+                &mut output,
+            )?
             else {
                 writeln!(output, "\nGame abandoned.")?;
                 return Ok(Played {
@@ -229,7 +367,7 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
                 Ok(mv) => {
                     writeln!(
                         output,
-                        "The computer ({mover}) rolled {roll} and plays {}{}.",
+                        "Turn {turn}: the computer ({mover}) rolled {roll} and plays {}{}.",
                         game.describe_move(mv),
                         notes_suffix(game, &position, mv)
                     )?;
@@ -311,13 +449,12 @@ fn announce_winner<G: Render>(
 /// quit or input ended.
 fn human_turn<G: Render>(
     game: &G,
-    position: &G::Position,
-    roll: u8,
-    moves: &[G::Move],
+    (position, roll, moves): (&G::Position, u8, &[G::Move]),
+    (number, hints): (usize, Option<&sawah_protocol::Bot>),
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> io::Result<Option<G::Move>> {
-    writeln!(output, "You rolled {roll}.")?;
+    writeln!(output, "Turn {number}: you rolled {roll}.")?;
     for (i, &mv) in moves.iter().enumerate() {
         writeln!(
             output,
@@ -330,7 +467,12 @@ fn human_turn<G: Render>(
     if moves.len() == 1 {
         writeln!(output, "  (your only move)")?;
     }
-    let chosen = ask_move(game, moves, input, output)?;
+    let turn = Turn {
+        position,
+        roll,
+        moves,
+    };
+    let chosen = ask_move(game, turn, hints, input, output)?;
     if let Some(mv) = chosen {
         writeln!(
             output,

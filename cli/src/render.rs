@@ -24,7 +24,13 @@ pub trait Render: Codec {
     fn move_notes(&self, position: &Self::Position, mv: Self::Move) -> Vec<&'static str>;
     /// A closing line for a finished game (e.g. Senet's score), if any.
     fn final_note(&self, position: &Self::Position) -> Option<String>;
+    /// The rules in a few lines, for `?` during a game.
+    fn rules_help(&self) -> String;
 }
+
+/// The widest line the terminal game prints: boards, legends and text all
+/// fit an 80-column terminal.
+pub const WIDTH: usize = 80;
 
 fn board_extent(rules: &RuleSet) -> (u8, u8) {
     let rows = rules.board().iter().map(|c| c.row).max().unwrap_or(0) + 1;
@@ -143,15 +149,25 @@ impl Render for RuleSet {
         };
         // Beside the board, a key: the same cells with the bottom player's
         // square numbers, so that moves can be read off it.
+        // Below it when the two side by side would not fit the terminal.
         let key = route_numbers(self, bottom);
         let width = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let key_width = key.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        const LABEL: &str = "  (your squares)";
         let mut out = vec![status(!bottom)];
-        for (k, (line, numbers)) in lines.iter().zip(key.lines()).enumerate() {
-            let label = if k == 0 { "  (your squares)" } else { "" };
-            let pad = width - line.chars().count();
-            out.push(format!("{line}{}    {numbers}{label}", " ".repeat(pad)));
+        if width + 4 + key_width + LABEL.len() <= WIDTH {
+            for (k, (line, numbers)) in lines.iter().zip(key.lines()).enumerate() {
+                let label = if k == 0 { LABEL } else { "" };
+                let pad = width - line.chars().count();
+                out.push(format!("{line}{}    {numbers}{label}", " ".repeat(pad)));
+            }
+            out.push(status(bottom));
+        } else {
+            out.extend(lines.iter().cloned());
+            out.push(status(bottom));
+            out.push("  Your squares:".to_string());
+            out.extend(key.lines().map(str::to_string));
         }
-        out.push(status(bottom));
         out.join("\n")
     }
 
@@ -186,6 +202,66 @@ impl Render for RuleSet {
     fn final_note(&self, _position: &race::Position) -> Option<String> {
         None
     }
+
+    fn rules_help(&self) -> String {
+        let marks = self.spec().marks.clone();
+        let mark_rule = match (marks.extra_roll, marks.safe) {
+            (true, true) => {
+                "ending a move on a mark (*) gives another roll, and a piece on a mark cannot be captured"
+            }
+            (true, false) => {
+                "ending a move on a mark (*) gives another roll; pieces on marks can be captured"
+            }
+            (false, true) => "a piece on a mark (*) cannot be captured",
+            (false, false) => "marks (*) change nothing",
+        };
+        wrap(
+            &format!(
+                "Rules of {}: each side races {} pieces along its route (your squares, 1 to {}). A roll moves one piece exactly that many squares; a waiting piece enters on the square of the roll. Landing on an opponent's piece captures it: it goes back to wait. Your pieces never share a square. Bearing off takes the exact roll (from square p, {} - p). {}. A 0, or no legal move, passes the turn. Bear off all your pieces first to win.",
+                self.name(),
+                self.pieces(),
+                self.off() - 1,
+                self.off(),
+                capitalise(mark_rule)
+            ),
+            "  ",
+        )
+    }
+}
+
+/// `text` broken at spaces into lines of at most [`WIDTH`] characters, each
+/// starting with `indent` (a word longer than a line stays whole).
+pub fn wrap(text: &str, indent: &str) -> String {
+    wrap_hanging(text, indent, indent)
+}
+
+/// [`wrap`] with the first line starting with `first` and the others with
+/// `rest`.
+pub fn wrap_hanging(text: &str, first: &str, rest: &str) -> String {
+    let mut lines = Vec::new();
+    let mut line = String::from(first);
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if empty || line.chars().count() + 1 + word.chars().count() <= WIDTH {
+            if !empty {
+                line.push(' ');
+            }
+            line.push_str(word);
+            empty = false;
+        } else {
+            lines.push(std::mem::replace(&mut line, format!("{rest}{word}")));
+        }
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+        .unwrap_or_default()
 }
 
 /// The label of an empty Senet house.
@@ -281,7 +357,44 @@ impl Render for Senet {
     }
 
     fn final_note(&self, position: &senet::Position) -> Option<String> {
-        self.score(position)
-            .map(|score| format!("Score for the first player (light): {score}"))
+        self.score(position).map(|score| {
+            wrap(
+                &format!(
+                    "Score for the first player (light): {score}. A win scores 100 plus 10 for every opponent piece still on the board; a loss scores 5 for every piece borne off."
+                ),
+                "",
+            )
+        })
+    }
+
+    fn rules_help(&self) -> String {
+        wrap(
+            "Rules of senet: bear off your five pieces first. A throw of 1, 4 or 5 gives another throw. You must move forward if you can, else backward. Landing on a lone opponent swaps the two; a piece next to one of its own is protected, and three in a row form a wall nobody passes. Every piece stops on 26 (nfr); from there a 5 bears off, 2-4 go to 28-30, and a 1 falls into the water (27) and back to 15. From 28, 29 and 30 only a 3, 2 and 1 bear off. Pieces on 26, 28, 29 and 30 are safe.",
+            "  ",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapped_text_fits_and_keeps_every_word() {
+        let text = "word ".repeat(60)
+            + "a-very-long-word-that-is-longer-than-anything-else-here-and-still-stays-whole-ok";
+        let wrapped = wrap_hanging(&text, "  ", "    ");
+        for (k, line) in wrapped.lines().enumerate() {
+            assert!(
+                line.chars().count() <= WIDTH || !line.trim().contains(' '),
+                "{line}"
+            );
+            assert!(
+                line.starts_with(if k == 0 { "  " } else { "    " }),
+                "{line:?}"
+            );
+        }
+        let words: Vec<&str> = wrapped.split_whitespace().collect();
+        assert_eq!(words, text.split_whitespace().collect::<Vec<_>>());
     }
 }

@@ -21,6 +21,58 @@ fn a_scripted_person_finishes_a_game_on_every_named_rule_set() {
         assert!(text.contains("\"0\" is not a move"), "{name}");
         assert!(text.contains("\"abc\" is not a move"), "{name}");
         assert!(text.contains("has borne off every piece"), "{name}");
+        assert_fits_80_columns(name, &text);
+    }
+}
+
+/// Every line the game printed, board, key and text alike, fits an
+/// 80-column terminal.
+fn assert_fits_80_columns(name: &str, text: &str) {
+    // A prompt ends where the person's answer (not in this output) begins.
+    let text = text.replace("]: ", "]:\n");
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "{name}: {} columns: {line:?}",
+            line.chars().count()
+        );
+    }
+}
+
+#[test]
+fn every_rule_set_fits_80_columns_with_help_hints_and_turn_numbers() {
+    let mut names: Vec<&str> = race::NAMED_RULE_SETS.to_vec();
+    names.push("senet");
+    let mut registry = sawah_engine::Registry::new();
+    for name in names {
+        let game = registry.resolve(name).unwrap();
+        // Help and a hint on the first turns, then the first move always.
+        let input = "?\nh\n1\n".repeat(3) + &"1\n".repeat(5_000);
+        let mut output = Vec::new();
+        let mut options = PlayOptions::seeded(Player::Light, 5);
+        options.hints = Some(std::sync::Arc::new(sawah_protocol::Bot::new(
+            sawah_engine::Registry::new(),
+        )));
+        let played = sawah_engine::with_game!(&game, g => sawah_cli::play::play_game(g, &options, input.as_bytes(), &mut output)).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert_fits_80_columns(name, &text);
+        assert!(
+            text.contains(&format!("Rules of {name}:")),
+            "{name}: {text}"
+        );
+        assert!(
+            text.contains("Your moves, best first, by "),
+            "{name}: {text}"
+        );
+        assert!(text.contains("Turn 1: "), "{name}");
+        // The turn numbers are the record's, as the review numbers them:
+        // the last one printed is the winning move, the record's last.
+        let last: usize = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("Turn ")?.split(':').next()?.parse().ok())
+            .max()
+            .unwrap();
+        assert_eq!(last, played.moves.len(), "{name}");
     }
 }
 
@@ -162,19 +214,26 @@ fn enter_plays_a_forced_move_help_lists_the_moves_and_moves_are_echoed() {
 }
 
 #[test]
-fn the_board_has_a_key_of_the_player_s_square_numbers_beside_it() {
+fn the_board_has_a_key_of_the_player_s_square_numbers_beside_or_below_it() {
+    // Board and key side by side would take 104 columns on ur (42 each):
+    // the key goes below the board.
     let rules = race::preset("ur").unwrap();
     let options = PlayOptions::seeded(Player::Light, 3);
     let mut output = Vec::new();
     play(&rules, &options, "q\n".as_bytes(), &mut output).unwrap();
     let text = String::from_utf8(output).unwrap();
-    let row = text
-        .lines()
-        .find(|l| l.ends_with("(your squares)"))
+    let lines: Vec<&str> = text.lines().collect();
+    let key = lines
+        .iter()
+        .position(|l| l.trim() == "Your squares:")
         .unwrap_or_else(|| panic!("no key: {text}"));
     assert!(
-        row.contains("[ * ][   ]") && row.contains("[ - ][ - ]"),
-        "{row}"
+        lines[..key].iter().any(|l| l.contains("[ * ][   ]")),
+        "{text}"
+    );
+    assert!(
+        lines[key..].iter().any(|l| l.contains("[ - ][ - ]")),
+        "{text}"
     );
     assert!(
         text.lines()

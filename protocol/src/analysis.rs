@@ -256,7 +256,8 @@ impl Bot {
                 entry["loss_pp"] = json!(m.loss_pp);
                 entry["tags"] = json!(m.tags.tags);
                 entry["words"] = json!(m.tags.words);
-                entry["hit_chance"] = json!(m.tags.hit_chance);
+                // + 0.0: a chance of -0.0 (nothing left to hit) is shown as 0.
+                entry["hit_chance"] = json!(m.tags.hit_chance.map(|c| c + 0.0));
                 entry
             })
             .collect();

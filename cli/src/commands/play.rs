@@ -111,6 +111,21 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     let mut entrants =
         crate::entrants::Entrants::new(&outside, logs, models.clone(), game.name(), table.clone())?;
     options.opponent = entrants.resolve(opponent).context("--opponent")?;
+    let setup = Setup {
+        models: models.clone(),
+        tables: table
+            .iter()
+            .map(|t| TableArg {
+                rules: None,
+                path: PathBuf::from(t),
+            })
+            .collect(),
+        untrusted: false,
+        limits: Limits::NONE,
+    };
+    // The reference of hints during the game and of the review after it.
+    let bot = std::sync::Arc::new(crate::bot::native_bot(registry.clone(), &setup)?);
+    options.hints = Some(std::sync::Arc::clone(&bot));
     let stdin = io::stdin();
     let played = with_game!(&game, g => play::play_game(g, &options, stdin.lock(), io::stdout()))?;
     let (light, dark) = match options.human {
@@ -140,19 +155,6 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     if review.is_none() && !offered(&mut stdin.lock())? {
         return Ok(());
     }
-    let setup = Setup {
-        models,
-        tables: table
-            .iter()
-            .map(|t| TableArg {
-                rules: None,
-                path: PathBuf::from(t),
-            })
-            .collect(),
-        untrusted: false,
-        limits: Limits::NONE,
-    };
-    let bot = crate::bot::native_bot(registry.clone(), &setup)?;
     let mut reviewed = bot
         .review_game(&game_record, None, None)
         .context("the review")?;
