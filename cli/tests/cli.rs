@@ -457,29 +457,17 @@ fn the_json_form_of_a_spec_works_wherever_a_spec_is_taken() {
         "--max-games",
         "16",
     ]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
-        .args([
-            "play",
-            "--rules",
-            "ur-2",
-            "--seed",
-            "4",
-            "--opponent",
-            r#"{"agent":"heuristic","noise":0.1}"#,
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all("1\n".repeat(2_000).as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let opponent = r#"{"agent":"heuristic","noise":0.1}"#;
+    let args = [
+        "play",
+        "--rules",
+        "ur-2",
+        "--seed",
+        "4",
+        "--opponent",
+        opponent,
+    ];
+    let output = common::scripted(&args, &"1\n".repeat(2_000));
     assert!(
         output.status.success(),
         "{}",

@@ -1,6 +1,9 @@
 //! Terminal play with scripted input.
 
 use sawah_cli::play::{PlayOptions, play};
+
+mod common;
+use common::scripted;
 use sawah_engine::{Player, race};
 
 #[test]
@@ -267,7 +270,6 @@ fn a_played_game_is_recorded_so_that_it_replays_to_its_end() {
 
 #[test]
 fn play_writes_the_review_when_the_game_ends() {
-    use std::io::Write as _;
     let dir = std::env::temp_dir().join(format!("sawah-play-review-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (file, start) in [
@@ -276,30 +278,19 @@ fn play_writes_the_review_when_the_game_ends() {
         ("game.svg", "<svg"),
     ] {
         let path = dir.join(file);
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
-            .args([
-                "play",
-                "--rules",
-                "ur-2",
-                "--opponent",
-                "random",
-                "--seed",
-                "4",
-                "--review",
-            ])
-            .arg(&path)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all("1\n".repeat(2_000).as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let path_text = path.to_str().unwrap();
+        let args = [
+            "play",
+            "--rules",
+            "ur-2",
+            "--opponent",
+            "random",
+            "--seed",
+            "4",
+            "--review",
+            path_text,
+        ];
+        let output = scripted(&args, &"1\n".repeat(2_000));
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
             output.status.success(),
@@ -319,37 +310,25 @@ fn play_writes_the_review_when_the_game_ends() {
 
 #[test]
 fn a_played_game_is_saved_as_a_record_that_review_reads_and_a_json_review_reads_back() {
-    use std::io::Write as _;
     let dir = std::env::temp_dir().join(format!("sawah-play-record-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let (record, review) = (dir.join("game.json"), dir.join("review.json"));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
-        .args([
-            "play",
-            "--rules",
-            "ur-2",
-            "--opponent",
-            "random",
-            "--seed",
-            "4",
-            "--record",
-        ])
-        .arg(&record)
-        .arg("--review")
-        .arg(&review)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all("1\n".repeat(2_000).as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let (record_text, review_text) = (record.to_str().unwrap(), review.to_str().unwrap());
+    let args = [
+        "play",
+        "--rules",
+        "ur-2",
+        "--opponent",
+        "random",
+        "--seed",
+        "4",
+        "--record",
+        record_text,
+        "--review",
+        review_text,
+    ];
+    let output = scripted(&args, &"1\n".repeat(2_000));
     assert!(
         output.status.success(),
         "{}",

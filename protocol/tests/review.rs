@@ -86,6 +86,28 @@ fn random_game(rules: &RuleSet, seed: u64) -> Vec<String> {
     tokens
 }
 
+/// A side's strength: an estimate with its range from enough decisions,
+/// else the whole scale and a sentence saying there are too few.
+fn assert_strength(summary: &serde_json::Value) {
+    let strength = &summary["strength"];
+    let text = strength["text"].as_str().unwrap();
+    let (low, elo, high) = (
+        strength["low"].as_f64().unwrap(),
+        strength["elo"].as_f64().unwrap(),
+        strength["high"].as_f64().unwrap(),
+    );
+    if summary["decisions"].as_u64().unwrap() < sawah_agents::strength::MIN_DECISIONS {
+        assert!(text.contains("too few decisions"), "{summary}");
+        assert!(high - low >= 600.0, "the whole scale: {summary}");
+    } else {
+        assert!(text.contains("played like about"), "{summary}");
+        assert!(
+            (0.0..=600.0).contains(&elo) && low <= elo && elo <= high,
+            "{strength}"
+        );
+    }
+}
+
 #[test]
 fn a_review_against_the_default_table_is_exact_and_gives_the_strength() {
     let (bot, rules, table) = bot_with_table();
@@ -115,24 +137,22 @@ fn a_review_against_the_default_table_is_exact_and_gives_the_strength() {
     })
     .unwrap();
     for side in ["light", "dark"] {
-        let summary = &answer[side];
-        let strength = &summary["strength"];
-        assert!(
-            strength["text"]
-                .as_str()
-                .unwrap()
-                .contains("played like about"),
-            "{summary}"
-        );
-        let (low, elo, high) = (
-            strength["low"].as_f64().unwrap(),
-            strength["elo"].as_f64().unwrap(),
-            strength["high"].as_f64().unwrap(),
-        );
-        assert!(
-            (0.0..=600.0).contains(&elo) && low <= elo && elo <= high,
-            "{strength}"
-        );
+        assert_strength(&answer[side]);
+    }
+    // A game long enough for a strength on at least one side.
+    let long = (0..200)
+        .map(|seed| {
+            let moves = random_game(&rules, seed);
+            bot.respond(&json!({"cmd":"review","game":{"rules":"ur-2","moves":moves}}))
+        })
+        .find(|review| {
+            ["light", "dark"].iter().any(|side| {
+                review[side]["decisions"].as_u64().unwrap() >= sawah_agents::strength::MIN_DECISIONS
+            })
+        })
+        .expect("a random ur-2 game with 20 decisions on a side");
+    for side in ["light", "dark"] {
+        assert_strength(&long[side]);
     }
     // The same game named by the table explicitly gives the same review.
     let named = bot.respond(

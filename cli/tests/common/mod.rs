@@ -29,6 +29,23 @@ pub fn assert_refused(args: &[&str], needle: &str) {
     );
 }
 
+/// Runs `sawah ARGS` with `input` on its standard input (a person's
+/// answers, for `sawah play`), to its end.
+#[allow(dead_code)] // not every test binary that includes this module uses it
+pub fn scripted(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A game that ends before its input does closes the pipe: not an error.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
 /// A new, empty temporary folder for one test (named after it and this process).
 #[allow(dead_code)] // not every test binary that includes this module uses it
 pub fn fresh_dir(name: &str) -> std::path::PathBuf {
