@@ -314,7 +314,7 @@ impl<G: Game> Reference<'_, G> {
     }
 
     /// The mover's best win probability after `roll`, and the best move's index.
-    fn best_after(
+    pub(crate) fn best_after(
         &mut self,
         game: &G,
         position: &G::Position,

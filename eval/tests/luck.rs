@@ -143,3 +143,32 @@ fn an_sprt_on_adjusted_scores_accepts_a_better_agent_and_rejects_an_equal_one() 
     assert_eq!(moments.n, equal.counts.pairs());
     assert!((moments.mean() - 0.5).abs() < 0.02, "{}", moments.mean());
 }
+
+#[test]
+fn with_a_solved_table_the_roll_table_weighs_up_to_the_position_s_value() {
+    // The roll table is what a roll's luck is measured from: with perfect
+    // values, the rolls' best values weighted by their chances are the
+    // table's value of the position before the roll.
+    let (rules, table, _, bot) = solved();
+    let mut position = rules.start();
+    let mut dice = sawah_engine::DiceSource::from_seed(3);
+    for _ in 0..12 {
+        if rules.winner(&position).is_some() {
+            break;
+        }
+        let json = sawah_engine::Codec::position_to_json(&rules, &position);
+        let answer = bot.respond(&serde_json::json!({"cmd": "hint", "position": json}));
+        let value = answer["value"].as_f64().unwrap();
+        let exact = f64::from(table.value(&position));
+        assert!(
+            (value - exact).abs() < 1e-5,
+            "{value} against {exact}: {answer}"
+        );
+        let roll = dice.roll(rules.dice());
+        let moves = rules.legal_moves(&position, roll);
+        position = match moves.first() {
+            Some(&mv) => rules.apply(&position, mv).position,
+            None => rules.pass(&position),
+        };
+    }
+}

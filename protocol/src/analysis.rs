@@ -15,7 +15,7 @@ use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};
 use crate::request::{Request, field, position_of, roll_of};
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::hint::hint;
+use sawah_agents::hint::{hint, roll_table};
 use sawah_agents::review::{Reference, Review, ReviewError, review};
 use sawah_agents::search::Stop;
 use sawah_agents::spec::AgentKind;
@@ -226,9 +226,47 @@ impl Bot {
         let (game, json) = self.position_json(request)?;
         with_game!(&game, g => {
             let position = position_of(g, &json)?;
+            // Without a roll: the roll table, before the dice are thrown.
+            if request.get("roll").is_none_or(Value::is_null) {
+                return self.roll_table_in(g, &position, request.get("bot"), stop);
+            }
             let roll = roll_of(g, request)?;
             self.hint_in(g, &position, roll, request.get("bot"), stop)
         })
+    }
+
+    /// The `hint` answer without a roll: every roll's probability and the
+    /// mover's win probability after it with the best move (`"move"`, or
+    /// `"pass"`), and the position's value before the roll.
+    fn roll_table_in<G: Codec + HasHeuristic + Describe + 'static>(
+        &self,
+        game: &G,
+        position: &G::Position,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+    ) -> Result<Value, ProtocolError> {
+        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
+        let mut reference = Reference {
+            agent: agent.as_mut(),
+            name,
+            exact,
+            stop: stop.cloned(),
+        };
+        let table =
+            roll_table(game, position, &mut reference).map_err(|e| review_error(e, None))?;
+        let value: f64 = table.iter().map(|r| r.probability * r.value).sum();
+        let rolls: Vec<Value> = table
+            .into_iter()
+            .map(|r| {
+                json!({
+                    "roll": r.roll,
+                    "probability": r.probability,
+                    "value": r.value,
+                    "move": r.best.map_or(Value::from("pass"), |m| game.move_to_json(m)),
+                })
+            })
+            .collect();
+        Ok(json!({ "rolls": rolls, "value": value, "reference": reference.name, "exact": exact }))
     }
 
     fn hint_in<G: Codec + HasHeuristic + Describe + 'static>(

@@ -376,3 +376,43 @@ fn a_hint_ranks_the_table_s_values_and_tags_the_moves() {
     }
     assert!(hinted > 50);
 }
+
+#[test]
+fn a_hint_without_a_roll_is_the_roll_table_of_the_hints_best_moves() {
+    let (bot, rules, _) = bot_with_table();
+    let moves = random_game(&rules, 9);
+    let mut checked = 0;
+    replay(&rules, &moves, |step| {
+        if checked >= 10 {
+            return;
+        }
+        checked += 1;
+        let position = sawah_engine::Codec::position_to_json(&rules, step.position);
+        let answer = bot.respond(&json!({"cmd": "hint", "position": position}));
+        assert_eq!(answer["exact"], true, "{answer}");
+        let rolls = answer["rolls"].as_array().unwrap();
+        assert_eq!(rolls.len(), rules.dice().outcomes().count());
+        let mut mean = 0.0;
+        for (row, (roll, p)) in rolls.iter().zip(rules.dice().outcomes()) {
+            assert_eq!(row["roll"], roll);
+            assert_eq!(row["probability"].as_f64(), Some(p));
+            // Each roll's value is the table's best move (or the pass).
+            let hinted = bot.respond(&json!({"cmd": "hint", "position": position, "roll": roll}));
+            let best = hinted["moves"][0]["value"].as_f64();
+            if let Some(best) = best {
+                assert_eq!(row["value"].as_f64(), Some(best), "{row}");
+                assert_eq!(row["move"]["from"], hinted["moves"][0]["from"]);
+            } else {
+                assert_eq!(row["move"], "pass", "{row}");
+            }
+            mean += p * row["value"].as_f64().unwrap();
+        }
+        // Their weighted mean is the position's value before the roll (this
+        // fixture's table holds arbitrary values, so it is not the table's
+        // own value of the position, as a solved table's would be).
+        let value = answer["value"].as_f64().unwrap();
+        assert!((value - mean).abs() < 1e-12);
+    })
+    .unwrap();
+    assert_eq!(checked, 10);
+}

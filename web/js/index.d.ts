@@ -175,7 +175,7 @@ export type Request = { id?: unknown } & (
   | { cmd: 'score'; position: Position }
   | { cmd: 'daily'; date: string; count?: number; rules?: string }
   | { cmd: 'review'; game: GameRecord; bot?: BotSpec }
-  | { cmd: 'hint'; position: Position; roll: number; bot?: BotSpec }
+  | { cmd: 'hint'; position: Position; roll?: number; bot?: BotSpec }
   | { cmd: 'hello' }
 );
 
@@ -268,6 +268,24 @@ export interface Hint {
   exact: boolean;
 }
 
+/** One roll of a roll table: its chance and the mover's win probability after it with the best move. */
+export interface RollChance {
+  roll: number;
+  probability: number;
+  value: number;
+  /** The best move's squares, or "pass" when the roll has no legal move. */
+  move: { from: number | string; to: number | string } | 'pass';
+}
+
+/** The answer of `hint` without a roll (before the dice are thrown). */
+export interface RollTable {
+  rolls: RollChance[];
+  /** The position's value before the roll: the rolls' values weighted by their chances. */
+  value: number;
+  reference: string;
+  exact: boolean;
+}
+
 /** A protocol response: the request's `id`, then the result's fields or `error`. */
 export type Response = { id?: unknown; error?: ProtocolErrorJson } & Record<string, unknown>;
 
@@ -311,6 +329,7 @@ export class Bot {
   score(position: Position): number;
   review(game: GameRecord, bot?: BotSpec): Review;
   hint(position: Position, roll: number, bot?: BotSpec): Hint;
+  rollTable(position: Position, bot?: BotSpec): RollTable;
   addModel(name: string, bytes: Bytes): void;
   addTable(name: string, bytes: Bytes): void;
   setTable(name: string | null): void;
@@ -332,6 +351,7 @@ export class WorkerBot {
   score(position: Position): Promise<number>;
   review(game: GameRecord, bot?: BotSpec): Promise<Review>;
   hint(position: Position, roll: number, bot?: BotSpec): Promise<Hint>;
+  rollTable(position: Position, bot?: BotSpec): Promise<RollTable>;
   terminate(): void;
 }
 

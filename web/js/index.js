@@ -199,6 +199,13 @@ export class Bot {
     return this.#ask(request);
   }
 
+  /** Before the roll: every roll's chance and the win probability after it with the best move. */
+  rollTable(position, bot) {
+    const request = { cmd: 'hint', position };
+    if (bot !== undefined) request.bot = bot;
+    return this.#ask(request);
+  }
+
   /** Holds a model file under `name`, for specs such as `neural:model=NAME`. */
   addModel(name, bytes) {
     this.#inner.addModel(name, asBytes(bytes));
@@ -330,6 +337,11 @@ export class WorkerBot {
   /** See `Bot.hint`. */
   hint(position, roll, bot) {
     return this.#ask(bot === undefined ? { cmd: 'hint', position, roll } : { cmd: 'hint', position, roll, bot });
+  }
+
+  /** See `Bot.rollTable`. */
+  rollTable(position, bot) {
+    return this.#ask(bot === undefined ? { cmd: 'hint', position } : { cmd: 'hint', position, bot });
   }
 
   /** Stops the worker. */

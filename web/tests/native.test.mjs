@@ -103,8 +103,10 @@ test('reviews and hints are the native ones for every rule set', { timeout: 30 *
     const record = recordFromPlay(bot, name, 500 + r, 40);
     lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: record }));
     lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: record, bot: 'medium' }));
-    positionsFromPlay(bot, name, 20, 700 + r).forEach(({ position, roll }) => {
+    positionsFromPlay(bot, name, 20, 700 + r).forEach(({ position, roll }, k) => {
       lines.push(JSON.stringify({ id: lines.length, cmd: 'hint', position, roll }));
+      // Before the roll: the roll table.
+      if (k < 3) lines.push(JSON.stringify({ id: lines.length, cmd: 'hint', position }));
     });
   });
   lines.push(JSON.stringify({ id: lines.length, cmd: 'review', game: { rules: 'ur', moves: ['2:0-2', '3:0-9'] } }));
@@ -128,6 +130,11 @@ test('reviews and hints are the native ones for every rule set', { timeout: 30 *
         for (const key of ['loss_pp', 'luck_pp']) close(turn[key], theirs.turns[k][key], `${where}: turn ${k + 1} ${key}`, 1e-4);
       });
       for (const side of ['light', 'dark']) close(mine[side].mean_loss_pp, theirs[side].mean_loss_pp, `${where}: ${side}`, 1e-4);
+    } else if (theirs.rolls) {
+      assert.equal(mine.reference, theirs.reference, where);
+      assert.deepEqual(mine.rolls.map((r) => [r.roll, r.probability]), theirs.rolls.map((r) => [r.roll, r.probability]), where);
+      mine.rolls.forEach((r, k) => close(r.value, theirs.rolls[k].value, `${where}: roll ${r.roll}`));
+      close(mine.value, theirs.value, where);
     } else {
       assert.equal(mine.reference, theirs.reference, where);
       assert.equal(mine.moves.length, theirs.moves.length, where);

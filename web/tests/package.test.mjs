@@ -30,6 +30,16 @@ test('the typed methods answer for every rule set', () => {
   }
 });
 
+test('the roll table weighs every roll of the dice', () => {
+  const table = bot.rollTable('ur light 7/-/0 7/-/0', 'medium');
+  assert.deepEqual(table.rolls.map((r) => r.roll), [0, 1, 2, 3, 4]);
+  const total = table.rolls.reduce((sum, r) => sum + r.probability, 0);
+  assert.ok(Math.abs(total - 1) < 1e-12, `chances sum to ${total}`);
+  const mean = table.rolls.reduce((sum, r) => sum + r.probability * r.value, 0);
+  assert.ok(Math.abs(mean - table.value) < 1e-12, 'the value before the roll is their weighted mean');
+  assert.equal(table.rolls[0].move, 'pass', 'nothing moves on a 0');
+});
+
 test('positions may be written in notation', () => {
   const choice = bot.choose('ur light 7/-/0 7/-/0', 4, 'hard');
   assert.deepEqual(choice.move, { from: 0, to: 4 }, 'the rosette on 4');

@@ -13,9 +13,10 @@ pub struct HintArgs {
     /// The position, as JSON or in notation (e.g. "ur light 7/-/0 7/-/0").
     #[arg(long)]
     pub position: String,
-    /// The roll.
+    /// The roll; without it, the roll table: every roll's chance and the
+    /// win probability after it with the best move.
     #[arg(long)]
-    pub roll: u8,
+    pub roll: Option<u8>,
     /// What the moves are ranked by: perfect (needs --table), a level or
     /// any agent spec. Default: perfect play when --table gives the rule
     /// set's table, else hard searching one ply deeper.
@@ -35,7 +36,10 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
         .parse_position_text(&args.position)
         .context("cannot read --position")?;
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
-    let mut request = json!({"cmd": "hint", "position": position, "roll": args.roll});
+    let mut request = json!({"cmd": "hint", "position": position});
+    if let Some(roll) = args.roll {
+        request["roll"] = Value::from(roll);
+    }
     if let Some(reference) = &args.reference {
         request["bot"] = Value::from(reference.as_str());
     }
@@ -47,12 +51,15 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
         println!("{response}");
         return Ok(());
     }
+    let Some(roll) = args.roll else {
+        print_roll_table(game.name(), &position.turn.to_string(), &response);
+        return Ok(());
+    };
     let moves = response["moves"].as_array().cloned().unwrap_or_default();
     println!(
-        "{} {} to move, roll {}; reference: {}",
+        "{} {} to move, roll {roll}; reference: {}",
         game.name(),
         position.turn,
-        args.roll,
         response["reference"].as_str().unwrap_or("?")
     );
     if moves.is_empty() {
@@ -85,6 +92,39 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The roll table of a `hint` answer without a roll.
+fn print_roll_table(rules: &str, turn: &str, response: &Value) {
+    println!(
+        "{rules} {turn} to move, before the roll; reference: {}",
+        response["reference"].as_str().unwrap_or("?")
+    );
+    println!("\n| roll | chance | win after the best move | best move |\n|---:|---:|---:|---|");
+    for row in response["rolls"].as_array().into_iter().flatten() {
+        let best = match &row["move"] {
+            Value::Object(m) => format!("{}-{}", square(&m["from"]), square(&m["to"])),
+            _ => "pass".to_string(),
+        };
+        println!(
+            "| {} | {}% | {}% | {best} |",
+            row["roll"],
+            rounded(100.0 * row["probability"].as_f64().unwrap_or(f64::NAN), 2),
+            rounded(100.0 * row["value"].as_f64().unwrap_or(f64::NAN), 1),
+        );
+    }
+    println!(
+        "\nBefore the roll: {}% to win (the rolls' values weighted by their chances).",
+        rounded(100.0 * response["value"].as_f64().unwrap_or(f64::NAN), 1)
+    );
+}
+
+/// A square as the move list shows it.
+fn square(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// `value` to `decimals` places, never as "-0" (a chance of −0.0 or a loss
