@@ -159,7 +159,7 @@ fn with_a_solved_table_the_roll_table_weighs_up_to_the_position_s_value() {
         let json = sawah_engine::Codec::position_to_json(&rules, &position);
         let answer = bot.respond(&serde_json::json!({"cmd": "hint", "position": json}));
         let value = answer["value"].as_f64().unwrap();
-        let exact = f64::from(table.value(&position));
+        let exact = table.value(&position);
         assert!(
             (value - exact).abs() < 1e-5,
             "{value} against {exact}: {answer}"
