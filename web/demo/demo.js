@@ -194,7 +194,12 @@ function waitForClick(button) {
 
 async function humanTurn(generation) {
   setStatus('Your turn: roll.');
+  // Before the roll, the hint is the roll table: what each throw would give.
+  const before = game.position;
+  $('hint-button').disabled = false;
+  $('hint-button').onclick = () => showRollTable(before);
   await waitForClick($('roll-button'));
+  clearMoves();
   if (generation !== game.generation) return null;
   const roll = drawRoll();
   $('roll').textContent = `You rolled ${roll}`;
@@ -299,6 +304,22 @@ async function showHint(position, roll) {
     list.append(item);
   }
   $('hint').replaceChildren(list);
+}
+
+/** Before the roll: every throw's chance and what the best move after it leaves you. */
+async function showRollTable(position) {
+  $('hint-button').disabled = true;
+  const table = await game.bot.rollTable(position);
+  const total = document.createElement('p');
+  total.textContent = `Before the roll: ${percent(table.value)} to win.`;
+  const list = document.createElement('ul');
+  for (const row of table.rolls) {
+    const item = document.createElement('li');
+    const best = row.move === 'pass' ? 'no move' : `best ${describeMove(row.move)}`;
+    item.textContent = `${row.roll} (${percent(row.probability)} of throws): wins ${percent(row.value)}, ${best}`;
+    list.append(item);
+  }
+  $('hint').replaceChildren(total, list);
 }
 
 const SVG = 'http://www.w3.org/2000/svg';

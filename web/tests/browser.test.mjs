@@ -38,8 +38,8 @@ after(async () => {
 });
 
 /** Plays one whole game on the demo page; returns the final status line.
- * With `review`, asks for a hint once during the game and for the review at
- * its end, and checks both. */
+ * With `review`, asks for the roll table once before a roll, a hint once
+ * during the game and for the review at its end, and checks all three. */
 async function playGame(query, screenshot, { review = false } = {}) {
   const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
   const problems = [];
@@ -56,6 +56,7 @@ async function playGame(query, screenshot, { review = false } = {}) {
   let computerMoves = 0;
   let cellsChecked = false;
   let hinted = !review;
+  let tabled = !review;
   while (!(await page.getAttribute('body', 'data-over'))) {
     assert.ok(Date.now() < deadline, `the ${rules} game did not end in 5 minutes`);
     assert.deepEqual(problems, []);
@@ -71,7 +72,14 @@ async function playGame(query, screenshot, { review = false } = {}) {
     }
     const roll = page.locator('#roll-button:enabled');
     const movable = page.locator('.movable');
-    if (await roll.count()) {
+    if (!tabled && (await roll.count()) && (await page.locator('#hint-button:enabled').count())) {
+      // Before the roll, the hint is the roll table.
+      await page.click('#hint-button');
+      await page.waitForSelector('#hint li', { timeout: 30_000 });
+      assert.match(await page.textContent('#hint p'), /Before the roll: \d+% to win/);
+      assert.match(await page.textContent('#hint li'), /of throws\): wins \d+%/);
+      tabled = true;
+    } else if (await roll.count()) {
       await roll.click({ timeout: 5_000 }).catch(() => {});
     } else if (!hinted && (await page.locator('#hint-button:enabled').count()) && (await movable.count())) {
       await page.click('#hint-button');
