@@ -195,15 +195,11 @@ impl Bot {
         let start = record
             .start_position(game)
             .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}")))?;
-        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
-        let mut reference = Reference {
-            agent: agent.as_mut(),
-            name,
-            exact,
-            stop: stop.cloned(),
-        };
-        review(game, start, &record.moves, &mut reference)
-            .map_err(|e| review_error(e, Some(record.moves.len())))
+        let turns = Some(record.moves.len());
+        let (reviewed, _, _) = self.with_reference(game, bot, stop, turns, |reference| {
+            review(game, start, &record.moves, reference)
+        })?;
+        Ok(reviewed)
     }
 
     /// `{"cmd":"review","game":G[,"bot":B]}`.
@@ -235,6 +231,28 @@ impl Bot {
         })
     }
 
+    /// Builds the reference for `game` (see [`Bot::reference`]) and asks it
+    /// `ask`: the answer, how the reference is named, and whether it is
+    /// exact. A refusal names the game's `turns` when it is a review's.
+    fn with_reference<G: Codec + HasHeuristic + 'static, T>(
+        &self,
+        game: &G,
+        bot: Option<&Value>,
+        stop: Option<&Stop>,
+        turns: Option<usize>,
+        ask: impl FnOnce(&mut Reference<'_, G>) -> Result<T, ReviewError>,
+    ) -> Result<(T, String, bool), ProtocolError> {
+        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
+        let mut reference = Reference {
+            agent: agent.as_mut(),
+            name,
+            exact,
+            stop: stop.cloned(),
+        };
+        let answer = ask(&mut reference).map_err(|e| review_error(e, turns))?;
+        Ok((answer, reference.name, exact))
+    }
+
     /// The `hint` answer without a roll: every roll's probability and the
     /// mover's win probability after it with the best move (`"move"`, or
     /// `"pass"`), and the position's value before the roll.
@@ -245,15 +263,9 @@ impl Bot {
         bot: Option<&Value>,
         stop: Option<&Stop>,
     ) -> Result<Value, ProtocolError> {
-        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
-        let mut reference = Reference {
-            agent: agent.as_mut(),
-            name,
-            exact,
-            stop: stop.cloned(),
-        };
-        let table =
-            roll_table(game, position, &mut reference).map_err(|e| review_error(e, None))?;
+        let (table, name, exact) = self.with_reference(game, bot, stop, None, |reference| {
+            roll_table(game, position, reference)
+        })?;
         let value: f64 = table.iter().map(|r| r.probability * r.value).sum();
         let rolls: Vec<Value> = table
             .into_iter()
@@ -266,7 +278,7 @@ impl Bot {
                 })
             })
             .collect();
-        Ok(json!({ "rolls": rolls, "value": value, "reference": reference.name, "exact": exact }))
+        Ok(json!({ "rolls": rolls, "value": value, "reference": name, "exact": exact }))
     }
 
     fn hint_in<G: Codec + HasHeuristic + Describe + 'static>(
@@ -277,15 +289,9 @@ impl Bot {
         bot: Option<&Value>,
         stop: Option<&Stop>,
     ) -> Result<Value, ProtocolError> {
-        let (_, mut agent, name, exact) = self.reference(game, bot, stop)?;
-        let mut reference = Reference {
-            agent: agent.as_mut(),
-            name,
-            exact,
-            stop: stop.cloned(),
-        };
-        let ranked =
-            hint(game, position, roll, &mut reference).map_err(|e| review_error(e, None))?;
+        let (ranked, name, exact) = self.with_reference(game, bot, stop, None, |reference| {
+            hint(game, position, roll, reference)
+        })?;
         let moves: Vec<Value> = ranked
             .into_iter()
             .map(|m| {
@@ -299,7 +305,7 @@ impl Bot {
                 entry
             })
             .collect();
-        Ok(json!({ "moves": moves, "reference": reference.name, "exact": exact }))
+        Ok(json!({ "moves": moves, "reference": name, "exact": exact }))
     }
 }
 
