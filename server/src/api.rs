@@ -411,10 +411,11 @@ async fn review(State(state): Shared, request: Request) -> Response {
     command_route(&state, request, "review").await
 }
 
-/// Every legal move for a roll, ranked, with what each does.
+/// Every legal move for a roll, ranked, with what each does; without a
+/// roll, the roll table (each roll's chance and the best it leads to).
 #[utoipa::path(post, path = "/v1/hint", tag = "review",
-    request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
-    responses((status = 200, description = "{\"moves\":[…],\"reference\":…}", body = Object),
+    request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}; without \"roll\", the roll table"),
+    responses((status = 200, description = "{\"moves\":[…],\"reference\":…}, or without a roll {\"rolls\":[{\"roll\",\"probability\",\"value\",\"move\"}…],\"value\":…,\"reference\":…}", body = Object),
               (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn hint(State(state): Shared, request: Request) -> Response {
