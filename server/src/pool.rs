@@ -286,6 +286,12 @@ fn work(bot: &Bot, limits: &Limits, shared: &Shared, job: Job) {
         let stop = limits.stop_from(job.arrived, Some(Arc::clone(&job.gone)));
         answers.push(answer(bot, request, stop.as_ref()));
     }
+    // A client that left during the last request stopped its search: the
+    // job was abandoned, not answered.
+    if job.gone.load(Ordering::Relaxed) {
+        shared.abandoned.fetch_add(1, Ordering::Relaxed);
+        return;
+    }
     shared.answered.fetch_add(1, Ordering::Relaxed);
     // The client may have gone; nothing to do then.
     let _ = job.reply.send(Ok(answers));
