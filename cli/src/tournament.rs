@@ -324,8 +324,6 @@ fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path)
     }
 }
 
-/// The Elo table of `games`, with loss per move where a table is given
-/// (measured by replaying the games in the result folders `dirs`).
 /// The solved table at `path` for `game`, checked (a race rule set's, and
 /// this one's).
 fn open_table<'g>(
@@ -344,6 +342,8 @@ fn open_table<'g>(
     ))
 }
 
+/// The Elo table of `games`, with loss per move where a table is given
+/// (measured by replaying the games in the result folders `dirs`).
 fn rate(
     game: &AnyGame,
     games: &[GameRecord],

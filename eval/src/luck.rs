@@ -91,13 +91,10 @@ pub struct ReviewLuck {
 impl ReviewLuck {
     /// A meter for rule set `rules` reviewing with `bot` against
     /// `reference` (`None`: the default reference). The reference is
-    /// checked now, on the start position's rolls, so a bad one (an
-    /// unknown spec, or an agent without values such as `random`) fails
-    /// before any game.
+    /// checked now, on the start position's roll table (every roll), so a
+    /// bad one (an unknown spec, or an agent without values such as
+    /// `random`) fails before any game.
     pub fn new(bot: Bot, rules: &str, reference: Option<Value>) -> Result<ReviewLuck, String> {
-        let empty = json!({"rules": rules, "moves": []});
-        bot.review_game(&empty, reference.as_ref(), None)
-            .map_err(|e| e.message)?;
         let found = bot
             .review_reference(rules, reference.as_ref())
             .map_err(|e| e.message)?;
@@ -108,16 +105,13 @@ impl ReviewLuck {
             files,
         };
         let start = bot.respond(&json!({"cmd": "start", "rules": rules}))["position"].clone();
-        for roll in 1..=5 {
-            let mut hint = json!({"cmd": "hint", "position": start, "roll": roll});
-            if let Some(reference) = &reference {
-                hint["bot"] = reference.clone();
-            }
-            let answer = bot.respond(&hint);
-            let error = &answer["error"];
-            if error.is_object() && error["kind"] != "invalid_roll" {
-                return Err(error["message"].as_str().unwrap_or_default().to_string());
-            }
+        let mut table = json!({"cmd": "hint", "position": start});
+        if let Some(reference) = &reference {
+            table["bot"] = reference.clone();
+        }
+        let answer = bot.respond(&table);
+        if let Some(message) = answer["error"]["message"].as_str() {
+            return Err(message.to_string());
         }
         Ok(ReviewLuck {
             bot,

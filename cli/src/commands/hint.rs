@@ -70,10 +70,6 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
         "\n| rank | move | win | loss | what it does | can be hit |\n|---:|---|---:|---:|---|---:|"
     );
     for (k, m) in moves.iter().enumerate() {
-        let square = |v: &Value| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
         let words: Vec<&str> = m["words"]
             .as_array()
             .map(|w| w.iter().filter_map(Value::as_str).collect())
