@@ -1,5 +1,5 @@
 //! With the `shipped` feature, embeds the shipped models (`../models`: the
-//! manifest and every `.safetensors` file) in the crate (`sawah_agents::
+//! manifest, every `.safetensors` file and every `.puzzles.jsonl` puzzle set) in the crate (`sawah_agents::
 //! shipped`), so that `easy`, `medium` and `hard` work from an installed
 //! `sawah` binary or Python wheel with no files beside it. Without it (the
 //! browser package, which is handed its models as bytes), nothing is done.
@@ -18,7 +18,7 @@ fn main() {
         .expect("the shipped models folder ../models")
         .filter_map(|entry| entry.ok())
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".safetensors"))
+        .filter(|name| name.ends_with(".safetensors") || name.ends_with(".puzzles.jsonl"))
         .collect();
     names.sort();
     let path = |name: &str| {

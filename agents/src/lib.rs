@@ -16,6 +16,7 @@ pub mod identity;
 pub mod manifest;
 pub mod neural;
 pub mod perfect;
+pub mod puzzle;
 pub mod review;
 pub mod sample;
 pub mod search;

@@ -18,6 +18,7 @@
 use crate::assets::MemoryAssets;
 use crate::heuristic::HasHeuristic;
 use crate::neural::NeuralNet;
+use crate::puzzle::PuzzleSet;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
 use serde::{Deserialize, Serialize};
@@ -88,6 +89,23 @@ pub struct Manifest {
     /// noise levels, with their Elo on the calibration scale.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dial: Vec<Dial>,
+    /// The puzzle set of each rule set ([`crate::puzzle`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzles: Vec<PuzzleFile>,
+}
+
+/// A rule set's puzzle set, listed in the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleFile {
+    /// The rule set id.
+    pub rules: String,
+    /// The file, inside the models folder.
+    pub file: String,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    /// How many puzzles it holds.
+    pub count: usize,
 }
 
 /// A rule set's strength dial: `elo=N` plays its model with the noise that
@@ -219,6 +237,53 @@ pub struct Models {
     shown: String,
     manifest: Manifest,
     nets: BTreeMap<String, Arc<NeuralNet>>,
+    puzzles: BTreeMap<String, Arc<PuzzleSet>>,
+}
+
+/// Reads and checks every puzzle set the manifest lists: a plain file
+/// name, the stated SHA-256 and count, one set per rule set, and every
+/// puzzle valid under its (built-in) rule set.
+fn load_puzzles(
+    manifest: &Manifest,
+    shown: &str,
+    file: &mut impl FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<BTreeMap<String, Arc<PuzzleSet>>, ManifestError> {
+    let registry = sawah_engine::registry::Registry::default();
+    let mut sets = BTreeMap::new();
+    for listed in &manifest.puzzles {
+        let fail = |message: String| ManifestError::File {
+            path: shown.to_string(),
+            message: format!("puzzles of {} ({}): {message}", listed.rules, listed.file),
+        };
+        if !is_plain_file_name(&listed.file) {
+            return Err(fail("must be a file inside the models folder".into()));
+        }
+        if sets.contains_key(&listed.rules) {
+            return Err(fail("a second set for the same rule set".into()));
+        }
+        let bytes = file(&listed.file).map_err(fail)?;
+        let digest = format!("{:x}", Sha256::digest(&bytes));
+        if digest != listed.sha256 {
+            return Err(fail(format!(
+                "SHA-256 {digest}, the manifest says {}",
+                listed.sha256
+            )));
+        }
+        let game = registry
+            .get(&listed.rules)
+            .map_err(|e| fail(e.to_string()))?;
+        let set = sawah_engine::with_game!(&game, g => PuzzleSet::parse(g, &bytes, &listed.file))
+            .map_err(|e| fail(e.to_string()))?;
+        if set.puzzles.len() != listed.count {
+            return Err(fail(format!(
+                "{} puzzles; the manifest says {}",
+                set.puzzles.len(),
+                listed.count
+            )));
+        }
+        sets.insert(listed.rules.clone(), Arc::new(set));
+    }
+    Ok(sets)
 }
 
 /// The levels a manifest may name.
@@ -306,11 +371,13 @@ impl Models {
                 }
             }
         }
+        let puzzles = load_puzzles(&manifest, shown, &mut file)?;
         Ok(Models {
             dir: None,
             shown: shown.to_string(),
             manifest,
             nets,
+            puzzles,
         })
     }
 
@@ -320,6 +387,11 @@ impl Models {
         for (name, net) in &self.nets {
             assets.add_model(name, Arc::clone(net));
         }
+    }
+
+    /// The puzzle set of rule set `rules`, if the manifest lists one.
+    pub fn puzzles(&self, rules: &str) -> Option<&Arc<PuzzleSet>> {
+        self.puzzles.get(rules)
     }
 
     /// The folder the manifest was read from (none when handed over as bytes).

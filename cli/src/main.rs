@@ -5,7 +5,8 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use sawah_cli::commands::{
-    bench, bot, check_bot, curve, describe, hint, matches, play, review, serve, solve, tournament,
+    bench, bot, check_bot, curve, describe, hint, matches, play, puzzles, review, serve, solve,
+    tournament,
 };
 use sawah_cli::train;
 use sawah_engine::registry::Registry;
@@ -102,6 +103,13 @@ enum Command {
         "A solved table, RULES=FILE or FILE: the moves are then ranked by perfect play from it (exact)"
     )))]
     Hint(hint::HintArgs),
+    /// Make, check and measure puzzle sets: positions where one move is
+    /// exactly best by a clear margin and a natural move is wrong
+    /// (docs/puzzles.md).
+    Puzzles(puzzles::PuzzlesArgs),
+    /// Play puzzles in the terminal: the puzzle of the day, one by id, or
+    /// a series near a rating.
+    Puzzle(puzzles::PuzzleArgs),
     /// Check an outside bot before a tournament (docs/bots.md): positions
     /// from random games of each rule set, edge cases first; legal,
     /// illegal and malformed answers, crashes and latency; pass or fail.
@@ -148,6 +156,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::bench_playouts(registry, args),
         Command::Review(args) => review::run(registry, args),
         Command::Hint(args) => hint::run(registry, args),
+        Command::Puzzles(args) => puzzles::run(registry, args),
+        Command::Puzzle(args) => puzzles::puzzle_command(registry, args),
         Command::CheckBot(args) => check_bot::run(registry, args),
     }
 }

@@ -12,6 +12,7 @@ pub mod matches;
 pub mod merge;
 pub mod outside;
 pub mod pairing;
+pub mod puzzles;
 pub mod report;
 pub mod results;
 pub mod review;

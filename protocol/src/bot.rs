@@ -241,6 +241,8 @@ impl Bot {
             Command::Daily => daily_throws(request),
             Command::Review => self.review_request(request, stop),
             Command::Hint => self.hint_request(request, stop),
+            Command::Puzzle => self.puzzle_request(request),
+            Command::SolvePuzzle => self.solve_puzzle_request(request),
             Command::Hello => Ok(json!({
                 "name": "sawah-ai",
                 "version": env!("CARGO_PKG_VERSION"),

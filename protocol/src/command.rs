@@ -27,11 +27,15 @@ pub enum Command {
     Hint,
     /// Who answers: name, version and author (a harness asks it first).
     Hello,
+    /// A puzzle from the shipped set: by id, of the day, or near a rating.
+    Puzzle,
+    /// A puzzle's answer checked and explained.
+    SolvePuzzle,
 }
 
 impl Command {
     /// Every command, in the order `docs/protocol.md` lists them.
-    pub const ALL: [Command; 11] = [
+    pub const ALL: [Command; 13] = [
         Command::LegalMoves,
         Command::Choose,
         Command::Evaluate,
@@ -43,6 +47,8 @@ impl Command {
         Command::Review,
         Command::Hint,
         Command::Hello,
+        Command::Puzzle,
+        Command::SolvePuzzle,
     ];
 
     /// The name a request gives in `"cmd"`.
@@ -59,6 +65,8 @@ impl Command {
             Command::Review => "review",
             Command::Hint => "hint",
             Command::Hello => "hello",
+            Command::Puzzle => "puzzle",
+            Command::SolvePuzzle => "solve_puzzle",
         }
     }
 

@@ -18,6 +18,7 @@ mod batch;
 mod bot;
 mod command;
 mod error;
+mod puzzles;
 mod request;
 
 #[cfg(not(target_arch = "wasm32"))]

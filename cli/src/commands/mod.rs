@@ -11,6 +11,7 @@ pub mod describe;
 pub mod hint;
 pub mod matches;
 pub mod play;
+pub mod puzzles;
 pub mod review;
 pub mod serve;
 pub mod solve;

@@ -206,7 +206,7 @@ fn daily_rolls(
 /// Refuses an output path that cannot be written: a folder, or a file in a
 /// folder that does not exist or cannot be written to (tried with a
 /// temporary file, removed at once).
-fn check_output(path: &std::path::Path) -> Result<()> {
+pub(crate) fn check_output(path: &std::path::Path) -> Result<()> {
     if path.is_dir() {
         bail!("is a folder; give a file name");
     }

@@ -1,0 +1,617 @@
+//! `sawah puzzles generate|check|rate-check`: puzzle sets mined from exact
+//! values (`sawah_eval::puzzles`), checked against a table independently of
+//! the generator, and their ratings measured on fresh seeds; and
+//! `sawah puzzle`: puzzles in the terminal, through the protocol's
+//! `puzzle` and `solve_puzzle`.
+
+use crate::bot::{BotFiles, native_bot, setup};
+use crate::render::{Render, wrap};
+use anyhow::{Context, Result, bail};
+use sawah_agents::endgame::EndgameTable;
+use sawah_agents::heuristic::HasHeuristic;
+use sawah_agents::manifest::Models;
+use sawah_agents::puzzle::{
+    PUZZLE_FORMAT, PUZZLE_VERSION, Puzzle, PuzzleHeader, PuzzleSet, margin_of,
+};
+use sawah_agents::table::Table;
+use sawah_agents::{AgentSpec, MemoryAssets};
+use sawah_engine::registry::Registry;
+use sawah_engine::senet::daily;
+use sawah_engine::{AnyGame, Codec, with_game};
+use sawah_eval::puzzles::{self, Named, PuzzleConfig, RatingConfig};
+use sawah_protocol::native::Limits;
+use serde_json::{Value, json};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The arguments of `sawah puzzles`.
+#[derive(clap::Args, Debug)]
+pub struct PuzzlesArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: PuzzlesAction,
+}
+
+/// `sawah puzzles` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum PuzzlesAction {
+    /// Mine puzzles from games between the levels, valued by a solved
+    /// table (Senet: its endgame table), rated on the strength dial.
+    Generate(GenerateArgs),
+    /// Recompute every puzzle's values, answer and margin from a table,
+    /// independently of the generator, and refuse the file on any
+    /// difference.
+    Check(CheckArgs),
+    /// Play the strength dial at each puzzle's rating, on seeds the rating
+    /// did not use, and report how often it finds the answer (about half
+    /// the time when ratings hold up).
+    RateCheck(RateCheckArgs),
+}
+
+/// The arguments of `sawah puzzles generate`.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// The rule set.
+    #[arg(long)]
+    pub rules: String,
+    /// The solved table of the rule set (Senet: an endgame table from
+    /// `sawah solve --rules senet --pieces K`).
+    #[arg(long, value_name = "FILE")]
+    pub table: PathBuf,
+    /// How many puzzles to keep.
+    #[arg(long, default_value_t = 200)]
+    pub count: usize,
+    /// The seed of the games mined (dice and agents).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The least margin, in percentage points of win probability, by which
+    /// the best move beats every move reaching another position.
+    #[arg(long, value_name = "PP", default_value_t = puzzles::DEFAULT_MARGIN_PP)]
+    pub margin: f64,
+    /// The agents whose games are mined, comma-separated.
+    #[arg(long, default_value = "easy,medium,hard")]
+    pub players: String,
+    /// The agents whose wrong choice makes a position a puzzle.
+    #[arg(long, default_value = "medium,easy,heuristic")]
+    pub natural: String,
+    /// Noise seeds per strength measured for a rating.
+    #[arg(long, default_value_t = 64)]
+    pub rating_seeds: u64,
+    /// The most games played looking for the puzzles.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_games: u64,
+    /// The models folder (default: ./models, else the embedded models).
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+    /// Where the puzzle set is written (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// The arguments of `sawah puzzles check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The puzzle file.
+    pub file: PathBuf,
+    /// The solved table (Senet: the endgame table) to recompute from.
+    #[arg(long, value_name = "FILE")]
+    pub table: PathBuf,
+}
+
+/// The arguments of `sawah puzzles rate-check`.
+#[derive(clap::Args, Debug)]
+pub struct RateCheckArgs {
+    /// The puzzle file.
+    pub file: PathBuf,
+    /// Seeds per puzzle, from `--first-seed` (the ratings used 1 to 64).
+    #[arg(long, default_value_t = 100)]
+    pub seeds: u64,
+    /// The first seed played.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub first_seed: u64,
+    /// The models folder (default: ./models, else the embedded models).
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+}
+
+/// Runs `sawah puzzles`.
+pub fn run(registry: &mut Registry, args: PuzzlesArgs) -> Result<()> {
+    match args.action {
+        PuzzlesAction::Generate(args) => generate(registry, args),
+        PuzzlesAction::Check(args) => check(registry, args),
+        PuzzlesAction::RateCheck(args) => rate_check(registry, args),
+    }
+}
+
+/// The models and an in-memory store holding their networks by name.
+fn models_and_assets(dir: Option<&Path>) -> Result<(Models, MemoryAssets)> {
+    let models = crate::models::find(dir)?.context("no models")?;
+    let mut assets = MemoryAssets::default();
+    models.add_to(&mut assets);
+    Ok((models, assets))
+}
+
+/// Agents named on the command line (levels through the models).
+fn named(models: &Models, list: &str, rules: &str) -> Result<Vec<Named>> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|name| {
+            let spec = AgentSpec::parse(&models.expand_by_name(name, rules), rules)
+                .with_context(|| format!("agent {name:?}"))?;
+            Ok(Named {
+                name: name.to_string(),
+                spec,
+            })
+        })
+        .collect()
+}
+
+/// How ratings are measured for `rules`: its dial, hard and hard's Elo.
+fn rating_config(models: &Models, rules: &str, seeds: u64) -> Result<RatingConfig> {
+    let dial = models
+        .manifest()
+        .dial
+        .iter()
+        .find(|d| d.rules == rules)
+        .cloned()
+        .with_context(|| format!("the models' manifest has no strength dial for {rules}"))?;
+    let hard = named(models, "hard", rules)?.remove(0);
+    let hard_elo = models
+        .level(rules, "hard")
+        .and_then(|l| l.measured["elo"].as_f64())
+        .with_context(|| format!("the manifest gives no Elo for hard on {rules}"))?;
+    Ok(RatingConfig {
+        dial,
+        hard,
+        hard_elo,
+        seeds,
+    })
+}
+
+fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
+    if !(args.margin.is_finite() && args.margin > 0.0) {
+        bail!("--margin must be a positive number of percentage points");
+    }
+    if args.count == 0 {
+        bail!("--count must be at least 1");
+    }
+    crate::commands::play::check_output(&args.out)
+        .with_context(|| format!("--out {}", args.out.display()))?;
+    let game = registry.resolve(&args.rules)?;
+    let rules = game.name().to_string();
+    let (models, assets) = models_and_assets(args.models.as_deref())?;
+    let config = PuzzleConfig {
+        count: args.count,
+        seed: args.seed,
+        margin_pp: args.margin,
+        players: named(&models, &args.players, &rules).context("--players")?,
+        natural: named(&models, &args.natural, &rules).context("--natural")?,
+        max_games: args.max_games,
+    };
+    if config.players.is_empty() || config.natural.is_empty() {
+        bail!("--players and --natural each need at least one agent");
+    }
+    let rating = rating_config(&models, &rules, args.rating_seeds)?;
+    let bar = crate::progress::bar(
+        args.count as u64,
+        "{elapsed_precise} [{bar:40}] {pos}/{len} puzzles, {msg}",
+    );
+    let progress = |games: u64, found: usize| {
+        bar.set_position(found.min(args.count) as u64);
+        bar.set_message(format!("{games} games"));
+    };
+    let started = std::time::Instant::now();
+    let shown = args.table.display().to_string();
+    let (mined, reference) = match &game {
+        AnyGame::Race(race) => {
+            let table = Arc::new(Table::open(&args.table, race).with_context(|| shown.clone())?);
+            let reference = format!(
+                "perfect play by the solved table {} ({} positions)",
+                file_name(&args.table),
+                table.info().states
+            );
+            (puzzles::mine(&**race, &table, &assets, &config, &progress)?, reference)
+        }
+        AnyGame::Senet(senet) => {
+            let table = Arc::new(EndgameTable::open(&args.table).with_context(|| shown.clone())?);
+            let reference = format!(
+                "the Senet endgame table {} (at most {} pieces a side on the board)",
+                file_name(&args.table),
+                table.pieces()
+            );
+            (puzzles::mine(&**senet, &table, &assets, &config, &progress)?, reference)
+        }
+    };
+    bar.finish_and_clear();
+    let mined_in = started.elapsed();
+    let mut found = mined.puzzles;
+    if found.len() < args.count {
+        eprintln!(
+            "only {} puzzles in {} games (--max-games); writing those",
+            found.len(),
+            mined.games
+        );
+    }
+    with_game!(&game, g => puzzles::rate(g, &assets, &rating, &mut found))
+        .map_err(anyhow::Error::msg)?;
+    let set = PuzzleSet {
+        header: PuzzleHeader {
+            format: PUZZLE_FORMAT.into(),
+            format_version: PUZZLE_VERSION,
+            rules: rules.clone(),
+            margin_pp: args.margin,
+            reference,
+            seed: args.seed,
+            players: config.players.iter().map(|p| p.name.clone()).collect(),
+            natural: config.natural.iter().map(|p| p.name.clone()).collect(),
+            rating: format!(
+                "Elo on {rules}'s scale (models/ELO.md) at which the strength dial ({}) finds the answer with half of seeds 1 to {}; hard's Elo, {}, when the noiseless dial does not",
+                rating.dial.spec, rating.seeds, rating.hard_elo
+            ),
+            generator: format!("sawah {}", env!("CARGO_PKG_VERSION")),
+        },
+        puzzles: found,
+    };
+    let text = set.to_jsonl();
+    // What is written must read back: the same checks as every reader.
+    with_game!(&game, g => PuzzleSet::parse(g, text.as_bytes(), "the new set"))?;
+    sawah_agents::files::write_atomically(&args.out, text.as_bytes())
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    let ratings: Vec<f64> = set.puzzles.iter().map(|p| p.rating).collect();
+    println!(
+        "{} puzzles of {rules} from {} games ({} decisions with a choice) in {:.1} s; ratings {:.0} to {:.0} (median {:.0}); written to {}",
+        set.puzzles.len(),
+        mined.games,
+        mined.decisions,
+        mined_in.as_secs_f64(),
+        ratings.iter().copied().fold(f64::INFINITY, f64::min),
+        ratings.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        median(&ratings),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Reads a puzzle file of a rule set named in its header.
+fn read_set(registry: &Registry, path: &Path) -> Result<(AnyGame, PuzzleSet)> {
+    let bytes = sawah_agents::neural::model::read_bounded(
+        path,
+        sawah_agents::puzzle::MAX_PUZZLE_FILE_BYTES,
+    )
+    .with_context(|| path.display().to_string())?;
+    let first: Value = serde_json::from_slice(
+        bytes
+            .split(|&b| b == b'\n')
+            .next()
+            .unwrap_or_default(),
+    )
+    .with_context(|| format!("{}: the first line is not a puzzle header", path.display()))?;
+    let rules = first["rules"]
+        .as_str()
+        .with_context(|| format!("{}: the header names no rule set", path.display()))?;
+    let game = registry.get(rules)?;
+    let shown = path.display().to_string();
+    let set = with_game!(&game, g => PuzzleSet::parse(g, &bytes, &shown))?;
+    Ok((game, set))
+}
+
+/// A position's exact value for the side to move, by a table of either kind.
+enum Exact {
+    Race(Table),
+    Senet(EndgameTable),
+}
+
+fn check(registry: &mut Registry, args: CheckArgs) -> Result<()> {
+    let (game, set) = read_set(registry, &args.file)?;
+    let shown = args.table.display().to_string();
+    let exact = match &game {
+        AnyGame::Race(race) => Exact::Race(Table::open(&args.table, race).context(shown)?),
+        AnyGame::Senet(_) => Exact::Senet(EndgameTable::open(&args.table).context(shown)?),
+    };
+    let mut largest_difference: f64 = 0.0;
+    for puzzle in &set.puzzles {
+        let difference = match (&game, &exact) {
+            (AnyGame::Race(g), Exact::Race(t)) => {
+                recheck(&**g, puzzle, set.header.margin_pp, |p| Some(t.value(p)))
+            }
+            (AnyGame::Senet(g), Exact::Senet(t)) => {
+                recheck(&**g, puzzle, set.header.margin_pp, |p| t.value(p))
+            }
+            _ => unreachable!("the table was opened for the game's family"),
+        }
+        .with_context(|| format!("{}: puzzle {}", args.file.display(), puzzle.id))?;
+        largest_difference = largest_difference.max(difference);
+    }
+    println!(
+        "{}: all {} puzzles checked against {}: every answer is the table's best move by at least {} pp (largest value difference {largest_difference:.1e})",
+        args.file.display(),
+        set.puzzles.len(),
+        args.table.display(),
+        set.header.margin_pp
+    );
+    Ok(())
+}
+
+/// Recomputes one puzzle from `value` (the side to move's exact win
+/// probability, where the table covers the position), without the
+/// generator's code: every move's value, the best move and the margin.
+/// Returns the largest difference from the file's values.
+fn recheck<G: Codec>(
+    game: &G,
+    puzzle: &Puzzle,
+    margin_pp: f64,
+    value: impl Fn(&G::Position) -> Option<f64>,
+) -> Result<f64> {
+    let (position, moves) = puzzle.replay(game).map_err(anyhow::Error::msg)?;
+    let mover = game.turn(&position);
+    let mut values = Vec::with_capacity(moves.len());
+    for &mv in &moves {
+        let after = game.apply(&position, mv).position;
+        let v = match game.winner(&after) {
+            Some(winner) => f64::from(u8::from(winner == mover)),
+            None => {
+                let v = value(&after).context("the table does not cover a position after a move")?;
+                if game.turn(&after) == mover { v } else { 1.0 - v }
+            }
+        };
+        values.push(v);
+    }
+    let best = (0..values.len())
+        .max_by(|&a, &b| values[a].total_cmp(&values[b]))
+        .context("no moves")?;
+    let answer = puzzle.index_of(&puzzle.answer).context("no answer")?;
+    if !sawah_agents::puzzle::same_result(game, &position, moves[best], moves[answer]) {
+        bail!(
+            "the table's best move is {}, not the answer {}",
+            game.move_to_json(moves[best]),
+            puzzle.answer
+        );
+    }
+    let margin = margin_of(game, &position, &moves, &values, best).context("no second move")?;
+    if margin < margin_pp {
+        bail!("the table's margin is {margin:.3} pp, below {margin_pp} pp");
+    }
+    let difference = values
+        .iter()
+        .zip(&puzzle.moves)
+        .map(|(v, m)| (v - m.value).abs())
+        .fold(0.0, f64::max);
+    if difference > 1e-6 {
+        bail!("a value differs from the table's by {difference:.2e}");
+    }
+    Ok(difference)
+}
+
+fn rate_check(registry: &mut Registry, args: RateCheckArgs) -> Result<()> {
+    let (game, set) = read_set(registry, &args.file)?;
+    let rules = game.name().to_string();
+    let (models, assets) = models_and_assets(args.models.as_deref())?;
+    let seeds = args.first_seed..args.first_seed.saturating_add(args.seeds);
+    // Every puzzle rated inside the dial's range, played by `elo=R`
+    // exactly as a player asks for it (the dial, handing over to hard at
+    // the top).
+    let mut rows: Vec<(f64, f64)> = Vec::new();
+    for puzzle in set.puzzles.iter().filter(|p| p.rating_bound.is_none()) {
+        let text = models.expand_by_name(&format!("elo={}", puzzle.rating), &rules);
+        let spec = AgentSpec::parse(&text, &rules)?;
+        let share = with_game!(&game, g => puzzles::solve_rate(g, &assets, &spec, puzzle, seeds.clone()))
+            .map_err(anyhow::Error::msg)?;
+        rows.push((puzzle.rating, share));
+    }
+    if rows.is_empty() {
+        bail!("no puzzle of {} is rated inside the dial's range", args.file.display());
+    }
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mean = |rows: &[(f64, f64)]| rows.iter().map(|r| r.1).sum::<f64>() / rows.len() as f64;
+    println!(
+        "{}: the dial at each puzzle's rating, seeds {} to {}: finds the answer {:.1}% of the time over {} puzzles ({} rated at a bound of the dial left out)",
+        args.file.display(),
+        seeds.start,
+        seeds.end - 1,
+        100.0 * mean(&rows),
+        rows.len(),
+        set.puzzles.len() - rows.len()
+    );
+    println!("\n| ratings | puzzles | found |\n|---|---:|---:|");
+    let quarter = rows.len().div_ceil(4);
+    for chunk in rows.chunks(quarter.max(1)) {
+        println!(
+            "| {:.0} to {:.0} | {} | {:.1}% |",
+            chunk[0].0,
+            chunk[chunk.len() - 1].0,
+            chunk.len(),
+            100.0 * mean(chunk)
+        );
+    }
+    Ok(())
+}
+
+/// The arguments of `sawah puzzle`.
+#[derive(clap::Args, Debug)]
+pub struct PuzzleArgs {
+    /// The rule set.
+    #[arg(long, default_value = "ur")]
+    pub rules: String,
+    /// Puzzles near this rating (Elo on the rule set's scale), one after
+    /// another.
+    #[arg(long, conflicts_with_all = ["daily", "id"])]
+    pub rating: Option<f64>,
+    /// The puzzle of the day (today in UTC, or the date given).
+    #[arg(long, value_name = "DATE", num_args = 0..=1, default_missing_value = "today", conflicts_with = "id")]
+    pub daily: Option<String>,
+    /// One puzzle by its id.
+    #[arg(long)]
+    pub id: Option<String>,
+    /// The models folder whose manifest lists the puzzle sets (default:
+    /// ./models, else the models embedded in the binary).
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
+    /// Print the protocol's answers as JSON lines instead of playing
+    /// (the puzzle, then the answer to each move given on standard input).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Plays puzzles in the terminal.
+pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
+    let game = registry.resolve(&args.rules)?;
+    let files = BotFiles {
+        tables: Vec::new(),
+        models: args.models.clone(),
+    };
+    let bot = native_bot(registry.clone(), &setup(&files, false, Limits::NONE)?)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut output = std::io::stdout();
+    let mut request = json!({"cmd": "puzzle", "rules": game.name()});
+    match (&args.daily, &args.id, args.rating) {
+        (Some(date), _, _) => {
+            request["date"] = Value::from(if date == "today" {
+                daily::today_utc()
+            } else {
+                date.clone()
+            })
+        }
+        (_, Some(id), _) => request["id"] = Value::from(id.as_str()),
+        (_, _, rating) => request["rating"] = Value::from(rating.unwrap_or(600.0)),
+    }
+    let series = args.rating.is_some() || (args.daily.is_none() && args.id.is_none());
+    let mut solved = 0;
+    for seed in 0.. {
+        if series {
+            request["seed"] = Value::from(seed);
+        }
+        let asked = answer(&bot, &request)?;
+        if args.json {
+            writeln!(output, "{asked}")?;
+        }
+        let done = with_game!(&game, g => one_puzzle(g, &bot, &asked["puzzle"], args.json, &mut input, &mut output))?;
+        match done {
+            Some(true) => solved += 1,
+            Some(false) => {}
+            None => break,
+        }
+        if !series {
+            break;
+        }
+    }
+    if series && !args.json {
+        writeln!(output, "Solved {solved}.")?;
+    }
+    Ok(())
+}
+
+/// The bot's answer, or its error as this command's.
+fn answer(bot: &sawah_protocol::Bot, request: &Value) -> Result<Value> {
+    let answer = bot.respond(request);
+    if let Some(error) = answer.get("error") {
+        bail!("{}", error["message"].as_str().unwrap_or("the request failed"));
+    }
+    Ok(answer)
+}
+
+/// Shows one puzzle and asks for moves until the answer is found or the
+/// person gives up (`s` shows the solution): `Some(true)` when found first
+/// time, `None` on quit or end of input.
+fn one_puzzle<G: Render + HasHeuristic>(
+    game: &G,
+    bot: &sawah_protocol::Bot,
+    puzzle: &Value,
+    json_only: bool,
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+) -> Result<Option<bool>> {
+    let position_json = serde_json::from_value(puzzle["position"].clone())?;
+    let position = game
+        .position_from_json(&position_json)
+        .map_err(|e| anyhow::anyhow!("the puzzle's position: {e}"))?;
+    let roll = puzzle["roll"].as_u64().unwrap_or(0) as u8;
+    let moves = game.legal_moves(&position, roll);
+    let mover = game.turn(&position);
+    if !json_only {
+        writeln!(
+            output,
+            "\nPuzzle {} (rating {}): {mover} to play a {roll}. Find the best move.",
+            puzzle["id"].as_str().unwrap_or("?"),
+            puzzle["rating"]
+        )?;
+        writeln!(output, "{}", game.board(&position, mover))?;
+        for (i, &mv) in moves.iter().enumerate() {
+            writeln!(output, "  {}) {}", i + 1, game.describe_move(mv))?;
+        }
+    }
+    let mut first_try = true;
+    loop {
+        if !json_only {
+            write!(output, "  your move [1-{}; s shows the solution, q quits]: ", moves.len())?;
+            output.flush()?;
+        }
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        let typed = line.trim();
+        if typed.eq_ignore_ascii_case("q") {
+            return Ok(None);
+        }
+        let given = if typed.eq_ignore_ascii_case("s") {
+            None
+        } else {
+            match typed.parse::<usize>() {
+                Ok(n) if (1..=moves.len()).contains(&n) => Some(moves[n - 1]),
+                _ => {
+                    writeln!(output, "{}", wrap(&format!("{typed:?} is not a move number from 1 to {}", moves.len()), "  "))?;
+                    continue;
+                }
+            }
+        };
+        let played = given.map_or_else(|| puzzle["moves"][0].clone(), |m| game.move_to_json(m));
+        let verdict = answer(
+            bot,
+            &json!({"cmd": "solve_puzzle", "rules": game.name(), "id": puzzle["id"], "move": played}),
+        )?;
+        if json_only {
+            writeln!(output, "{verdict}")?;
+            if verdict["correct"] == true || given.is_none() {
+                return Ok(Some(first_try && given.is_some()));
+            }
+            first_try = false;
+            continue;
+        }
+        let best = moves
+            .iter()
+            .position(|&m| game.move_to_json(m) == verdict["best"])
+            .map_or("?".to_string(), |k| format!("{}) {}", k + 1, game.describe_move(moves[k])));
+        let themes: Vec<&str> = verdict["themes"]
+            .as_array()
+            .map(|t| t.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if given.is_none() {
+            writeln!(output, "{}", wrap(&format!("The solution: {best} ({}).", themes.join(", ")), "  "))?;
+            return Ok(Some(false));
+        }
+        writeln!(
+            output,
+            "{}",
+            wrap(verdict["explanation"].as_str().unwrap_or(""), "  ")
+        )?;
+        if verdict["correct"] == true {
+            writeln!(output, "{}", wrap(&format!("Themes: {}.", themes.join(", ")), "  "))?;
+            return Ok(Some(first_try));
+        }
+        first_try = false;
+    }
+}

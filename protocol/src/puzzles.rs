@@ -1,0 +1,205 @@
+//! The `puzzle` and `solve_puzzle` commands: a puzzle from the shipped
+//! models' puzzle set of a rule set ([`sawah_agents::puzzle`]), by id, of
+//! the day, or near a rating; and an answer checked and explained.
+//!
+//! `puzzle` gives the question only (position, roll, legal moves, rating):
+//! the answer, the values and the themes come with `solve_puzzle`, so a
+//! front end can show a puzzle without giving it away.
+
+use crate::Bot;
+use crate::error::{ErrorKind, ProtocolError};
+use crate::request::{Request, field, string_field};
+use sawah_agents::puzzle::{Puzzle, PuzzleSet};
+use sawah_engine::tags::Describe;
+use sawah_engine::{Codec, with_game};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+fn invalid(message: String) -> ProtocolError {
+    ProtocolError::new(ErrorKind::InvalidField, message)
+}
+
+impl Bot {
+    /// The puzzle set of the request's rule set.
+    fn puzzle_set(&self, request: &Request) -> Result<(String, Arc<PuzzleSet>), ProtocolError> {
+        let rules = string_field(request, "rules")?;
+        let game = self.rules(rules)?;
+        let set = self
+            .models
+            .as_ref()
+            .and_then(|models| models.puzzles(game.name()))
+            .ok_or_else(|| {
+                ProtocolError::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "no puzzle set for {rules}: the shipped models' manifest lists the puzzle sets, and this bot has {}",
+                        if self.models.is_some() {
+                            "none for this rule set"
+                        } else {
+                            "no models"
+                        }
+                    ),
+                )
+            })?;
+        Ok((rules.to_string(), Arc::clone(set)))
+    }
+
+    /// `{"cmd":"puzzle","rules":R}` with `"id"`, `"date"` (the puzzle of
+    /// the day) or `"rating"` (and an optional `"seed"`): the puzzle's
+    /// question, and how many puzzles the set holds.
+    pub(crate) fn puzzle_request(&self, request: &Request) -> Result<Value, ProtocolError> {
+        let (rules, set) = self.puzzle_set(request)?;
+        let puzzle = pick(&set, request)?;
+        Ok(json!({
+            "puzzle": {
+                "id": puzzle.id,
+                "rules": rules,
+                "position": puzzle.position,
+                "roll": puzzle.roll,
+                "moves": puzzle.moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
+                "rating": puzzle.rating,
+                "rating_bound": puzzle.rating_bound,
+            },
+            "count": set.puzzles.len(),
+        }))
+    }
+
+    /// `{"cmd":"solve_puzzle","rules":R,"id":ID,"move":M}`: whether `M`
+    /// finds the answer (reaches the best move's position), with every
+    /// move's value and loss, the themes and a sentence explaining it.
+    pub(crate) fn solve_puzzle_request(&self, request: &Request) -> Result<Value, ProtocolError> {
+        let (rules, set) = self.puzzle_set(request)?;
+        let id = string_field(request, "id")?;
+        let puzzle = set.by_id(id).ok_or_else(|| unknown_id(id, &rules, &set))?;
+        let played = field(request, "move")?;
+        let game = self.rules(&rules)?;
+        with_game!(&game, g => explain(g, puzzle, played))
+    }
+}
+
+fn unknown_id(id: &str, rules: &str, set: &PuzzleSet) -> ProtocolError {
+    invalid(format!(
+        "\"id\": no puzzle {id:?} in {rules}'s set of {} puzzles",
+        set.puzzles.len()
+    ))
+}
+
+/// The puzzle a `puzzle` request asks for.
+fn pick<'a>(set: &'a PuzzleSet, request: &Request) -> Result<&'a Puzzle, ProtocolError> {
+    let rules = &set.header.rules;
+    if let Some(id) = request.get("id") {
+        let id = id
+            .as_str()
+            .ok_or_else(|| invalid("\"id\" must be a string".into()))?;
+        return set.by_id(id).ok_or_else(|| unknown_id(id, rules, set));
+    }
+    if request.contains_key("date") {
+        let date = string_field(request, "date")?;
+        return set
+            .daily(date)
+            .map_err(|e| invalid(format!("\"date\": {e}")));
+    }
+    if let Some(rating) = request.get("rating") {
+        let rating = rating
+            .as_f64()
+            .filter(|r| r.is_finite())
+            .ok_or_else(|| invalid(format!("\"rating\" is {rating}; it must be a number (an Elo on {rules}'s scale)")))?;
+        let seed = match request.get("seed") {
+            None => 0,
+            Some(seed) => seed
+                .as_u64()
+                .ok_or_else(|| invalid(format!("\"seed\" is {seed}; it must be a whole number")))?,
+        };
+        return Ok(set.near_rating(rating, seed));
+    }
+    Err(ProtocolError::new(
+        ErrorKind::MissingField,
+        "the request has no \"id\", \"date\" or \"rating\" field: a puzzle is asked for by id, by date (the puzzle of the day, YYYY-MM-DD) or near a rating",
+    ))
+}
+
+/// The answer to `solve_puzzle`.
+fn explain<G: Codec + Describe>(
+    game: &G,
+    puzzle: &Puzzle,
+    played: &Value,
+) -> Result<Value, ProtocolError> {
+    let (position, moves) = puzzle
+        .replay(game)
+        .map_err(|e| ProtocolError::new(ErrorKind::InvalidPosition, e))?;
+    let index = puzzle.index_of(played).ok_or_else(|| {
+        invalid(format!(
+            "\"move\" {played} is not a legal move of puzzle {} (its moves: {})",
+            puzzle.id,
+            puzzle
+                .moves
+                .iter()
+                .map(|m| m.mv.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    let answer = puzzle.index_of(&puzzle.answer).unwrap_or(0);
+    let best = puzzle.moves[answer].value;
+    let value = puzzle.moves[index].value;
+    let correct = sawah_agents::puzzle::same_result(game, &position, moves[index], moves[answer]);
+    let loss_pp = if correct { 0.0 } else { (100.0 * (best - value)).max(0.0) };
+    let best_words = game.describe(&position, moves[answer]).words;
+    let played_words = game.describe(&position, moves[index]).words;
+    let explanation = sentence(correct, best, value, &best_words, &played_words, puzzle.margin_pp);
+    Ok(json!({
+        "puzzle": puzzle.id,
+        "correct": correct,
+        "move": puzzle.moves[index].mv,
+        "value": value,
+        "best": puzzle.answer,
+        "best_value": best,
+        "loss_pp": loss_pp,
+        "margin_pp": puzzle.margin_pp,
+        "themes": puzzle.themes,
+        "natural": {"move": puzzle.natural.mv, "by": puzzle.natural.by},
+        "rating": puzzle.rating,
+        "explanation": explanation,
+        "moves": puzzle.moves.iter().map(|m| json!({
+            "move": m.mv,
+            "value": m.value,
+            "loss_pp": (100.0 * (best - m.value)).max(0.0),
+        })).collect::<Vec<_>>(),
+    }))
+}
+
+/// One sentence on the answer: what the best move does and wins, and what
+/// the move played gave away.
+fn sentence(
+    correct: bool,
+    best: f64,
+    value: f64,
+    best_words: &[&str],
+    played_words: &[&str],
+    margin_pp: f64,
+) -> String {
+    let does = |words: &[&str]| {
+        if words.is_empty() {
+            "moves on".to_string()
+        } else {
+            words.join(", ")
+        }
+    };
+    let percent = |p: f64| format!("{:.1}%", 100.0 * p);
+    if correct {
+        format!(
+            "Correct: the best move ({}) wins {}, at least {margin_pp:.1} points more than any other.",
+            does(best_words),
+            percent(best)
+        )
+    } else {
+        format!(
+            "Not this one: your move ({}) wins {}; the best move ({}) wins {}, {:.1} points more.",
+            does(played_words),
+            percent(value),
+            does(best_words),
+            percent(best),
+            100.0 * (best - value)
+        )
+    }
+}
