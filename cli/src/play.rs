@@ -40,6 +40,11 @@ pub struct PlayOptions {
     /// What answers `hint` during the game (the protocol's `hint`, with
     /// the review's reference); `None`: hints are not offered.
     pub hints: Option<std::sync::Arc<sawah_protocol::Bot>>,
+    /// The tutor: before a move that gives away at least this many
+    /// percentage points of win probability (by the hints' reference), say
+    /// what it costs, what is better and why, and let the person keep it
+    /// or choose again. `None`: no tutor.
+    pub tutor: Option<f64>,
 }
 
 impl PlayOptions {
@@ -52,6 +57,7 @@ impl PlayOptions {
             opponent: AgentSpec::new(sawah_agents::spec::AgentKind::Random).into(),
             opponent_name: String::new(),
             hints: None,
+            tutor: None,
         }
     }
 }
@@ -66,7 +72,7 @@ const KEYS: &str = "q quits, ? shows the rules, h ranks your moves";
 fn ask_move<G: Render>(
     game: &G,
     turn: Turn<'_, G>,
-    hints: Option<&sawah_protocol::Bot>,
+    (hints, tutor): (Option<&sawah_protocol::Bot>, Option<f64>),
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> io::Result<Option<G::Move>> {
@@ -111,7 +117,24 @@ fn ask_move<G: Render>(
             return Ok(Some(moves[0]));
         }
         match answer.parse::<usize>() {
-            Ok(n) if (1..=moves.len()).contains(&n) => return Ok(Some(moves[n - 1])),
+            Ok(n) if (1..=moves.len()).contains(&n) => {
+                let advice = tutor.and_then(|threshold| {
+                    tutor_advice(game, &turn, hints, moves[n - 1], threshold)
+                });
+                let Some(advice) = advice else {
+                    return Ok(Some(moves[n - 1]));
+                };
+                writeln!(output, "{}", wrap(&advice, "  "))?;
+                write!(output, "  keep it? [y keeps it; anything else chooses again]: ")?;
+                output.flush()?;
+                let mut line = String::new();
+                if input.read_line(&mut line)? == 0 {
+                    return Ok(None);
+                }
+                if line.trim().eq_ignore_ascii_case("y") || line.trim().eq_ignore_ascii_case("yes") {
+                    return Ok(Some(moves[n - 1]));
+                }
+            }
             _ => {
                 let text = format!(
                     "{answer:?} is not a move: type a number from 1 to {} ({})",
@@ -183,6 +206,69 @@ fn hint_text<G: Render>(
         lines.push(wrap(&line, "    "));
     }
     lines.join("\n")
+}
+
+/// What the tutor says before `chosen` when it gives away at least
+/// `threshold` points against the best move (by the hints' reference):
+/// the cost, the better move, and why, in the hint's terms. `None` when
+/// the move is good enough, or there is no reference to ask.
+fn tutor_advice<G: Render>(
+    game: &G,
+    turn: &Turn<'_, G>,
+    hints: Option<&sawah_protocol::Bot>,
+    chosen: G::Move,
+    threshold: f64,
+) -> Option<String> {
+    if turn.moves.len() < 2 {
+        return None;
+    }
+    let answer = hints?.respond(&serde_json::json!({
+        "cmd": "hint",
+        "position": game.position_to_json(turn.position),
+        "roll": turn.roll,
+    }));
+    let ranked = answer["moves"].as_array()?;
+    let same = |entry: &serde_json::Value, mv: G::Move| {
+        let json = game.move_to_json(mv);
+        entry["from"] == json["from"] && entry["to"] == json["to"]
+    };
+    let mine = ranked.iter().find(|entry| same(entry, chosen))?;
+    let loss = mine["loss_pp"].as_f64()?;
+    if loss < threshold {
+        return None;
+    }
+    let best = ranked.first()?;
+    let number = turn.moves.iter().position(|&m| same(best, m))?;
+    let words = |entry: &serde_json::Value| -> Vec<String> {
+        entry["words"]
+            .as_array()
+            .map(|w| w.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    let hit = |entry: &serde_json::Value| entry["hit_chance"].as_f64().unwrap_or(0.0);
+    let better: Vec<String> = words(best)
+        .into_iter()
+        .filter(|w| !w.is_empty() && !words(mine).contains(w))
+        .collect();
+    let mut reason = String::new();
+    if !better.is_empty() {
+        reason.push_str(&format!(" The better move {}.", better.join("; ")));
+    }
+    if hit(mine) > hit(best) + 0.05 {
+        reason.push_str(&format!(
+            " Yours leaves a {:.0}% chance to be hit, the better one {:.0}%.",
+            100.0 * hit(mine),
+            100.0 * hit(best)
+        ));
+    }
+    Some(format!(
+        "The tutor: {} gives away {loss:.1} points (you would win {:.1}% instead of {:.1}%). Better: {}) {}.{reason}",
+        game.describe_move(chosen),
+        100.0 * mine["value"].as_f64().unwrap_or(f64::NAN),
+        100.0 * best["value"].as_f64().unwrap_or(f64::NAN),
+        number + 1,
+        game.describe_move(turn.moves[number]),
+    ))
 }
 
 fn notes_suffix<G: Render>(game: &G, position: &G::Position, mv: G::Move) -> String {
@@ -349,7 +435,7 @@ pub fn play_game<G: Render + HasHeuristic + 'static>(
             let Some(mv) = human_turn(
                 game,
                 asked,
-                (record.len() + 1, hints),
+                (record.len() + 1, hints, options.tutor),
                 &mut input,
                 &mut output,
             )?
@@ -450,7 +536,7 @@ fn announce_winner<G: Render>(
 fn human_turn<G: Render>(
     game: &G,
     (position, roll, moves): (&G::Position, u8, &[G::Move]),
-    (number, hints): (usize, Option<&sawah_protocol::Bot>),
+    (number, hints, tutor): (usize, Option<&sawah_protocol::Bot>, Option<f64>),
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> io::Result<Option<G::Move>> {
@@ -472,7 +558,7 @@ fn human_turn<G: Render>(
         roll,
         moves,
     };
-    let chosen = ask_move(game, turn, hints, input, output)?;
+    let chosen = ask_move(game, turn, (hints, tutor), input, output)?;
     if let Some(mv) = chosen {
         writeln!(
             output,

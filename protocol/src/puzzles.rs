@@ -1,6 +1,8 @@
 //! The `puzzle` and `solve_puzzle` commands: a puzzle from the shipped
 //! models' puzzle set of a rule set ([`sawah_agents::puzzle`]), by id, of
-//! the day, or near a rating; and an answer checked and explained.
+//! the day, or near a rating; and an answer checked and explained. A
+//! request names a puzzle by its id in `"puzzle"` (`"id"` is the
+//! request's own, echoed in the answer).
 //!
 //! `puzzle` gives the question only (position, roll, legal moves, rating):
 //! the answer, the values and the themes come with `solve_puzzle`, so a
@@ -44,7 +46,7 @@ impl Bot {
         Ok((rules.to_string(), Arc::clone(set)))
     }
 
-    /// `{"cmd":"puzzle","rules":R}` with `"id"`, `"date"` (the puzzle of
+    /// `{"cmd":"puzzle","rules":R}` with `"puzzle"` (an id), `"date"` (the puzzle of
     /// the day) or `"rating"` (and an optional `"seed"`): the puzzle's
     /// question, and how many puzzles the set holds.
     pub(crate) fn puzzle_request(&self, request: &Request) -> Result<Value, ProtocolError> {
@@ -64,12 +66,12 @@ impl Bot {
         }))
     }
 
-    /// `{"cmd":"solve_puzzle","rules":R,"id":ID,"move":M}`: whether `M`
+    /// `{"cmd":"solve_puzzle","rules":R,"puzzle":ID,"move":M}`: whether `M`
     /// finds the answer (reaches the best move's position), with every
     /// move's value and loss, the themes and a sentence explaining it.
     pub(crate) fn solve_puzzle_request(&self, request: &Request) -> Result<Value, ProtocolError> {
         let (rules, set) = self.puzzle_set(request)?;
-        let id = string_field(request, "id")?;
+        let id = string_field(request, "puzzle")?;
         let puzzle = set.by_id(id).ok_or_else(|| unknown_id(id, &rules, &set))?;
         let played = field(request, "move")?;
         let game = self.rules(&rules)?;
@@ -79,7 +81,7 @@ impl Bot {
 
 fn unknown_id(id: &str, rules: &str, set: &PuzzleSet) -> ProtocolError {
     invalid(format!(
-        "\"id\": no puzzle {id:?} in {rules}'s set of {} puzzles",
+        "\"puzzle\": no puzzle {id:?} in {rules}'s set of {} puzzles",
         set.puzzles.len()
     ))
 }
@@ -87,10 +89,10 @@ fn unknown_id(id: &str, rules: &str, set: &PuzzleSet) -> ProtocolError {
 /// The puzzle a `puzzle` request asks for.
 fn pick<'a>(set: &'a PuzzleSet, request: &Request) -> Result<&'a Puzzle, ProtocolError> {
     let rules = &set.header.rules;
-    if let Some(id) = request.get("id") {
+    if let Some(id) = request.get("puzzle") {
         let id = id
             .as_str()
-            .ok_or_else(|| invalid("\"id\" must be a string".into()))?;
+            .ok_or_else(|| invalid("\"puzzle\" must be a string, a puzzle's id".into()))?;
         return set.by_id(id).ok_or_else(|| unknown_id(id, rules, set));
     }
     if request.contains_key("date") {
@@ -114,7 +116,7 @@ fn pick<'a>(set: &'a PuzzleSet, request: &Request) -> Result<&'a Puzzle, Protoco
     }
     Err(ProtocolError::new(
         ErrorKind::MissingField,
-        "the request has no \"id\", \"date\" or \"rating\" field: a puzzle is asked for by id, by date (the puzzle of the day, YYYY-MM-DD) or near a rating",
+        "the request has no \"puzzle\", \"date\" or \"rating\" field: a puzzle is asked for by id (\"puzzle\"), by date (the puzzle of the day, YYYY-MM-DD) or near a rating",
     ))
 }
 
@@ -143,7 +145,7 @@ fn explain<G: Codec + Describe>(
     let best = puzzle.moves[answer].value;
     let value = puzzle.moves[index].value;
     let correct = sawah_agents::puzzle::same_result(game, &position, moves[index], moves[answer]);
-    let loss_pp = if correct { 0.0 } else { (100.0 * (best - value)).max(0.0) };
+    let loss_pp = if correct { 0.0 } else { points(best - value) };
     let best_words = game.describe(&position, moves[answer]).words;
     let played_words = game.describe(&position, moves[index]).words;
     let explanation = sentence(correct, best, value, &best_words, &played_words, puzzle.margin_pp);
@@ -163,9 +165,15 @@ fn explain<G: Codec + Describe>(
         "moves": puzzle.moves.iter().map(|m| json!({
             "move": m.mv,
             "value": m.value,
-            "loss_pp": (100.0 * (best - m.value)).max(0.0),
+            "loss_pp": points(best - m.value),
         })).collect::<Vec<_>>(),
     }))
+}
+
+/// A difference in win probability in percentage points, at least 0,
+/// rounded to the millionth of a point the file's values carry.
+fn points(difference: f64) -> f64 {
+    ((1e8 * difference).round() / 1e6).max(0.0)
 }
 
 /// One sentence on the answer: what the best move does and wins, and what

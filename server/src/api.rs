@@ -61,6 +61,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/v1/review", post(review))
         .route("/v1/hint", post(hint))
         .route("/v1/daily/{date}", get(daily))
+        .route("/v1/puzzles/{rules}", get(puzzle_near))
+        .route("/v1/puzzles/{rules}/daily/{date}", get(puzzle_of_the_day))
+        .route("/v1/puzzles/{rules}/{id}", get(puzzle_by_id))
+        .route("/v1/solve-puzzle", post(solve_puzzle))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
@@ -471,6 +475,101 @@ async fn daily(
     answer_one(&state, Value::Object(request), 0, Instant::now(), false).await
 }
 
+/// The puzzle of the day of a rule set: the question (the answer comes
+/// from `/v1/solve-puzzle`).
+#[utoipa::path(get, path = "/v1/puzzles/{rules}/daily/{date}", tag = "puzzles",
+    params(("rules" = String, Path, description = "Rule set name"),
+           ("date" = String, Path, description = "YYYY-MM-DD")),
+    responses((status = 200, description = "{\"puzzle\":{\"id\",\"rules\",\"position\",\"roll\",\"moves\",\"rating\"},\"count\":N}", body = Object),
+              (status = 404, description = "No such rule set", body = Object),
+              (status = 422, description = "Not a date, or no puzzle set for the rule set (unsupported)", body = Object)))]
+async fn puzzle_of_the_day(
+    State(state): Shared,
+    path: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    match path {
+        Ok(Path((rules, date))) => {
+            let request = json!({"cmd": "puzzle", "rules": rules, "date": date});
+            answer_one(&state, request, 0, Instant::now(), false).await
+        }
+        Err(rejection) => path_error(rejection).into_response(),
+    }
+}
+
+/// A puzzle by its id.
+#[utoipa::path(get, path = "/v1/puzzles/{rules}/{id}", tag = "puzzles",
+    params(("rules" = String, Path, description = "Rule set name"),
+           ("id" = String, Path, description = "The puzzle's id (ur-5c1d0e7a)")),
+    responses((status = 200, description = "{\"puzzle\":{…},\"count\":N}", body = Object),
+              (status = 404, description = "No such rule set", body = Object),
+              (status = 422, description = "No such puzzle, or no puzzle set", body = Object)))]
+async fn puzzle_by_id(
+    State(state): Shared,
+    path: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    match path {
+        Ok(Path((rules, id))) => {
+            let request = json!({"cmd": "puzzle", "rules": rules, "puzzle": id});
+            answer_one(&state, request, 0, Instant::now(), false).await
+        }
+        Err(rejection) => path_error(rejection).into_response(),
+    }
+}
+
+/// A puzzle near a rating: one of the ten rated nearest, picked by `seed`
+/// (0, the default: the nearest).
+#[utoipa::path(get, path = "/v1/puzzles/{rules}", tag = "puzzles",
+    params(("rules" = String, Path, description = "Rule set name"),
+           ("rating" = f64, Query, description = "Elo on the rule set's scale"),
+           ("seed" = Option<u64>, Query, description = "Which of the nearest (default 0)")),
+    responses((status = 200, description = "{\"puzzle\":{…},\"count\":N}", body = Object),
+              (status = 404, description = "No such rule set", body = Object),
+              (status = 422, description = "No rating, or no puzzle set", body = Object)))]
+async fn puzzle_near(
+    State(state): Shared,
+    rules: Result<Path<String>, PathRejection>,
+    query: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Response {
+    let Path(rules) = match rules {
+        Ok(rules) => rules,
+        Err(rejection) => return path_error(rejection).into_response(),
+    };
+    let Query(query) = match query {
+        Ok(query) => query,
+        Err(rejection) => return query_error(rejection).into_response(),
+    };
+    let mut request = Map::new();
+    request.insert("cmd".into(), json!("puzzle"));
+    request.insert("rules".into(), json!(rules));
+    // Numbers when they are; otherwise the protocol says what is wrong.
+    if let Some(rating) = query.get("rating") {
+        let number = rating.parse::<f64>().ok().filter(|n| n.is_finite());
+        request.insert("rating".into(), number.map_or_else(|| json!(rating), |n| json!(n)));
+    }
+    if let Some(seed) = query.get("seed") {
+        let number = seed.parse::<u64>().ok();
+        request.insert("seed".into(), number.map_or_else(|| json!(seed), |n| json!(n)));
+    }
+    answer_one(&state, Value::Object(request), 0, Instant::now(), false).await
+}
+
+/// A puzzle's answer checked and explained.
+#[utoipa::path(post, path = "/v1/solve-puzzle", tag = "puzzles",
+    request_body(content = Object, description = "{\"rules\":R,\"puzzle\":ID,\"move\":M}"),
+    responses((status = 200, description = "{\"correct\":…,\"best\":M,\"loss_pp\":…,\"themes\":[…],\"explanation\":…,\"moves\":[…]}", body = Object),
+              (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = Object)))]
+async fn solve_puzzle(State(state): Shared, request: Request) -> Response {
+    command_route(&state, request, "solve_puzzle").await
+}
+
+fn query_error(rejection: QueryRejection) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_request",
+        format!("the query string does not read: {}", rejection.body_text()),
+    )
+}
+
 /// A path segment that does not read (not UTF-8 once decoded), as JSON.
 fn path_error(rejection: PathRejection) -> ApiError {
     ApiError::new(
@@ -595,6 +694,10 @@ async fn method_not_allowed(request: Request) -> ApiError {
         review,
         hint,
         daily,
+        puzzle_of_the_day,
+        puzzle_by_id,
+        puzzle_near,
+        solve_puzzle,
         healthz,
         readyz,
         metrics,

@@ -177,7 +177,46 @@ export type Request = { id?: unknown } & (
   | { cmd: 'review'; game: GameRecord; bot?: BotSpec }
   | { cmd: 'hint'; position: Position; roll?: number; bot?: BotSpec }
   | { cmd: 'hello' }
+  | ({ cmd: 'puzzle'; rules: string } & PuzzleChoice)
+  | { cmd: 'solve_puzzle'; rules: string; puzzle: string; move: Move }
 );
+
+/** Which puzzle: by id, of the day, or near a rating. */
+export type PuzzleChoice = { puzzle: string } | { date: string } | { rating: number; seed?: number };
+
+/** A puzzle's question (the answer comes from `solvePuzzle`). */
+export interface PuzzleQuestion {
+  puzzle: {
+    id: string;
+    rules: string;
+    position: Position;
+    roll: number;
+    moves: Move[];
+    /** Elo on the rule set's scale at which the strength dial finds the answer half the time. */
+    rating: number;
+    /** Set when the rating is at a bound of the dial. */
+    rating_bound: 'at_most' | 'at_least' | null;
+  };
+  /** How many puzzles the set holds. */
+  count: number;
+}
+
+/** A puzzle's answer checked and explained. */
+export interface PuzzleVerdict {
+  puzzle: string;
+  correct: boolean;
+  move: Move;
+  value: number;
+  best: Move;
+  best_value: number;
+  loss_pp: number;
+  margin_pp: number;
+  themes: string[];
+  natural: { move: Move; by: string[] };
+  rating: number;
+  explanation: string;
+  moves: { move: Move; value: number; loss_pp: number }[];
+}
 
 /** A game as JSON (docs/protocol.md, "Game records"). */
 export type GameRecord = {
@@ -330,6 +369,8 @@ export class Bot {
   review(game: GameRecord, bot?: BotSpec): Review;
   hint(position: Position, roll: number, bot?: BotSpec): Hint;
   rollTable(position: Position, bot?: BotSpec): RollTable;
+  puzzle(rules: string, which: PuzzleChoice): PuzzleQuestion;
+  solvePuzzle(rules: string, id: string, move: Move): PuzzleVerdict;
   addModel(name: string, bytes: Bytes): void;
   addTable(name: string, bytes: Bytes): void;
   setTable(name: string | null): void;
@@ -352,6 +393,8 @@ export class WorkerBot {
   review(game: GameRecord, bot?: BotSpec): Promise<Review>;
   hint(position: Position, roll: number, bot?: BotSpec): Promise<Hint>;
   rollTable(position: Position, bot?: BotSpec): Promise<RollTable>;
+  puzzle(rules: string, which: PuzzleChoice): Promise<PuzzleQuestion>;
+  solvePuzzle(rules: string, id: string, move: Move): Promise<PuzzleVerdict>;
   terminate(): void;
 }
 

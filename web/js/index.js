@@ -82,9 +82,18 @@ async function modelFiles(models, rules) {
   }
   if (rules) {
     const wanted = new Set(rules);
-    manifest = { ...manifest, levels: (manifest.levels ?? []).filter((level) => wanted.has(level.rules)) };
+    manifest = {
+      ...manifest,
+      levels: (manifest.levels ?? []).filter((level) => wanted.has(level.rules)),
+      puzzles: (manifest.puzzles ?? []).filter((set) => wanted.has(set.rules)),
+    };
   }
-  const names = [...new Set((manifest.levels ?? []).map((level) => level.model).filter(Boolean))];
+  const names = [
+    ...new Set([
+      ...(manifest.levels ?? []).map((level) => level.model).filter(Boolean),
+      ...(manifest.puzzles ?? []).map((set) => set.file),
+    ]),
+  ];
   const files = await Promise.all(names.map(async (name) => [name, await read(name)]));
   return { manifest: new TextEncoder().encode(JSON.stringify(manifest)), files };
 }
@@ -204,6 +213,20 @@ export class Bot {
     const request = { cmd: 'hint', position };
     if (bot !== undefined) request.bot = bot;
     return this.#ask(request);
+  }
+
+  /**
+   * A puzzle's question (id, position, roll, moves, rating): by `{puzzle: id}`, the
+   * puzzle of the day by `{date}` (YYYY-MM-DD; the same everywhere), or
+   * near `{rating}` (with `seed` picking among the ten nearest).
+   */
+  puzzle(rules, which) {
+    return this.#ask({ cmd: 'puzzle', rules, ...which });
+  }
+
+  /** Checks a move against a puzzle's answer and explains it. */
+  solvePuzzle(rules, id, move) {
+    return this.#ask({ cmd: 'solve_puzzle', rules, puzzle: id, move });
   }
 
   /** Holds a model file under `name`, for specs such as `neural:model=NAME`. */
@@ -342,6 +365,16 @@ export class WorkerBot {
   /** See `Bot.rollTable`. */
   rollTable(position, bot) {
     return this.#ask(bot === undefined ? { cmd: 'hint', position } : { cmd: 'hint', position, bot });
+  }
+
+  /** See `Bot.puzzle`. */
+  puzzle(rules, which) {
+    return this.#ask({ cmd: 'puzzle', rules, ...which });
+  }
+
+  /** See `Bot.solvePuzzle`. */
+  solvePuzzle(rules, id, move) {
+    return this.#ask({ cmd: 'solve_puzzle', rules, puzzle: id, move });
   }
 
   /** Stops the worker. */

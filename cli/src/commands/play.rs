@@ -69,6 +69,16 @@ pub struct PlayArgs {
     /// ends, or when you leave it (an unfinished record).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// A tutor: before a move that gives away at least --tutor-threshold
+    /// points of win probability (by the review's reference: perfect play
+    /// with --table, else hard searching one ply deeper), it says what the
+    /// move costs, what is better and why; you keep the move or choose again.
+    #[arg(long)]
+    pub tutor: bool,
+    /// The tutor's threshold, in percentage points (default: 3, where a
+    /// review starts calling a move a mistake).
+    #[arg(long, value_name = "PP", requires = "tutor", default_value_t = sawah_agents::review::MISTAKE_FROM)]
+    pub tutor_threshold: f64,
     /// Where an outside bot's stderr goes (DIR/NAME.log).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
@@ -89,9 +99,14 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         models,
         review,
         record,
+        tutor,
+        tutor_threshold,
         logs,
         outside,
     } = args;
+    if tutor && !(tutor_threshold.is_finite() && tutor_threshold >= 0.0) {
+        bail!("--tutor-threshold must be a number of percentage points, 0 or more");
+    }
     // Checked now: a bad path found after the game would lose it.
     for (flag, path) in [("--review", &review), ("--record", &record)] {
         if let Some(path) = path {
@@ -126,6 +141,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     // The reference of hints during the game and of the review after it.
     let bot = std::sync::Arc::new(crate::bot::native_bot(registry.clone(), &setup)?);
     options.hints = Some(std::sync::Arc::clone(&bot));
+    options.tutor = tutor.then_some(tutor_threshold);
     let stdin = io::stdin();
     let played = with_game!(&game, g => play::play_game(g, &options, stdin.lock(), io::stdout()))?;
     let (light, dark) = match options.human {

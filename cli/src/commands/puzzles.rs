@@ -485,7 +485,7 @@ pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
                 date.clone()
             })
         }
-        (_, Some(id), _) => request["id"] = Value::from(id.as_str()),
+        (_, Some(id), _) => request["puzzle"] = Value::from(id.as_str()),
         (_, _, rating) => request["rating"] = Value::from(rating.unwrap_or(600.0)),
     }
     let series = args.rating.is_some() || (args.daily.is_none() && args.id.is_none());
@@ -542,11 +542,16 @@ fn one_puzzle<G: Render + HasHeuristic>(
     let moves = game.legal_moves(&position, roll);
     let mover = game.turn(&position);
     if !json_only {
+        let bound = match puzzle["rating_bound"].as_str() {
+            Some("at_most") => "at most ",
+            Some("at_least") => "at least ",
+            _ => "",
+        };
         writeln!(
             output,
-            "\nPuzzle {} (rating {}): {mover} to play a {roll}. Find the best move.",
+            "\nPuzzle {} (rating {bound}{:.0}): {mover} to play a {roll}. Find the best move.",
             puzzle["id"].as_str().unwrap_or("?"),
-            puzzle["rating"]
+            puzzle["rating"].as_f64().unwrap_or(f64::NAN)
         )?;
         writeln!(output, "{}", game.board(&position, mover))?;
         for (i, &mv) in moves.iter().enumerate() {
@@ -581,7 +586,7 @@ fn one_puzzle<G: Render + HasHeuristic>(
         let played = given.map_or_else(|| puzzle["moves"][0].clone(), |m| game.move_to_json(m));
         let verdict = answer(
             bot,
-            &json!({"cmd": "solve_puzzle", "rules": game.name(), "id": puzzle["id"], "move": played}),
+            &json!({"cmd": "solve_puzzle", "rules": game.name(), "puzzle": puzzle["id"], "move": played}),
         )?;
         if json_only {
             writeln!(output, "{verdict}")?;

@@ -1,4 +1,4 @@
-//! What the eval tests share: ur-2 solved exactly, as a table file.
+//! What the eval tests share: tiny rule sets solved exactly, as table files.
 
 use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
 use sawah_engine::race::{self, RuleSet};
@@ -19,8 +19,15 @@ pub fn table_bot(table: &Arc<Table>, path: &str) -> Bot {
 /// ur-2 solved exactly and written to a table file in a folder of its own
 /// (`name` tells the tests apart): the rule set, the opened table and its
 /// path.
+#[allow(dead_code)] // not every test binary that shares this module uses it
 pub fn solved_ur2(name: &str) -> (RuleSet, Arc<Table>, String) {
-    let rules = race::preset("ur-2").unwrap();
+    solved("ur-2", name)
+}
+
+/// A tiny preset (`ur-2`, `ur-3`, …) solved exactly and written to a
+/// table file, as [`solved_ur2`].
+pub fn solved(preset: &str, name: &str) -> (RuleSet, Arc<Table>, String) {
+    let rules = race::preset(preset).unwrap();
     let solution = sawah_solver::solve(&rules, Default::default(), |_| {}).unwrap();
     let info = TableInfo {
         states: solution.values.len() as u64,
@@ -30,7 +37,7 @@ pub fn solved_ur2(name: &str) -> (RuleSet, Arc<Table>, String) {
     };
     let dir = std::env::temp_dir().join(format!("sawah-eval-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("ur-2.table");
+    let path = dir.join(format!("{preset}.table"));
     write_table(&path, &rules, &solution.values, &info).unwrap();
     let table = Arc::new(Table::open(&path, &rules).unwrap());
     (rules, table, path.display().to_string())
