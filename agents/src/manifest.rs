@@ -18,9 +18,9 @@
 use crate::assets::MemoryAssets;
 use crate::heuristic::HasHeuristic;
 use crate::neural::NeuralNet;
-use crate::puzzle::PuzzleSet;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
+use crate::puzzle::PuzzleSet;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

@@ -186,9 +186,12 @@ impl PuzzleSet {
                 bytes.len()
             )));
         }
-        let text = std::str::from_utf8(bytes)
-            .map_err(|e| file_error(format!("not UTF-8 text: {e}")))?;
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let text =
+            std::str::from_utf8(bytes).map_err(|e| file_error(format!("not UTF-8 text: {e}")))?;
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
         let (_, first) = lines
             .next()
             .ok_or_else(|| file_error("empty; the first line is the header".into()))?;
@@ -273,7 +276,11 @@ impl PuzzleSet {
     /// (ties in file order), picked by `seed` (seed 0: the nearest).
     pub fn near_rating(&self, rating: f64, seed: u64) -> &Puzzle {
         let mut order: Vec<&Puzzle> = self.puzzles.iter().collect();
-        order.sort_by(|a, b| (a.rating - rating).abs().total_cmp(&(b.rating - rating).abs()));
+        order.sort_by(|a, b| {
+            (a.rating - rating)
+                .abs()
+                .total_cmp(&(b.rating - rating).abs())
+        });
         let choices = order.len().min(NEAR_RATING_CHOICES);
         let pick = if seed == 0 {
             0
@@ -289,8 +296,8 @@ impl Puzzle {
     /// the roll is one of the dice's, and the moves are exactly the legal
     /// moves in the engine's order.
     pub fn replay<G: Codec>(&self, game: &G) -> Result<(G::Position, Vec<G::Move>), String> {
-        let json: PositionJson = serde_json::from_value(self.position.clone())
-            .map_err(|e| format!("position: {e}"))?;
+        let json: PositionJson =
+            serde_json::from_value(self.position.clone()).map_err(|e| format!("position: {e}"))?;
         let position = game
             .position_from_json(&json)
             .map_err(|e| format!("position: {e}"))?;
@@ -298,7 +305,11 @@ impl Puzzle {
             return Err("the game is over in this position".into());
         }
         if !game.dice().outcomes().any(|(roll, _)| roll == self.roll) {
-            return Err(format!("roll {} is not a roll of {}", self.roll, game.name()));
+            return Err(format!(
+                "roll {} is not a roll of {}",
+                self.roll,
+                game.name()
+            ));
         }
         let moves = game.legal_moves(&position, self.roll);
         let listed: Vec<&Value> = self.moves.iter().map(|m| &m.mv).collect();
@@ -444,7 +455,13 @@ mod tests {
             rating: "made up".into(),
             generator: "test".into(),
         };
-        (game, PuzzleSet { header, puzzles: vec![puzzle] })
+        (
+            game,
+            PuzzleSet {
+                header,
+                puzzles: vec![puzzle],
+            },
+        )
     }
 
     #[test]
@@ -461,8 +478,13 @@ mod tests {
         let sawah = sawah_engine::race::preset("sawah").unwrap();
         let e = PuzzleSet::parse(&sawah, text.as_bytes(), "p").unwrap_err();
         assert!(e.to_string().contains("puzzles of ur, not of sawah"), "{e}");
-        let e = PuzzleSet::parse(&game, text.replace("\"format_version\":1", "\"format_version\":9").as_bytes(), "p")
-            .unwrap_err();
+        let e = PuzzleSet::parse(
+            &game,
+            text.replace("\"format_version\":1", "\"format_version\":9")
+                .as_bytes(),
+            "p",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("version 9"), "{e}");
         // The answer swapped for a worse move.
         let mut bad = set.clone();

@@ -125,13 +125,17 @@ fn ask_move<G: Render>(
                     return Ok(Some(moves[n - 1]));
                 };
                 writeln!(output, "{}", wrap(&advice, "  "))?;
-                write!(output, "  keep it? [y keeps it; anything else chooses again]: ")?;
+                write!(
+                    output,
+                    "  keep it? [y keeps it; anything else chooses again]: "
+                )?;
                 output.flush()?;
                 let mut line = String::new();
                 if input.read_line(&mut line)? == 0 {
                     return Ok(None);
                 }
-                if line.trim().eq_ignore_ascii_case("y") || line.trim().eq_ignore_ascii_case("yes") {
+                if line.trim().eq_ignore_ascii_case("y") || line.trim().eq_ignore_ascii_case("yes")
+                {
                     return Ok(Some(moves[n - 1]));
                 }
             }
@@ -234,7 +238,7 @@ fn tutor_advice<G: Render>(
     };
     let mine = ranked.iter().find(|entry| same(entry, chosen))?;
     let loss = mine["loss_pp"].as_f64()?;
-    if loss < threshold {
+    if loss < threshold || loss <= 0.0 {
         return None;
     }
     let best = ranked.first()?;
@@ -242,7 +246,11 @@ fn tutor_advice<G: Render>(
     let words = |entry: &serde_json::Value| -> Vec<String> {
         entry["words"]
             .as_array()
-            .map(|w| w.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .map(|w| {
+                w.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let hit = |entry: &serde_json::Value| entry["hit_chance"].as_f64().unwrap_or(0.0);

@@ -31,10 +31,10 @@ use sawah_agents::puzzle::{
 };
 use sawah_agents::table::Table;
 use sawah_agents::{Agent, AgentSpec, Assets, SpecError, perfect};
-use sawah_engine::race::RuleSet;
-use sawah_engine::senet::Senet;
-use sawah_engine::seed::mix64;
 use sawah_engine::player::Player;
+use sawah_engine::race::RuleSet;
+use sawah_engine::seed::mix64;
+use sawah_engine::senet::Senet;
 use sawah_engine::tags::{Describe, Tag};
 use sawah_engine::{Codec, DiceSource, Game};
 use std::collections::BTreeMap;
@@ -178,10 +178,7 @@ where
         progress(games, order.len());
     }
     order.truncate(config.count);
-    let puzzles = order
-        .iter()
-        .filter_map(|id| found.remove(id))
-        .collect();
+    let puzzles = order.iter().filter_map(|id| found.remove(id)).collect();
     Ok(Mined {
         puzzles,
         games,
@@ -227,7 +224,10 @@ where
     let mix = mix64(config.seed ^ mix64(index.wrapping_add(1)));
     let mut dice = DiceSource::from_seed(mix);
     let (light, dark) = seats(config, index);
-    let mut players = [build(game, assets, light, mix)?, build(game, assets, dark, mix)?];
+    let mut players = [
+        build(game, assets, light, mix)?,
+        build(game, assets, dark, mix)?,
+    ];
     let mut natural = config
         .natural
         .iter()
@@ -250,7 +250,16 @@ where
         if has_choice(game, &position, &moves) {
             decisions += 1;
             let context = Found { index, turn };
-            if let Some(puzzle) = judge(game, exact, config, &mut natural, &position, roll, &moves, context) {
+            if let Some(puzzle) = judge(
+                game,
+                exact,
+                config,
+                &mut natural,
+                &position,
+                roll,
+                &moves,
+                context,
+            ) {
                 puzzles.push(puzzle);
             }
         }

@@ -7,8 +7,8 @@ use sawah_agents::manifest::{Dial, DialPoint};
 use sawah_agents::puzzle::{PUZZLE_FORMAT, PUZZLE_VERSION, PuzzleHeader, PuzzleSet};
 use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, MemoryAssets};
-use sawah_engine::race::RuleSet;
 use sawah_engine::Game;
+use sawah_engine::race::RuleSet;
 use sawah_eval::puzzles::{self, Named, PuzzleConfig, RatingConfig};
 use std::sync::Arc;
 
@@ -26,8 +26,14 @@ fn config(count: usize, seed: u64) -> PuzzleConfig {
         count,
         seed,
         margin_pp: puzzles::DEFAULT_MARGIN_PP,
-        players: vec![named("searcher", "expectiminimax:depth=1"), named("random", "random")],
-        natural: vec![named("heuristic", "heuristic"), named("noisy", "heuristic:noise=0.2")],
+        players: vec![
+            named("searcher", "expectiminimax:depth=1"),
+            named("random", "random"),
+        ],
+        natural: vec![
+            named("heuristic", "heuristic"),
+            named("noisy", "heuristic:noise=0.2"),
+        ],
         max_games: 4_000,
     }
 }
@@ -40,9 +46,18 @@ fn rating() -> RatingConfig {
             model: String::new(),
             spec: "heuristic".into(),
             points: vec![
-                DialPoint { noise: 0.0, elo: 500.0 },
-                DialPoint { noise: 0.05, elo: 300.0 },
-                DialPoint { noise: 0.3, elo: 0.0 },
+                DialPoint {
+                    noise: 0.0,
+                    elo: 500.0,
+                },
+                DialPoint {
+                    noise: 0.05,
+                    elo: 300.0,
+                },
+                DialPoint {
+                    noise: 0.3,
+                    elo: 0.0,
+                },
             ],
         },
         hard: named("hard", "expectiminimax:depth=2"),
@@ -51,7 +66,12 @@ fn rating() -> RatingConfig {
     }
 }
 
-fn mined(rules: &RuleSet, table: &Arc<Table>, count: usize, seed: u64) -> Vec<sawah_agents::puzzle::Puzzle> {
+fn mined(
+    rules: &RuleSet,
+    table: &Arc<Table>,
+    count: usize,
+    seed: u64,
+) -> Vec<sawah_agents::puzzle::Puzzle> {
     let assets = MemoryAssets::default();
     let mined = puzzles::mine(rules, table, &assets, &config(count, seed), &|_, _| {}).unwrap();
     let mut found = mined.puzzles;
@@ -60,7 +80,12 @@ fn mined(rules: &RuleSet, table: &Arc<Table>, count: usize, seed: u64) -> Vec<sa
 }
 
 /// The mover's value after each legal move, straight from the table.
-fn by_table(rules: &RuleSet, table: &Table, position: &<RuleSet as Game>::Position, roll: u8) -> Vec<f64> {
+fn by_table(
+    rules: &RuleSet,
+    table: &Table,
+    position: &<RuleSet as Game>::Position,
+    roll: u8,
+) -> Vec<f64> {
     let mover = position.turn();
     rules
         .legal_moves(position, roll)
@@ -88,18 +113,29 @@ fn every_puzzle_s_answer_is_the_table_s_best_move_by_the_margin() {
         let position = rules.position_from_json(&json).unwrap();
         let values = by_table(&rules, &table, &position, puzzle.roll);
         let moves = rules.legal_moves(&position, puzzle.roll);
-        let best = (0..values.len()).max_by(|&a, &b| values[a].total_cmp(&values[b])).unwrap();
+        let best = (0..values.len())
+            .max_by(|&a, &b| values[a].total_cmp(&values[b]))
+            .unwrap();
         let answer_after = rules.apply(&position, moves[best]).position;
         let answer = moves
             .iter()
             .position(|&m| rules.move_to_json(m) == puzzle.answer)
             .unwrap();
-        assert_eq!(rules.apply(&position, moves[answer]).position, answer_after, "{}", puzzle.id);
+        assert_eq!(
+            rules.apply(&position, moves[answer]).position,
+            answer_after,
+            "{}",
+            puzzle.id
+        );
         // Every move reaching another position is at least the margin behind.
         for (k, &mv) in moves.iter().enumerate() {
             if rules.apply(&position, mv).position != answer_after {
                 let gap = 100.0 * (values[best] - values[k]);
-                assert!(gap >= puzzles::DEFAULT_MARGIN_PP - 1e-6, "{}: {gap}", puzzle.id);
+                assert!(
+                    gap >= puzzles::DEFAULT_MARGIN_PP - 1e-6,
+                    "{}: {gap}",
+                    puzzle.id
+                );
             }
             assert!((values[k] - puzzle.moves[k].value).abs() < 1e-6);
         }
@@ -112,8 +148,14 @@ fn every_puzzle_s_answer_is_the_table_s_best_move_by_the_margin() {
             }
         }
         assert!(afters.len() >= puzzles::MIN_CHOICES, "{}", puzzle.id);
-        let natural = moves.iter().position(|&m| rules.move_to_json(m) == puzzle.natural.mv).unwrap();
-        assert_ne!(rules.apply(&position, moves[natural]).position, answer_after);
+        let natural = moves
+            .iter()
+            .position(|&m| rules.move_to_json(m) == puzzle.natural.mv)
+            .unwrap();
+        assert_ne!(
+            rules.apply(&position, moves[natural]).position,
+            answer_after
+        );
         assert!(!puzzle.natural.by.is_empty() && !puzzle.themes.is_empty());
         assert!((0.0..=600.0).contains(&puzzle.rating), "{}", puzzle.rating);
     }
@@ -158,5 +200,8 @@ fn ratings_hold_up_on_fresh_seeds() {
     }
     assert!(n >= 5, "only {n} puzzles rated inside the dial");
     let share = sum / f64::from(n);
-    assert!((0.35..=0.65).contains(&share), "the dial at the ratings found {share}");
+    assert!(
+        (0.35..=0.65).contains(&share),
+        "the dial at the ratings found {share}"
+    );
 }

@@ -102,10 +102,11 @@ fn pick<'a>(set: &'a PuzzleSet, request: &Request) -> Result<&'a Puzzle, Protoco
             .map_err(|e| invalid(format!("\"date\": {e}")));
     }
     if let Some(rating) = request.get("rating") {
-        let rating = rating
-            .as_f64()
-            .filter(|r| r.is_finite())
-            .ok_or_else(|| invalid(format!("\"rating\" is {rating}; it must be a number (an Elo on {rules}'s scale)")))?;
+        let rating = rating.as_f64().filter(|r| r.is_finite()).ok_or_else(|| {
+            invalid(format!(
+                "\"rating\" is {rating}; it must be a number (an Elo on {rules}'s scale)"
+            ))
+        })?;
         let seed = match request.get("seed") {
             None => 0,
             Some(seed) => seed
@@ -148,7 +149,14 @@ fn explain<G: Codec + Describe>(
     let loss_pp = if correct { 0.0 } else { points(best - value) };
     let best_words = game.describe(&position, moves[answer]).words;
     let played_words = game.describe(&position, moves[index]).words;
-    let explanation = sentence(correct, best, value, &best_words, &played_words, puzzle.margin_pp);
+    let explanation = sentence(
+        correct,
+        best,
+        value,
+        &best_words,
+        &played_words,
+        puzzle.margin_pp,
+    );
     Ok(json!({
         "puzzle": puzzle.id,
         "correct": correct,

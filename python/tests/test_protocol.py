@@ -17,6 +17,9 @@ REQUESTS = [
     {"cmd": "hint", "position": "ur light 5/2,6/0 6/7/0", "roll": 2},
     {"cmd": "review", "game": {"rules": "ur", "moves": ["2:0-2", "0:pass", "4:0-4", "1:4-5"]}, "bot": "medium"},
     {"cmd": "review", "game": {"rules": "ur", "moves": ["2:0-9"]}},
+    {"cmd": "puzzle", "rules": "masters", "rating": 250, "seed": 4},
+    {"cmd": "solve_puzzle", "rules": "ur", "puzzle": "ur-eb0d40ab", "move": {"from": 11, "to": "off"}},
+    {"cmd": "puzzle", "rules": "ur"},
 ]
 
 
@@ -43,6 +46,21 @@ def test_python_answers_what_sawah_bot_answers(sawah_bin):
     for request, line in zip(REQUESTS, expected):
         assert bot.handle_line(json.dumps(request)) == line, request
         assert sawah.request(request) == json.loads(line)
+
+
+def test_the_puzzle_of_the_day_is_the_one_every_front_door_gives():
+    import pathlib
+
+    fixture = json.loads(
+        (pathlib.Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "daily-puzzles.json").read_text()
+    )
+    for rules, puzzle_id in fixture["ids"].items():
+        answer = sawah.request({"cmd": "puzzle", "rules": rules, "date": fixture["date"]})
+        assert answer["puzzle"]["id"] == puzzle_id, rules
+    verdict = sawah.request(
+        {"cmd": "solve_puzzle", "rules": "ur", "puzzle": "ur-eb0d40ab", "move": {"from": 11, "to": "off"}}
+    )
+    assert verdict["correct"] is True and verdict["loss_pp"] == 0
 
 
 def _models_dir():

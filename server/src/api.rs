@@ -490,7 +490,7 @@ async fn puzzle_of_the_day(
     match path {
         Ok(Path((rules, date))) => {
             let request = json!({"cmd": "puzzle", "rules": rules, "date": date});
-            answer_one(&state, request, 0, Instant::now(), false).await
+            answer_one(&state, request, 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -510,7 +510,7 @@ async fn puzzle_by_id(
     match path {
         Ok(Path((rules, id))) => {
             let request = json!({"cmd": "puzzle", "rules": rules, "puzzle": id});
-            answer_one(&state, request, 0, Instant::now(), false).await
+            answer_one(&state, request, 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -544,13 +544,19 @@ async fn puzzle_near(
     // Numbers when they are; otherwise the protocol says what is wrong.
     if let Some(rating) = query.get("rating") {
         let number = rating.parse::<f64>().ok().filter(|n| n.is_finite());
-        request.insert("rating".into(), number.map_or_else(|| json!(rating), |n| json!(n)));
+        request.insert(
+            "rating".into(),
+            number.map_or_else(|| json!(rating), |n| json!(n)),
+        );
     }
     if let Some(seed) = query.get("seed") {
         let number = seed.parse::<u64>().ok();
-        request.insert("seed".into(), number.map_or_else(|| json!(seed), |n| json!(n)));
+        request.insert(
+            "seed".into(),
+            number.map_or_else(|| json!(seed), |n| json!(n)),
+        );
     }
-    answer_one(&state, Value::Object(request), 0, Instant::now(), false).await
+    answer_one(&state, Value::Object(request), 0, Instant::now(), true).await
 }
 
 /// A puzzle's answer checked and explained.

@@ -188,6 +188,39 @@ fn every_route_answers_as_documented() {
         "{}",
         daily.text
     );
+    // The puzzle of the day is the one every front door gives.
+    let fixture: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/fixtures/daily-puzzles.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    for (rules, id) in fixture["ids"].as_object().unwrap() {
+        let date = fixture["date"].as_str().unwrap();
+        let daily = server.get(&format!("/v1/puzzles/{rules}/daily/{date}"));
+        assert_eq!(daily.body["puzzle"]["id"], *id, "{}", daily.text);
+    }
+    let by_id = server.get("/v1/puzzles/ur/ur-eb0d40ab");
+    assert_eq!(by_id.status, 200, "{}", by_id.text);
+    let near = server.get("/v1/puzzles/sawah?rating=300&seed=2");
+    assert_eq!(near.status, 200, "{}", near.text);
+    let mv = by_id.body["puzzle"]["moves"][0].clone();
+    let solved = server.post(
+        "/v1/solve-puzzle",
+        &json!({"rules": "ur", "puzzle": "ur-eb0d40ab", "move": mv}),
+    );
+    assert_eq!(solved.status, 200, "{}", solved.text);
+    assert!(solved.body["explanation"].is_string());
+    for (path, status) in [
+        ("/v1/puzzles/ur?rating=high", 422),
+        ("/v1/puzzles/ur/ur-00000000", 422),
+        ("/v1/puzzles/ur/daily/2026-02-30", 422),
+        ("/v1/puzzles/chess/daily/2026-12-05", 404),
+    ] {
+        assert_eq!(server.get(path).status, status, "{path}");
+    }
     let single = server.post(
         "/v1/request",
         &json!({"id": 7, "cmd": "start", "rules": "senet"}),
@@ -222,6 +255,10 @@ fn every_route_answers_as_documented() {
         "/v1/review",
         "/v1/hint",
         "/v1/daily/{date}",
+        "/v1/puzzles/{rules}",
+        "/v1/puzzles/{rules}/daily/{date}",
+        "/v1/puzzles/{rules}/{id}",
+        "/v1/solve-puzzle",
         "/healthz",
         "/readyz",
         "/metrics",

@@ -3,7 +3,12 @@
 //
 // URL options (for links and tests): ?rules=ur&level=hard&side=dark&seed=7
 // &delay=0 (milliseconds the computer's move is shown before play goes on)
-// &autostart=1.
+// &autostart=1 &tutor=1 (the tutor on) &puzzle=2026-12-05 (that day's
+// puzzle at once).
+//
+// On a screen narrower than the board, the board is drawn turned a quarter
+// (its rows become columns), so it fits a phone without sideways scrolling
+// and its cells stay large enough to tap.
 import { WorkerBot } from '../dist/index.js';
 import { drawRoll as rollWithOdds, generator } from './dice.js';
 
@@ -23,7 +28,11 @@ const game = {
   throws: null, // the day's throws in a game of the day, consumed in order
   record: [], // every roll and move as tokens ("2:0-2", "0:pass"): the game record for its review
   generation: 0, // bumped by every new game, so an old game's loop stops
+  review: null, // the last review, for its download
 };
+
+/** The tutor speaks up before a move that gives away this many points (a review's "mistake"). */
+const TUTOR_THRESHOLD_PP = 3;
 
 function setStatus(text) {
   $('status').textContent = text;
@@ -70,15 +79,16 @@ function drawBoard() {
   const board = $('board');
   const { rows, columns } = game.rules.board;
   board.replaceChildren();
-  board.style.gridTemplateColumns = `repeat(${columns}, 56px)`;
-  board.style.gridTemplateRows = `repeat(${rows}, 56px)`;
+  board.style.setProperty('--rows', rows);
+  board.style.setProperty('--columns', columns);
+  fitBoard();
   const add = ([row, column], number, classes, title) => {
     const cell = document.createElement('div');
     cell.className = ['cell', ...classes].join(' ');
     cell.dataset.row = row;
     cell.dataset.column = column;
-    cell.style.gridRow = row + 1;
-    cell.style.gridColumn = column + 1;
+    cell.style.setProperty('--row', row + 1);
+    cell.style.setProperty('--column', column + 1);
     if (title) cell.title = title;
     const label = document.createElement('span');
     label.className = 'number';
@@ -108,6 +118,14 @@ function drawBoard() {
       add(cell, numbers.get(cell.join()) ?? '', marks.has(cell.join()) ? ['mark'] : []);
     }
   }
+}
+
+/** Turns the board a quarter when it is wider than the page (a phone). */
+function fitBoard() {
+  const board = $('board');
+  const columns = Number(board.style.getPropertyValue('--columns') || 0);
+  const room = document.documentElement.clientWidth - 32;
+  board.classList.toggle('turned', columns * 60 > room);
 }
 
 function piece(side) {
@@ -215,12 +233,43 @@ async function humanTurn(generation) {
   const position = game.position;
   $('hint-button').disabled = false;
   $('hint-button').onclick = () => showHint(position, roll);
-  const chosen = await new Promise((done) => offerMoves(moves, done));
+  const chosen = await chooseWithTutor(position, roll, moves);
   clearMoves();
   const move = moves[chosen];
   game.record.push(`${roll}:${move.from}-${move.to}`);
   log(`You rolled ${roll}: ${describeMove(move)}${move.extra_roll ? ', roll again' : ''}`);
   return { position: move.position, last: { side: game.human, move } };
+}
+
+/** The person's choice; with the tutor on, a costly one is questioned first. */
+async function chooseWithTutor(position, roll, moves) {
+  for (;;) {
+    const chosen = await new Promise((done) => offerMoves(moves, done));
+    if (!$('tutor').checked || moves.length < 2) return chosen;
+    const hint = await game.bot.hint(position, roll);
+    const same = (a, b) => a.from === b.from && a.to === b.to;
+    const mine = hint.moves.find((m) => same(m, moves[chosen]));
+    if (!mine || mine.loss_pp < TUTOR_THRESHOLD_PP || mine.loss_pp <= 0) return chosen;
+    const best = hint.moves[0];
+    const better = best.words.filter((w) => w && !mine.words.includes(w));
+    let text = `The tutor: ${describeMove(mine)} gives away ${mine.loss_pp.toFixed(1)} points (you would win ${percent(mine.value)} instead of ${percent(best.value)}). Better: ${describeMove(best)}.`;
+    if (better.length) text += ` The better move ${better.join("; ")}.`;
+    if ((mine.hit_chance ?? 0) > (best.hit_chance ?? 0) + 0.05) {
+      text += ` Yours can be hit ${percent(mine.hit_chance)} of the time, the better one ${percent(best.hit_chance ?? 0)}.`;
+    }
+    $('tutor-text').textContent = text;
+    $('tutor-says').hidden = false;
+    document.body.dataset.tutor = 'spoke';
+    const keep = await new Promise((done) => {
+      $('tutor-keep').onclick = () => done(true);
+      $('tutor-again').onclick = () => done(false);
+    });
+    $('tutor-says').hidden = true;
+    if (keep) return chosen;
+    clearMoves();
+    $('hint-button').disabled = false;
+    $('hint-button').onclick = () => showHint(position, roll);
+  }
 }
 
 async function computerTurn() {
@@ -255,6 +304,7 @@ async function play(generation) {
       log(text);
       $('review-button').hidden = false;
       $('review-button').onclick = () => showReview(generation);
+      $('save-record').hidden = false;
       document.body.dataset.over = won;
       return;
     }
@@ -277,6 +327,11 @@ async function newGame({ daily = null } = {}) {
   delete document.body.dataset.over;
   delete document.body.dataset.reviewed;
   game.record = [];
+  game.review = null;
+  $('puzzle').hidden = true;
+  $('tutor-says').hidden = true;
+  $('save-record').hidden = true;
+  $('save-review').hidden = true;
   $('review-button').hidden = true;
   $('review').replaceChildren();
   $('log').replaceChildren();
@@ -389,9 +444,83 @@ async function showReview(generation) {
   reference.className = 'reference';
   reference.textContent = `Measured against ${review.reference}.`;
   box.append(reference);
+  game.review = review;
+  $('save-review').hidden = false;
   setStatus('The review is below the moves.');
   $('review-button').disabled = false;
   document.body.dataset.reviewed = 'true';
+}
+
+/** The game record (docs/protocol.md), which `sawah review` and the protocol's `review` read. */
+function gameRecord() {
+  const you = 'you';
+  const computer = game.throws ? 'medium' : game.level;
+  return {
+    rules: game.rules.name,
+    light: game.human === 'light' ? you : computer,
+    dark: game.human === 'dark' ? you : computer,
+    moves: game.record,
+  };
+}
+
+/** Offers `value` as a JSON file called `name`. */
+function download(name, value) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 2) + '\n'], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** A puzzle: the question by `which` ({date} or {rating, seed}), then the answer explained. */
+async function showPuzzle(which) {
+  const generation = ++game.generation;
+  const name = $('rules').value;
+  game.rules = await game.bot.rules(name);
+  const { puzzle } = await game.bot.puzzle(name, which);
+  if (generation !== game.generation) return;
+  game.position = puzzle.position;
+  game.human = puzzle.position.turn;
+  game.throws = null;
+  delete document.body.dataset.over;
+  delete document.body.dataset.puzzle;
+  $('review-button').hidden = true;
+  $('save-record').hidden = true;
+  $('save-review').hidden = true;
+  $('tutor-says').hidden = true;
+  $('review').replaceChildren();
+  $('log').replaceChildren();
+  clearMoves();
+  drawBoard();
+  drawPosition();
+  const bound = { at_most: 'at most ', at_least: 'at least ' }[puzzle.rating_bound] ?? '';
+  $('puzzle-text').textContent = `Puzzle ${puzzle.id} (rating ${bound}${Math.round(puzzle.rating)}): you play ${puzzle.position.turn} with a roll of ${puzzle.roll}. Find the best move.`;
+  $('puzzle').hidden = false;
+  $('next-puzzle').hidden = true;
+  $('roll').textContent = `You rolled ${puzzle.roll}`;
+  setStatus('Puzzle: click the piece to move.');
+  log(which.date ? `Puzzle of the day ${which.date}` : `Puzzle near ${Math.round(which.rating)}`);
+  const moves = await game.bot.legalMoves(puzzle.position, puzzle.roll);
+  const chosen = await new Promise((done) => offerMoves(moves, done));
+  clearMoves();
+  if (generation !== game.generation) return;
+  const move = moves[chosen];
+  const verdict = await game.bot.solvePuzzle(name, puzzle.id, { from: move.from, to: move.to });
+  game.position = move.position;
+  drawPosition({ side: game.human, move });
+  const text = document.createElement('p');
+  text.textContent = `${verdict.explanation} Themes: ${verdict.themes.map((t) => t.replace('_', ' ')).join(', ')}.`;
+  $('puzzle').insertBefore(text, $('next-puzzle'));
+  setStatus(verdict.correct ? 'Solved!' : 'Not the best move: see why below.');
+  document.body.dataset.puzzle = verdict.correct ? 'solved' : 'missed';
+  $('next-puzzle').hidden = false;
+  $('next-puzzle').onclick = () => {
+    for (const p of [...$('puzzle').querySelectorAll('p')].slice(1)) p.remove();
+    showPuzzle({ rating: puzzle.rating + (verdict.correct ? 40 : -40), seed: Math.floor(game.random() * 1e6) + 1 });
+  };
 }
 
 function showDailyControls() {
@@ -415,9 +544,20 @@ async function main() {
       newGame();
     });
     $('daily').addEventListener('click', () => newGame({ daily: $('daily-date').value }));
+    $('tutor').checked = params.get('tutor') === '1';
+    const today = () => new Date().toISOString().slice(0, 10);
+    $('puzzle-of-the-day').addEventListener('click', () => {
+      for (const p of [...$('puzzle').querySelectorAll('p')].slice(1)) p.remove();
+      showPuzzle({ date: today() });
+    });
+    $('save-record').addEventListener('click', () => download(`${game.rules.name}-game.json`, gameRecord()));
+    $('save-review').addEventListener('click', () => download(`${game.rules.name}-review.json`, { record: gameRecord(), review: game.review }));
+    window.addEventListener('resize', fitBoard);
     document.body.dataset.ready = 'true';
     setStatus('Pick a game and a level, then New game.');
-    if (params.get('autostart')) {
+    if (params.get('puzzle')) {
+      await showPuzzle({ date: params.get('puzzle') });
+    } else if (params.get('autostart')) {
       await newGame(params.get('daily') ? { daily: params.get('daily') } : {});
     }
   } catch (error) {

@@ -3,15 +3,17 @@
 // and senet (and Senet's game of the day) by clicking the roll button and
 // the marked pieces while the computer answers from its Web Worker, checks
 // that no console error occurred, asks for a hint and the review of each
-// finished game (the chart has one point per turn), and saves a screenshot of each finished
-// game in web/test-results/.
+// finished game (the chart has one point per turn) and downloads the game
+// and its review; plays a game with the tutor on and the puzzle of the day;
+// draws every rule set at a phone's 390 px without sideways scrolling; and
+// saves a screenshot of each in web/test-results/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
-import { web } from './helpers.mjs';
+import { RULE_SETS, repository, web } from './helpers.mjs';
 
 const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const results = join(web, 'test-results');
@@ -40,8 +42,9 @@ after(async () => {
 /** Plays one whole game on the demo page; returns the final status line.
  * With `review`, asks for the roll table once before a roll, a hint once
  * during the game and for the review at its end, and checks all three. */
-async function playGame(query, screenshot, { review = false } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+/** A new page that collects console errors, page errors and failed requests in `problems`. */
+async function openPage(query, viewport = { width: 1100, height: 700 }) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -49,6 +52,17 @@ async function playGame(query, screenshot, { review = false } = {}) {
   page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`request: ${request.url()} ${request.failure()?.errorText}`));
   await page.goto(`${base}demo/?${query}`);
+  return { page, problems };
+}
+
+/** Clicks `button` and returns the JSON file it downloads. */
+async function downloaded(page, button) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return JSON.parse(readFileSync(await file.path(), 'utf8'));
+}
+
+async function playGame(query, screenshot, { review = false, tutor = false } = {}) {
+  const { page, problems } = await openPage(query);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   const rules = new URLSearchParams(query).get('rules');
   const deadline = Date.now() + 5 * 60_000;
@@ -57,6 +71,7 @@ async function playGame(query, screenshot, { review = false } = {}) {
   let cellsChecked = false;
   let hinted = !review;
   let tabled = !review;
+  let tutored = 0;
   while (!(await page.getAttribute('body', 'data-over'))) {
     assert.ok(Date.now() < deadline, `the ${rules} game did not end in 5 minutes`);
     assert.deepEqual(problems, []);
@@ -72,6 +87,13 @@ async function playGame(query, screenshot, { review = false } = {}) {
     }
     const roll = page.locator('#roll-button:enabled');
     const movable = page.locator('.movable');
+    if (tutor && (await page.locator('#tutor-says:not([hidden])').count())) {
+      // The tutor spoke: keep the move every other time, else choose again.
+      assert.match(await page.textContent('#tutor-text'), /^The tutor: .* gives away [\d.]+ points .* Better: /);
+      tutored += 1;
+      await page.click(tutored % 2 ? '#tutor-again' : '#tutor-keep');
+      continue;
+    }
     if (!tabled && (await roll.count()) && (await page.locator('#hint-button:enabled').count())) {
       // Before the roll, the hint is the roll table.
       await page.click('#hint-button');
@@ -105,7 +127,15 @@ async function playGame(query, screenshot, { review = false } = {}) {
     assert.ok(turns > 10, `${turns} turns reviewed`);
     assert.equal(points, turns, 'the chart has one point per turn');
     assert.match(await page.textContent('#review'), /per decision over \d+ decisions/);
+    // The game and its review download as files `sawah review` reads.
+    const record = await downloaded(page, '#save-record');
+    assert.equal(record.rules, rules);
+    assert.ok(record.moves.length > 10 && record.moves.every((m) => /^\d:(pass|\d+-(\d+|off))$/.test(m)), 'record moves');
+    const saved = await downloaded(page, '#save-review');
+    assert.deepEqual(saved.record, record);
+    assert.equal(saved.review.turns.length, record.moves.length);
   }
+  if (tutor) assert.ok(tutored >= 2, `the tutor spoke ${tutored} times`);
   await page.screenshot({ path: join(results, screenshot), fullPage: true });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
   assert.ok(humanMoves > 0, `${rules}: the player moved`);
@@ -125,6 +155,49 @@ for (const [query, screenshot] of [
     if (query.includes('senet')) assert.match(status, /Score for light: \d+\./);
   });
 }
+
+test('a game with the tutor on: it speaks before costly moves, and the player keeps the move or chooses again', { timeout: 6 * 60_000 }, async () => {
+  const status = await playGame('rules=ur&level=easy&seed=4&delay=0&tutor=1&autostart=1', 'demo-ur-tutor.png', { tutor: true });
+  assert.match(status, /^(You won!|The computer won\.)/);
+});
+
+test('the puzzle of the day, as every front door gives it, and another after it', { timeout: 3 * 60_000 }, async () => {
+  const fixture = JSON.parse(readFileSync(join(repository, 'tests', 'fixtures', 'daily-puzzles.json'), 'utf8'));
+  for (const rules of ['ur', 'senet']) {
+    const { page, problems } = await openPage(`rules=${rules}&puzzle=${fixture.date}`);
+    await page.waitForSelector('#puzzle:not([hidden])', { timeout: 30_000 });
+    await page.waitForSelector('.movable', { timeout: 30_000 });
+    assert.match(await page.textContent('#puzzle-text'), new RegExp(`^Puzzle ${fixture.ids[rules]} \\(rating`));
+    await page.locator('.movable').first().click();
+    await page.waitForSelector('body[data-puzzle]', { timeout: 30_000 });
+    assert.match(await page.textContent('#puzzle'), /(Correct|Not this one).*Themes: /s);
+    await page.screenshot({ path: join(results, `demo-puzzle-${rules}.png`), fullPage: true });
+    await page.click('#next-puzzle');
+    await page.waitForSelector('.movable', { timeout: 30_000 });
+    assert.doesNotMatch(await page.textContent('#puzzle-text'), new RegExp(fixture.ids[rules]));
+    assert.deepEqual(problems, [], 'no console error, page error or failed request');
+    await page.close();
+  }
+});
+
+test('on a phone (390 px) every board fits without sideways scrolling, with cells large enough to tap', { timeout: 3 * 60_000 }, async () => {
+  for (const rules of RULE_SETS) {
+    const { page, problems } = await openPage(`rules=${rules}&seed=5&delay=0&autostart=1`, { width: 390, height: 844 });
+    await page.waitForSelector('#roll-button:enabled', { timeout: 30_000 });
+    const sizes = await page.evaluate(() => {
+      const cell = document.querySelector('.cell').getBoundingClientRect();
+      const board = document.getElementById('board').getBoundingClientRect();
+      return { page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth, cell: cell.width, right: board.right };
+    });
+    assert.ok(sizes.page <= sizes.view, `${rules}: the page is ${sizes.page} px wide in a ${sizes.view} px viewport`);
+    assert.ok(sizes.right <= sizes.view, `${rules}: the board ends at ${sizes.right} px`);
+    assert.ok(sizes.cell >= 44, `${rules}: cells of ${sizes.cell} px are too small to tap`);
+    await page.click('#roll-button');
+    await page.screenshot({ path: join(results, `demo-phone-${rules}.png`), fullPage: true });
+    assert.deepEqual(problems, [], 'no console error, page error or failed request');
+    await page.close();
+  }
+});
 
 test("Senet's game of the day plays with the day's throws", { timeout: 6 * 60_000 }, async () => {
   const status = await playGame('rules=senet&daily=2026-12-02&delay=0&autostart=1', 'demo-senet-daily.png');

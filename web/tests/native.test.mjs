@@ -38,6 +38,16 @@ function requests(bot) {
     kindOnly.add(lines.length);
     lines.push(JSON.stringify({ id: lines.length, cmd: 'choose', position: start, roll: 2, bot: 'neural:model=nowhere.safetensors' }));
   });
+  // Puzzles: of the day, near a rating, answered right and wrong, refused.
+  RULE_SETS.forEach((name) => {
+    const asked = bot.request({ cmd: 'puzzle', rules: name, date: '2026-12-05' });
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'puzzle', rules: name, date: '2026-12-05' }));
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'puzzle', rules: name, rating: 200, seed: 3 }));
+    for (const move of asked.puzzle?.moves ?? []) {
+      lines.push(JSON.stringify({ id: lines.length, cmd: 'solve_puzzle', rules: name, puzzle: asked.puzzle.id, move }));
+    }
+  });
+  lines.push('{"cmd":"puzzle","rules":"ur"}', '{"cmd":"solve_puzzle","rules":"ur","puzzle":"ur-00000000","move":{"from":1,"to":2}}');
   lines.push('not json', '[1,2]', '{"cmd":"fly"}', '{"cmd":"daily","date":"2026-02-30"}', '{"cmd":"daily","date":"2026-12-02","count":300}');
   return lines;
 }

@@ -63,6 +63,19 @@ test("the game of the day has the documented throws", () => {
   assert.throws(() => bot.daily('2026-13-01'), (error) => error.kind === 'invalid_field');
 });
 
+test('the puzzle of the day is the one every front door gives, and answers are explained', () => {
+  const fixture = JSON.parse(readFileSync(join(repository, 'tests', 'fixtures', 'daily-puzzles.json'), 'utf8'));
+  for (const [rules, id] of Object.entries(fixture.ids)) {
+    assert.equal(bot.puzzle(rules, { date: fixture.date }).puzzle.id, id, rules);
+  }
+  const { puzzle } = bot.puzzle('ur', { puzzle: 'ur-eb0d40ab' });
+  const verdicts = puzzle.moves.map((move) => bot.solvePuzzle('ur', puzzle.id, move));
+  assert.equal(verdicts.filter((v) => v.correct).length, 1);
+  assert.ok(verdicts.every((v) => typeof v.explanation === 'string' && v.themes.length > 0));
+  assert.throws(() => bot.puzzle('ur', {}), (error) => error.kind === 'missing_field');
+  assert.throws(() => bot.solvePuzzle('ur', 'ur-00000000', puzzle.moves[0]), (error) => error.kind === 'invalid_field');
+});
+
 test('the shipped levels are the manifest models, and without models the built-in presets play', async () => {
   const presets = await createBot({ models: false });
   const request = { cmd: 'choose', position: 'masters light 4/11,13/1 5/14,16/0', roll: 3 };

@@ -212,7 +212,10 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
                 file_name(&args.table),
                 table.info().states
             );
-            (puzzles::mine(&**race, &table, &assets, &config, &progress)?, reference)
+            (
+                puzzles::mine(&**race, &table, &assets, &config, &progress)?,
+                reference,
+            )
         }
         AnyGame::Senet(senet) => {
             let table = Arc::new(EndgameTable::open(&args.table).with_context(|| shown.clone())?);
@@ -221,7 +224,10 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
                 file_name(&args.table),
                 table.pieces()
             );
-            (puzzles::mine(&**senet, &table, &assets, &config, &progress)?, reference)
+            (
+                puzzles::mine(&**senet, &table, &assets, &config, &progress)?,
+                reference,
+            )
         }
     };
     bar.finish_and_clear();
@@ -275,8 +281,10 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
 }
 
 fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 fn median(values: &[f64]) -> f64 {
@@ -292,13 +300,11 @@ fn read_set(registry: &Registry, path: &Path) -> Result<(AnyGame, PuzzleSet)> {
         sawah_agents::puzzle::MAX_PUZZLE_FILE_BYTES,
     )
     .with_context(|| path.display().to_string())?;
-    let first: Value = serde_json::from_slice(
-        bytes
-            .split(|&b| b == b'\n')
-            .next()
-            .unwrap_or_default(),
-    )
-    .with_context(|| format!("{}: the first line is not a puzzle header", path.display()))?;
+    let first: Value =
+        serde_json::from_slice(bytes.split(|&b| b == b'\n').next().unwrap_or_default())
+            .with_context(|| {
+                format!("{}: the first line is not a puzzle header", path.display())
+            })?;
     let rules = first["rules"]
         .as_str()
         .with_context(|| format!("{}: the header names no rule set", path.display()))?;
@@ -363,8 +369,13 @@ fn recheck<G: Codec>(
         let v = match game.winner(&after) {
             Some(winner) => f64::from(u8::from(winner == mover)),
             None => {
-                let v = value(&after).context("the table does not cover a position after a move")?;
-                if game.turn(&after) == mover { v } else { 1.0 - v }
+                let v =
+                    value(&after).context("the table does not cover a position after a move")?;
+                if game.turn(&after) == mover {
+                    v
+                } else {
+                    1.0 - v
+                }
             }
         };
         values.push(v);
@@ -407,12 +418,16 @@ fn rate_check(registry: &mut Registry, args: RateCheckArgs) -> Result<()> {
     for puzzle in set.puzzles.iter().filter(|p| p.rating_bound.is_none()) {
         let text = models.expand_by_name(&format!("elo={}", puzzle.rating), &rules);
         let spec = AgentSpec::parse(&text, &rules)?;
-        let share = with_game!(&game, g => puzzles::solve_rate(g, &assets, &spec, puzzle, seeds.clone()))
-            .map_err(anyhow::Error::msg)?;
+        let share =
+            with_game!(&game, g => puzzles::solve_rate(g, &assets, &spec, puzzle, seeds.clone()))
+                .map_err(anyhow::Error::msg)?;
         rows.push((puzzle.rating, share));
     }
     if rows.is_empty() {
-        bail!("no puzzle of {} is rated inside the dial's range", args.file.display());
+        bail!(
+            "no puzzle of {} is rated inside the dial's range",
+            args.file.display()
+        );
     }
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mean = |rows: &[(f64, f64)]| rows.iter().map(|r| r.1).sum::<f64>() / rows.len() as f64;
@@ -518,7 +533,10 @@ pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
 fn answer(bot: &sawah_protocol::Bot, request: &Value) -> Result<Value> {
     let answer = bot.respond(request);
     if let Some(error) = answer.get("error") {
-        bail!("{}", error["message"].as_str().unwrap_or("the request failed"));
+        bail!(
+            "{}",
+            error["message"].as_str().unwrap_or("the request failed")
+        );
     }
     Ok(answer)
 }
@@ -547,12 +565,12 @@ fn one_puzzle<G: Render + HasHeuristic>(
             Some("at_least") => "at least ",
             _ => "",
         };
-        writeln!(
-            output,
-            "\nPuzzle {} (rating {bound}{:.0}): {mover} to play a {roll}. Find the best move.",
+        let title = format!(
+            "Puzzle {} (rating {bound}{:.0}): {mover} to play a {roll}. Find the best move.",
             puzzle["id"].as_str().unwrap_or("?"),
             puzzle["rating"].as_f64().unwrap_or(f64::NAN)
-        )?;
+        );
+        writeln!(output, "\n{}", wrap(&title, ""))?;
         writeln!(output, "{}", game.board(&position, mover))?;
         for (i, &mv) in moves.iter().enumerate() {
             writeln!(output, "  {}) {}", i + 1, game.describe_move(mv))?;
@@ -561,7 +579,11 @@ fn one_puzzle<G: Render + HasHeuristic>(
     let mut first_try = true;
     loop {
         if !json_only {
-            write!(output, "  your move [1-{}; s shows the solution, q quits]: ", moves.len())?;
+            write!(
+                output,
+                "  your move [1-{}; s shows the solution, q quits]: ",
+                moves.len()
+            )?;
             output.flush()?;
         }
         let mut line = String::new();
@@ -578,7 +600,14 @@ fn one_puzzle<G: Render + HasHeuristic>(
             match typed.parse::<usize>() {
                 Ok(n) if (1..=moves.len()).contains(&n) => Some(moves[n - 1]),
                 _ => {
-                    writeln!(output, "{}", wrap(&format!("{typed:?} is not a move number from 1 to {}", moves.len()), "  "))?;
+                    writeln!(
+                        output,
+                        "{}",
+                        wrap(
+                            &format!("{typed:?} is not a move number from 1 to {}", moves.len()),
+                            "  "
+                        )
+                    )?;
                     continue;
                 }
             }
@@ -599,13 +628,27 @@ fn one_puzzle<G: Render + HasHeuristic>(
         let best = moves
             .iter()
             .position(|&m| game.move_to_json(m) == verdict["best"])
-            .map_or("?".to_string(), |k| format!("{}) {}", k + 1, game.describe_move(moves[k])));
-        let themes: Vec<&str> = verdict["themes"]
+            .map_or("?".to_string(), |k| {
+                format!("{}) {}", k + 1, game.describe_move(moves[k]))
+            });
+        let themes: Vec<String> = verdict["themes"]
             .as_array()
-            .map(|t| t.iter().filter_map(Value::as_str).collect())
+            .map(|t| {
+                t.iter()
+                    .filter_map(Value::as_str)
+                    .map(|t| t.replace('_', " "))
+                    .collect()
+            })
             .unwrap_or_default();
         if given.is_none() {
-            writeln!(output, "{}", wrap(&format!("The solution: {best} ({}).", themes.join(", ")), "  "))?;
+            writeln!(
+                output,
+                "{}",
+                wrap(
+                    &format!("The solution: {best} ({}).", themes.join(", ")),
+                    "  "
+                )
+            )?;
             return Ok(Some(false));
         }
         writeln!(
@@ -614,7 +657,11 @@ fn one_puzzle<G: Render + HasHeuristic>(
             wrap(verdict["explanation"].as_str().unwrap_or(""), "  ")
         )?;
         if verdict["correct"] == true {
-            writeln!(output, "{}", wrap(&format!("Themes: {}.", themes.join(", ")), "  "))?;
+            writeln!(
+                output,
+                "{}",
+                wrap(&format!("Themes: {}.", themes.join(", ")), "  ")
+            )?;
             return Ok(Some(first_try));
         }
         first_try = false;
