@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-/// `sawah SUBCOMMAND --help`, or None for a word that is not a subcommand.
+/// `sawah SUBCOMMAND --help` (a subcommand's own subcommand too, as
+/// `puzzles generate`), or None for words that are not a subcommand.
 fn help(subcommand: &str) -> Option<String> {
     let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
-        .args([subcommand, "--help"])
+        .args(subcommand.split(' ').chain(["--help"]))
         .output()
         .unwrap();
     output
@@ -75,6 +76,25 @@ fn every_documented_flag_is_one_the_subcommand_has() {
                 rest = &after[subcommand.len()..];
                 if subcommand.is_empty() || subcommand.starts_with('-') {
                     continue;
+                }
+                // A family of subcommands (`sawah puzzles generate …`):
+                // the flags are the inner subcommand's.
+                let mut subcommand = subcommand;
+                let family = helps
+                    .entry(subcommand.clone())
+                    .or_insert_with(|| help(&subcommand))
+                    .as_ref()
+                    .is_some_and(|h| h.contains("\nCommands:\n"));
+                if family {
+                    let inner: String = rest
+                        .trim_start()
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                        .collect();
+                    if !inner.is_empty() {
+                        rest = &rest.trim_start()[inner.len()..];
+                        subcommand = format!("puzzles {inner}");
+                    }
                 }
                 let help = helps
                     .entry(subcommand.clone())

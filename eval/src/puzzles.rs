@@ -381,33 +381,33 @@ pub fn themes<G: Describe>(
 ) -> Vec<String> {
     let best_tags = game.describe(position, best);
     let natural_tags = game.describe(position, natural);
+    let mut found: Vec<&str> = best_tags
+        .tags
+        .iter()
+        .filter_map(|tag| match tag {
+            Tag::Captures => Some("capture"),
+            Tag::Safe | Tag::Protected | Tag::Beauty => Some("safety"),
+            Tag::RollsAgain => Some("extra_roll"),
+            Tag::BearsOff | Tag::Wins => Some("bear_off"),
+            Tag::FormsWall => Some("blocking"),
+            Tag::Enters | Tag::Water | Tag::Backward => None,
+        })
+        .collect();
+    let risk = |t: &sawah_engine::tags::MoveTags| t.hit_chance.unwrap_or(0.0);
+    if risk(&best_tags) + 0.05 < risk(&natural_tags) {
+        found.push("safety");
+    }
+    if natural_tags.tags.contains(&Tag::Captures) && !best_tags.tags.contains(&Tag::Captures) {
+        found.push("declined_capture");
+    }
+    if found.is_empty() {
+        found.push("race");
+    }
     let mut themes: Vec<&str> = Vec::new();
-    let mut add = |theme| {
+    for theme in found {
         if !themes.contains(&theme) {
             themes.push(theme);
         }
-    };
-    for tag in &best_tags.tags {
-        match tag {
-            Tag::Captures => add("capture"),
-            Tag::Safe | Tag::Protected | Tag::Beauty => add("safety"),
-            Tag::RollsAgain => add("extra_roll"),
-            Tag::BearsOff | Tag::Wins => add("bear_off"),
-            Tag::FormsWall => add("blocking"),
-            Tag::Enters | Tag::Water | Tag::Backward => {}
-        }
-    }
-    let risk = |t: &sawah_engine::tags::MoveTags| t.hit_chance.unwrap_or(0.0);
-    if risk(&best_tags) + 0.05 < risk(&natural_tags) {
-        add("safety");
-    }
-    if natural_tags.tags.contains(&Tag::Captures) && !best_tags.tags.contains(&Tag::Captures) {
-        add("declined_capture");
-    }
-    drop(add);
-    let none = themes.is_empty();
-    if none {
-        themes.push("race");
     }
     themes.into_iter().map(str::to_string).collect()
 }

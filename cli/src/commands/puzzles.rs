@@ -316,16 +316,20 @@ fn read_set(registry: &Registry, path: &Path) -> Result<(AnyGame, PuzzleSet)> {
 
 /// A position's exact value for the side to move, by a table of either kind.
 enum Exact {
-    Race(Table),
-    Senet(EndgameTable),
+    Race(Box<Table>),
+    Senet(Box<EndgameTable>),
 }
 
 fn check(registry: &mut Registry, args: CheckArgs) -> Result<()> {
     let (game, set) = read_set(registry, &args.file)?;
     let shown = args.table.display().to_string();
     let exact = match &game {
-        AnyGame::Race(race) => Exact::Race(Table::open(&args.table, race).context(shown)?),
-        AnyGame::Senet(_) => Exact::Senet(EndgameTable::open(&args.table).context(shown)?),
+        AnyGame::Race(race) => {
+            Exact::Race(Box::new(Table::open(&args.table, race).context(shown)?))
+        }
+        AnyGame::Senet(_) => {
+            Exact::Senet(Box::new(EndgameTable::open(&args.table).context(shown)?))
+        }
     };
     let mut largest_difference: f64 = 0.0;
     for puzzle in &set.puzzles {
