@@ -138,6 +138,9 @@ fn describe_race(rules: &RuleSet) {
             ", not safe"
         },
     );
+    if rules.captures_give_extra_roll() {
+        println!("  a capture gives another roll");
+    }
     let dice: Vec<String> = rules
         .dice()
         .outcomes()

@@ -55,14 +55,15 @@ pub fn solve(
     // streamed from the values already held).
     let peak = peak_memory();
     println!(
-        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10}",
+        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10} ({:.10}%)",
         rules.name(),
         solution.values.len(),
         solution.layers.len(),
         sweeps,
         solution.residual,
         start.elapsed().as_secs_f64(),
-        solution.value(&rules.start())
+        solution.value(&rules.start()),
+        100.0 * solution.value(&rules.start())
     );
     if let Some(path) = out {
         let info = sawah_agents::table::TableInfo {

@@ -142,7 +142,8 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// The named race rule sets, Senet, then the tiny race presets.
+    /// The named race rule sets, Senet, RoyalUr's variants, then the tiny
+    /// race presets.
     pub fn new() -> Registry {
         let race = |name| {
             AnyGame::Race(Arc::new(
@@ -151,6 +152,7 @@ impl Registry {
         };
         let mut games: Vec<AnyGame> = race::NAMED_RULE_SETS.into_iter().map(race).collect();
         games.push(AnyGame::Senet(Arc::new(Senet::new())));
+        games.extend(race::ROYALUR_RULE_SETS.into_iter().map(race));
         games.extend(race::TINY_RULE_SETS.into_iter().map(race));
         Registry { games }
     }

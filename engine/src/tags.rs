@@ -146,6 +146,7 @@ impl Describe for RuleSet {
         match tag {
             Tag::Enters => "enters a piece",
             Tag::Captures => "captures: the opponent's piece goes back to start",
+            Tag::RollsAgain if self.captures_give_extra_roll() => "rolls again",
             Tag::RollsAgain => "lands on a rosette and rolls again",
             Tag::Safe => "safe on the rosette",
             Tag::BearsOff => "bears off",

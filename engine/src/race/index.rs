@@ -628,7 +628,10 @@ mod tests {
             assert!(index.fast.is_some(), "{name}");
             (0..index.len()).for_each(|i| check(&index, i));
         }
-        for name in crate::race::presets::NAMED {
+        for name in crate::race::presets::NAMED
+            .into_iter()
+            .chain(crate::race::presets::ROYALUR)
+        {
             let index = PositionIndex::new(&crate::race::preset(name).unwrap());
             assert!(index.fast.is_some(), "{name}");
             let p = index.pieces as u8;

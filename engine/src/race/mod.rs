@@ -12,7 +12,8 @@ pub use index::{Block, LayerPair, PositionIndex, Successors};
 pub use moves::{Move, Outcome};
 pub use position::{Position, PositionError, Setup, Side, SideSetup};
 pub use presets::{
-    NAMED as NAMED_RULE_SETS, TINY as TINY_RULE_SETS, all_preset_names, preset, preset_spec,
+    NAMED as NAMED_RULE_SETS, ROYALUR as ROYALUR_RULE_SETS, TINY as TINY_RULE_SETS,
+    all_preset_names, preset, preset_spec,
 };
 pub use rules::{
     Cell, MAX_PIECES, MAX_ROUTE_LEN, Marks, RuleError, RuleFileError, RuleSet, RuleSpec,

@@ -95,11 +95,15 @@ impl RuleSet {
     }
 
     /// Whether a piece landing on square `to` (of the side whose `tables`
-    /// these are) gives its side another roll. Bearing off never does; a
-    /// winning move is always a bearing off, so it never does either.
+    /// these are), capturing or not, gives its side another roll: on a mark
+    /// where marks give one, or by capturing where captures do. Bearing off
+    /// never does; a winning move is always a bearing off, so it never does
+    /// either.
     #[inline]
-    pub(crate) fn gives_extra_roll(&self, tables: &Tables, to: u8) -> bool {
-        to != self.off() && self.marks_give_extra_roll() && tables.marks >> to & 1 != 0
+    pub(crate) fn gives_extra_roll(&self, tables: &Tables, to: u8, captured: bool) -> bool {
+        to != self.off()
+            && ((self.marks_give_extra_roll() && tables.marks >> to & 1 != 0)
+                || (captured && self.captures_give_extra_roll()))
     }
 
     /// Plays a legal move (from [`RuleSet::legal_moves`]) for the side to move.
@@ -132,7 +136,7 @@ impl RuleSet {
                     theirs.waiting += 1;
                     captured = true;
                 }
-                extra_roll = self.gives_extra_roll(tables, mv.to);
+                extra_roll = self.gives_extra_roll(tables, mv.to, captured);
             }
         }
         let turn = if extra_roll { me } else { !me };

@@ -12,6 +12,11 @@ pub const NAMED: [&str; 6] = [
     "masters-5",
 ];
 
+/// RoyalUr's published variants that are not Sawah's (docs/variants.md):
+/// Blitz, Aseb, and the Masters rules as James Masters proposed them
+/// (three dice, a throw of 0 counting 4).
+pub const ROYALUR: [&str; 3] = ["blitz", "aseb", "masters-3dice"];
+
 /// Names of the tiny presets: 1, 2 and 3 pieces on each of the three routes.
 pub const TINY: [&str; 9] = [
     "sawah-1",
@@ -26,6 +31,10 @@ pub const TINY: [&str; 9] = [
 ];
 
 const STICKS: [f64; 5] = [1.0 / 16.0, 4.0 / 16.0, 6.0 / 16.0, 4.0 / 16.0, 1.0 / 16.0];
+
+/// Three two-sided dice where a throw of 0 counts 4: 1 and 2 three times
+/// in eight, 3 and 4 once.
+const THREE_DICE_ZERO_IS_FOUR: [f64; 5] = [0.0, 3.0 / 8.0, 3.0 / 8.0, 1.0 / 8.0, 1.0 / 8.0];
 
 fn cells(list: &[(u8, u8)]) -> Vec<Cell> {
     list.iter().map(|&(r, c)| Cell::new(r, c)).collect()
@@ -118,7 +127,43 @@ fn spec(name: &str, description: &str, pieces: u8, route: Route, safe: bool) -> 
             safe,
         },
         dice: STICKS.to_vec(),
+        capture_extra_roll: false,
     }
+}
+
+/// RoyalUr's variants ([`ROYALUR`]), from its settings classes: `None`
+/// for another name.
+fn royalur_spec(name: &str) -> Option<RuleSpec> {
+    Some(match name {
+        "blitz" => RuleSpec {
+            capture_extra_roll: true,
+            ..spec(
+                name,
+                "RoyalUr's Blitz: the Masters route, 5 pieces, rosettes not safe, a capture gives another roll",
+                5,
+                Route::Masters,
+                false,
+            )
+        },
+        "aseb" => spec(
+            name,
+            "RoyalUr's Aseb: the Egyptian 3x4+8 board and route, 5 pieces, rosettes safe and give another roll",
+            5,
+            Route::Egyptian,
+            true,
+        ),
+        "masters-3dice" => RuleSpec {
+            dice: THREE_DICE_ZERO_IS_FOUR.to_vec(),
+            ..spec(
+                name,
+                "RoyalUr's Masters rules as James Masters proposed them: the Masters route, 7 pieces, three dice (a throw of 0 counts 4), rosettes not safe",
+                7,
+                Route::Masters,
+                false,
+            )
+        },
+        _ => return None,
+    })
 }
 
 /// The description of a named or tiny preset, or `None` for an unknown name.
@@ -166,7 +211,7 @@ pub fn preset_spec(name: &str) -> Option<RuleSpec> {
             Route::Masters,
             true,
         ),
-        _ => return tiny_spec(name),
+        _ => return royalur_spec(name).or_else(|| tiny_spec(name)),
     };
     Some(named)
 }
@@ -196,5 +241,5 @@ pub fn preset(name: &str) -> Option<RuleSet> {
 
 /// Every preset name: the named rule sets, then the tiny ones.
 pub fn all_preset_names() -> impl Iterator<Item = &'static str> {
-    NAMED.into_iter().chain(TINY)
+    NAMED.into_iter().chain(ROYALUR).chain(TINY)
 }

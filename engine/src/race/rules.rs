@@ -90,6 +90,14 @@ pub struct RuleSpec {
     pub marks: Marks,
     /// The probability of each roll 0, 1, 2, … (must sum to 1).
     pub dice: Vec<f64>,
+    /// A move that captures gives another roll (RoyalUr's Blitz), as
+    /// ending on a mark does where marks give one. False when left out.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub capture_extra_roll: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// What is wrong with a rule set description.
@@ -459,6 +467,11 @@ impl RuleSet {
     /// Whether ending a move on a mark gives another roll.
     pub fn marks_give_extra_roll(&self) -> bool {
         self.spec.marks.extra_roll
+    }
+
+    /// Whether a move that captures gives another roll.
+    pub fn captures_give_extra_roll(&self) -> bool {
+        self.spec.capture_extra_roll
     }
 
     /// Whether pieces on marks are safe from capture.

@@ -76,6 +76,7 @@ pub fn reference_moves(rules: &RuleSet, setup: &Setup, roll: u8) -> Vec<RefMove>
         } else {
             let cell = routes[me][to as usize - 1];
             let marked = spec.marks.cells.contains(&cell);
+            let mut captured = false;
             match occupant.get(&cell) {
                 Some(&p) if p == me => continue,
                 Some(_) => {
@@ -87,11 +88,12 @@ pub fn reference_moves(rules: &RuleSet, setup: &Setup, roll: u8) -> Vec<RefMove>
                     let theirs = &mut after.sides[them];
                     theirs.squares.retain(|&s| s != their_square);
                     theirs.waiting += 1;
+                    captured = true;
                 }
                 None => {}
             }
             after.sides[me].squares.push(to);
-            extra_roll = marked && spec.marks.extra_roll;
+            extra_roll = (marked && spec.marks.extra_roll) || (captured && spec.capture_extra_roll);
         }
         after.turn = if extra_roll { me } else { them };
         moves.push(RefMove {

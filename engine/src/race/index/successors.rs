@@ -95,7 +95,7 @@ impl Successors<'_> {
             } else {
                 0
             };
-            let extra_roll = rules.gives_extra_roll(tables, to);
+            let extra_roll = rules.gives_extra_roll(tables, to, captured != 0);
             let fast = packed.fast;
             let (from, to) = (usize::from(from), usize::from(to));
             // Squares 0 (entering) and L+1 (borne off) pack to nothing.
@@ -164,7 +164,7 @@ mod tests {
             let index = PositionIndex::new(&rules);
             (0..index.len()).for_each(|i| check(&rules, &index, i));
         }
-        for name in presets::NAMED {
+        for name in presets::NAMED.into_iter().chain(presets::ROYALUR) {
             let rules = preset(name).unwrap();
             let index = PositionIndex::new(&rules);
             let step = (index.len() / 20_000).max(1);
