@@ -19,3 +19,4 @@ pub mod review;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
+pub mod variant;

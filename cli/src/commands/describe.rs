@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use sawah_engine::registry::Registry;
+use std::path::PathBuf;
 
 use crate::describe;
 
@@ -27,9 +28,29 @@ pub struct MovesArgs {
 pub struct RulesArgs {
     /// Rule set name or rule file path.
     pub name: Option<String>,
-    /// Export everything a front end needs to draw and play it, as JSON.
+    /// Export everything a front end needs to draw and play it, as JSON
+    /// (with --report: the report as JSON).
     #[arg(long)]
     pub json: bool,
+    /// A report for rule designers (docs/variants.md): the first player's
+    /// advantage, how much skill matters, game length, how often a roll
+    /// is a real choice, what each first roll is worth.
+    #[arg(long, requires = "name")]
+    pub report: bool,
+    /// The rule set's solved table (`sawah solve`): the report is then
+    /// exact where it can be, and its games are perfect play.
+    #[arg(long, value_name = "FILE", requires = "report")]
+    pub table: Option<PathBuf>,
+    /// Games per measurement.
+    #[arg(long, default_value_t = 1000, requires = "report")]
+    pub games: u64,
+    /// The seed of every game measured.
+    #[arg(long, default_value_t = 1, requires = "report")]
+    pub seed: u64,
+    /// The models folder whose levels play (default: ./models, else the
+    /// embedded models).
+    #[arg(long, value_name = "DIR", requires = "report")]
+    pub models: Option<PathBuf>,
 }
 
 /// Lists the legal moves.
@@ -43,7 +64,10 @@ pub fn moves_command(registry: &mut Registry, args: MovesArgs) -> Result<()> {
     )
 }
 
-/// Describes a rule set, or lists them all.
+/// Describes a rule set, or lists them all; or reports on one.
 pub fn rules_command(registry: &mut Registry, args: RulesArgs) -> Result<()> {
+    if args.report {
+        return crate::commands::report::run(registry, &args);
+    }
     describe::describe_rules(registry, args.name.as_deref(), args.json)
 }

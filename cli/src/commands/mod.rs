@@ -12,6 +12,7 @@ pub mod hint;
 pub mod matches;
 pub mod play;
 pub mod puzzles;
+pub mod report;
 pub mod review;
 pub mod serve;
 pub mod solve;
