@@ -10,7 +10,7 @@
 
 use crate::entrant::Entrant;
 use crate::matches::{MatchResult, pair_seed, play_match};
-use crate::stats::{Interval, mean_interval, wilson};
+use crate::stats::{Interval, wilson};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::{AgentSpec, SpecError};
@@ -53,6 +53,7 @@ pub fn self_play<G>(
 where
     G: HasHeuristic + Sync + 'static,
 {
+    let games = games.max(1);
     let results: Vec<(Option<Player>, u64, u64, u64)> = (0..games)
         .into_par_iter()
         .map(|index| one_game(game, spec, pair_seed(seed, index)))
@@ -70,6 +71,8 @@ where
     let sd = (rolls.iter().map(|r| (r - mean).powi(2)).sum::<f64>()
         / (rolls.len() as f64 - 1.0).max(1.0))
     .sqrt();
+    // Rolls are not scores in [0, 1]: the normal interval of the mean, unclamped.
+    let half = 1.96 * sd / (rolls.len() as f64).sqrt();
     let total_rolls: u64 = results.iter().map(|r| r.1).sum();
     let choices: u64 = results.iter().map(|r| r.2).sum();
     let passes: u64 = results.iter().map(|r| r.3).sum();
@@ -77,7 +80,11 @@ where
         agent: spec.to_string(),
         games,
         first_player_wins: wilson(light / finished.len().max(1) as f64, finished.len() as f64),
-        rolls: mean_interval(&rolls),
+        rolls: Interval {
+            mean,
+            low: mean - half,
+            high: mean + half,
+        },
         rolls_sd: sd,
         rolls_percentiles: [at(0.1), at(0.5), at(0.9)],
         choice_share: choices as f64 / total_rolls.max(1) as f64,
@@ -158,6 +165,11 @@ mod tests {
         let a = self_play(&rules, &spec, 200, 3).unwrap();
         assert_eq!(a, self_play(&rules, &spec, 200, 3).unwrap());
         assert!(a.rolls.mean > 4.0 && a.rolls_sd > 0.0);
+        assert!(
+            a.rolls.low < a.rolls.mean && a.rolls.mean < a.rolls.high,
+            "{:?}",
+            a.rolls
+        );
         assert!(a.rolls_percentiles[0] <= a.rolls_percentiles[1]);
         assert!(a.rolls_percentiles[1] <= a.rolls_percentiles[2]);
         assert!((0.0..=1.0).contains(&a.choice_share) && a.choice_share > 0.0);

@@ -122,8 +122,9 @@ mod tests {
         assert!(answer.contains("\"move\""), "{answer}");
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "safetensors") {
-                let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            // The manifest names models and puzzle sets.
+            if name.ends_with(".safetensors") || name.ends_with(".puzzles.jsonl") {
                 bot.stage_file(name, std::fs::read(&path).unwrap());
             }
         }
@@ -131,5 +132,7 @@ mod tests {
         assert!(bot.staged.is_empty(), "staged files are released");
         let neural = bot.handle_line(r#"{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"neural:model=ur.safetensors"}"#);
         assert!(neural.contains("\"values\":[{"), "{neural}");
+        let puzzle = bot.handle_line(r#"{"cmd":"puzzle","rules":"ur","date":"2026-12-05"}"#);
+        assert!(puzzle.contains("\"ur-eb0d40ab\""), "{puzzle}");
     }
 }

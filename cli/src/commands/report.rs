@@ -126,6 +126,7 @@ where
     let mut matches = Vec::new();
     if let Some(perfect) = perfect {
         matches.push(skill(game, perfect, random, games, seed)?);
+        matches.push(skill(game, hard, perfect, games, seed)?);
     }
     matches.push(skill(game, hard, random, games, seed)?);
     matches.push(skill(game, hard, easy, games, seed)?);
