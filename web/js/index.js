@@ -76,7 +76,7 @@ async function modelFiles(models, rules) {
       : JSON.parse(new TextDecoder().decode(asBytes(text)));
     read = async (name) => {
       const file = models.files?.[name];
-      if (file === undefined) throw new Error(`model ${name} was not handed over`);
+      if (file === undefined) throw new Error(`${name}, named by the manifest, was not handed over`);
       return asBytes(file);
     };
   }

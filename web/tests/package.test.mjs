@@ -97,7 +97,8 @@ test('the shipped levels are the manifest models, and without models the built-i
 test('a model that does not match its checksum is refused, with the native message', async () => {
   const manifest = readFileSync(join(models, 'manifest.json'));
   const files = {};
-  for (const name of readdirSync(models).filter((n) => n.endsWith('.safetensors'))) {
+  // Every file the manifest names: the models and the puzzle sets.
+  for (const name of readdirSync(models).filter((n) => n.endsWith('.safetensors') || n.endsWith('.puzzles.jsonl'))) {
     files[name] = new Uint8Array(readFileSync(join(models, name)));
   }
   files['ur.safetensors'][100] ^= 1;
