@@ -126,20 +126,8 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     let mut entrants =
         crate::entrants::Entrants::new(&outside, logs, models.clone(), game.name(), table.clone())?;
     options.opponent = entrants.resolve(opponent).context("--opponent")?;
-    let setup = Setup {
-        models: models.clone(),
-        tables: table
-            .iter()
-            .map(|t| TableArg {
-                rules: None,
-                path: PathBuf::from(t),
-            })
-            .collect(),
-        untrusted: false,
-        limits: Limits::NONE,
-    };
     // The reference of hints during the game and of the review after it.
-    let bot = std::sync::Arc::new(crate::bot::native_bot(registry.clone(), &setup)?);
+    let bot = std::sync::Arc::new(reference_bot(registry, models, table.as_deref())?);
     options.hints = Some(std::sync::Arc::clone(&bot));
     options.tutor = tutor.then_some(tutor_threshold);
     let stdin = io::stdin();
@@ -157,13 +145,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     if let Some(path) = &record
         && !played.moves.is_empty()
     {
-        let text = serde_json::to_string_pretty(&game_record)? + "\n";
-        sawah_agents::files::write_atomically(path, text.as_bytes())
-            .with_context(|| format!("--record {}", path.display()))?;
-        println!(
-            "The game is in {} (sawah review {0} reviews it).",
-            path.display()
-        );
+        save_record(path, &game_record)?;
     }
     if played.winner.is_none() {
         return Ok(());
@@ -176,20 +158,61 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         .context("the review")?;
     reviewed.players = Some(sawah_agents::review::Players { light, dark });
     match review {
-        Some(path) => {
-            let text = match path.extension().and_then(|e| e.to_str()) {
-                Some("json") => crate::commands::review::review_json(&reviewed, &game_record)?,
-                Some("svg") => {
-                    sawah_eval::review::svg(&reviewed, options.human).map_err(anyhow::Error::msg)?
-                }
-                _ => reviewed.markdown(),
-            };
-            sawah_agents::files::write_atomically(&path, text.as_bytes())
-                .with_context(|| format!("--review {}", path.display()))?;
-            println!("The review is in {}.", path.display());
-        }
+        Some(path) => write_review(&path, &reviewed, &game_record, options.human)?,
         None => print!("{}", short_review(&reviewed, options.human)),
     }
+    Ok(())
+}
+
+/// The bot that answers hints and the tutor during the game and reviews
+/// it after: the models and the solved table the command line names.
+fn reference_bot(
+    registry: &Registry,
+    models: Option<sawah_agents::manifest::Models>,
+    table: Option<&str>,
+) -> Result<sawah_protocol::Bot> {
+    let setup = Setup {
+        models,
+        tables: table
+            .iter()
+            .map(|t| TableArg {
+                rules: None,
+                path: PathBuf::from(t),
+            })
+            .collect(),
+        untrusted: false,
+        limits: Limits::NONE,
+    };
+    crate::bot::native_bot(registry.clone(), &setup)
+}
+
+/// `--record FILE`: the game record, written atomically.
+fn save_record(path: &std::path::Path, game_record: &serde_json::Value) -> Result<()> {
+    let text = serde_json::to_string_pretty(game_record)? + "\n";
+    sawah_agents::files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("--record {}", path.display()))?;
+    println!(
+        "The game is in {} (sawah review {0} reviews it).",
+        path.display()
+    );
+    Ok(())
+}
+
+/// `--review FILE`: Markdown, or JSON or SVG by the file's extension.
+fn write_review(
+    path: &std::path::Path,
+    reviewed: &sawah_agents::review::Review,
+    game_record: &serde_json::Value,
+    human: Player,
+) -> Result<()> {
+    let text = match path.extension().and_then(|e| e.to_str()) {
+        Some("json") => crate::commands::review::review_json(reviewed, game_record)?,
+        Some("svg") => sawah_eval::review::svg(reviewed, human).map_err(anyhow::Error::msg)?,
+        _ => reviewed.markdown(),
+    };
+    sawah_agents::files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("--review {}", path.display()))?;
+    println!("The review is in {}.", path.display());
     Ok(())
 }
 

@@ -203,33 +203,7 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
         bar.set_message(format!("{games} games"));
     };
     let started = std::time::Instant::now();
-    let shown = args.table.display().to_string();
-    let (mined, reference) = match &game {
-        AnyGame::Race(race) => {
-            let table = Arc::new(Table::open(&args.table, race).with_context(|| shown.clone())?);
-            let reference = format!(
-                "perfect play by the solved table {} ({} positions)",
-                file_name(&args.table),
-                table.info().states
-            );
-            (
-                puzzles::mine(&**race, &table, &assets, &config, &progress)?,
-                reference,
-            )
-        }
-        AnyGame::Senet(senet) => {
-            let table = Arc::new(EndgameTable::open(&args.table).with_context(|| shown.clone())?);
-            let reference = format!(
-                "the Senet endgame table {} (at most {} pieces a side on the board)",
-                file_name(&args.table),
-                table.pieces()
-            );
-            (
-                puzzles::mine(&**senet, &table, &assets, &config, &progress)?,
-                reference,
-            )
-        }
-    };
+    let (mined, reference) = mine_with_table(&game, &args.table, &assets, &config, &progress)?;
     bar.finish_and_clear();
     let mined_in = started.elapsed();
     let mut found = mined.puzzles;
@@ -278,6 +252,44 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
         args.out.display()
     );
     Ok(())
+}
+
+/// Mines `game` valued by the table at `path` (a solved table, or Senet's
+/// endgame table): the puzzles found, and how the header names the table.
+fn mine_with_table(
+    game: &AnyGame,
+    path: &Path,
+    assets: &MemoryAssets,
+    config: &PuzzleConfig,
+    progress: &(dyn Fn(u64, usize) + Sync),
+) -> Result<(puzzles::Mined, String)> {
+    let shown = || path.display().to_string();
+    Ok(match game {
+        AnyGame::Race(race) => {
+            let table = Arc::new(Table::open(path, race).with_context(shown)?);
+            let reference = format!(
+                "perfect play by the solved table {} ({} positions)",
+                file_name(path),
+                table.info().states
+            );
+            (
+                puzzles::mine(&**race, &table, assets, config, progress)?,
+                reference,
+            )
+        }
+        AnyGame::Senet(senet) => {
+            let table = Arc::new(EndgameTable::open(path).with_context(shown)?);
+            let reference = format!(
+                "the Senet endgame table {} (at most {} pieces a side on the board)",
+                file_name(path),
+                table.pieces()
+            );
+            (
+                puzzles::mine(&**senet, &table, assets, config, progress)?,
+                reference,
+            )
+        }
+    })
 }
 
 fn file_name(path: &Path) -> String {
@@ -533,6 +545,74 @@ pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
     Ok(())
 }
 
+/// A puzzle's question: its id and rating, the board, the moves numbered.
+fn show_question<G: Render>(
+    game: &G,
+    puzzle: &Value,
+    position: &G::Position,
+    moves: &[G::Move],
+    output: &mut impl Write,
+) -> Result<()> {
+    let mover = game.turn(position);
+    let bound = match puzzle["rating_bound"].as_str() {
+        Some("at_most") => "at most ",
+        Some("at_least") => "at least ",
+        _ => "",
+    };
+    let title = format!(
+        "Puzzle {} (rating {bound}{:.0}): {mover} to play a {}. Find the best move.",
+        puzzle["id"].as_str().unwrap_or("?"),
+        puzzle["rating"].as_f64().unwrap_or(f64::NAN),
+        puzzle["roll"]
+    );
+    writeln!(output, "\n{}", wrap(&title, ""))?;
+    writeln!(output, "{}", game.board(position, mover))?;
+    for (i, &mv) in moves.iter().enumerate() {
+        writeln!(output, "  {}) {}", i + 1, game.describe_move(mv))?;
+    }
+    Ok(())
+}
+
+/// What `solve_puzzle` said, for people: the solution when the person
+/// gave up (`played` false), else the explanation, and the themes once
+/// found. True when the puzzle is over.
+fn show_verdict<G: Render>(
+    game: &G,
+    moves: &[G::Move],
+    verdict: &Value,
+    played: bool,
+    output: &mut impl Write,
+) -> Result<bool> {
+    let themes: Vec<String> = verdict["themes"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter_map(Value::as_str)
+                .map(|t| t.replace('_', " "))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !played {
+        let best = moves
+            .iter()
+            .position(|&m| game.move_to_json(m) == verdict["best"])
+            .map_or("?".to_string(), |k| {
+                format!("{}) {}", k + 1, game.describe_move(moves[k]))
+            });
+        let text = format!("The solution: {best} ({}).", themes.join(", "));
+        writeln!(output, "{}", wrap(&text, "  "))?;
+        return Ok(true);
+    }
+    let explanation = verdict["explanation"].as_str().unwrap_or("");
+    writeln!(output, "{}", wrap(explanation, "  "))?;
+    if verdict["correct"] == true {
+        let text = format!("Themes: {}.", themes.join(", "));
+        writeln!(output, "{}", wrap(&text, "  "))?;
+        return Ok(true);
+    }
+    Ok(false)
+}
+
 /// The bot's answer, or its error as this command's.
 fn answer(bot: &sawah_protocol::Bot, request: &Value) -> Result<Value> {
     let answer = bot.respond(request);
@@ -562,23 +642,8 @@ fn one_puzzle<G: Render + HasHeuristic>(
         .map_err(|e| anyhow::anyhow!("the puzzle's position: {e}"))?;
     let roll = puzzle["roll"].as_u64().unwrap_or(0) as u8;
     let moves = game.legal_moves(&position, roll);
-    let mover = game.turn(&position);
     if !json_only {
-        let bound = match puzzle["rating_bound"].as_str() {
-            Some("at_most") => "at most ",
-            Some("at_least") => "at least ",
-            _ => "",
-        };
-        let title = format!(
-            "Puzzle {} (rating {bound}{:.0}): {mover} to play a {roll}. Find the best move.",
-            puzzle["id"].as_str().unwrap_or("?"),
-            puzzle["rating"].as_f64().unwrap_or(f64::NAN)
-        );
-        writeln!(output, "\n{}", wrap(&title, ""))?;
-        writeln!(output, "{}", game.board(&position, mover))?;
-        for (i, &mv) in moves.iter().enumerate() {
-            writeln!(output, "  {}) {}", i + 1, game.describe_move(mv))?;
-        }
+        show_question(game, puzzle, &position, &moves, output)?;
     }
     let mut first_try = true;
     loop {
@@ -629,44 +694,8 @@ fn one_puzzle<G: Render + HasHeuristic>(
             first_try = false;
             continue;
         }
-        let best = moves
-            .iter()
-            .position(|&m| game.move_to_json(m) == verdict["best"])
-            .map_or("?".to_string(), |k| {
-                format!("{}) {}", k + 1, game.describe_move(moves[k]))
-            });
-        let themes: Vec<String> = verdict["themes"]
-            .as_array()
-            .map(|t| {
-                t.iter()
-                    .filter_map(Value::as_str)
-                    .map(|t| t.replace('_', " "))
-                    .collect()
-            })
-            .unwrap_or_default();
-        if given.is_none() {
-            writeln!(
-                output,
-                "{}",
-                wrap(
-                    &format!("The solution: {best} ({}).", themes.join(", ")),
-                    "  "
-                )
-            )?;
-            return Ok(Some(false));
-        }
-        writeln!(
-            output,
-            "{}",
-            wrap(verdict["explanation"].as_str().unwrap_or(""), "  ")
-        )?;
-        if verdict["correct"] == true {
-            writeln!(
-                output,
-                "{}",
-                wrap(&format!("Themes: {}.", themes.join(", ")), "  ")
-            )?;
-            return Ok(Some(first_try));
+        if show_verdict(game, &moves, &verdict, given.is_some(), output)? {
+            return Ok(Some(first_try && given.is_some()));
         }
         first_try = false;
     }
