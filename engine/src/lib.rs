@@ -17,6 +17,7 @@ pub mod playout;
 pub mod race;
 pub mod record;
 pub mod registry;
+pub mod rgn;
 pub mod seed;
 pub mod senet;
 pub mod tags;

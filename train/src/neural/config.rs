@@ -66,6 +66,11 @@ pub struct TrainConfig {
     /// widths) instead of random weights: a new run that goes on training
     /// a finished network. The optimizer starts afresh.
     pub init: Option<String>,
+    /// Lets `init` name a model trained for another rule set with the same
+    /// encoder and input size (a related variant, e.g. `masters` for
+    /// `masters-3dice`): transfer, recorded as such in the run's record.
+    /// Off, a model of another rule set is refused.
+    pub init_from_other_rules: bool,
     /// The input encoding of the network (`senet-features-v1`); empty: the
     /// rule set's default (`race-onehot-v1`, `senet-onehot-v1`).
     pub encoder: Option<String>,
@@ -99,6 +104,7 @@ impl Default for TrainConfig {
             endgame: None,
             choice_margin: None,
             init: None,
+            init_from_other_rules: false,
             encoder: None,
             eval_opponents: DEFAULT_OPPONENTS.iter().map(|s| s.to_string()).collect(),
             eval_every: 20_000,

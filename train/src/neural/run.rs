@@ -528,7 +528,13 @@ fn open_record<G: HasHeuristic>(
         // A network to start from is checked before the folder is taken.
         if let Some(path) = &config.init {
             let widths = layer_widths(game, encoder, &config.hidden);
-            init_network(game, encoder, Path::new(path), &widths)?;
+            init_network(
+                game,
+                encoder,
+                Path::new(path),
+                &widths,
+                config.init_from_other_rules,
+            )?;
         }
         let record = RunRecord {
             rules: game.name().to_string(),
@@ -609,14 +615,22 @@ fn layer_widths<G: HasHeuristic>(game: &G, encoder: Encoder, hidden: &[usize]) -
 
 /// The network of the model file at `path` (the `init` setting), checked
 /// to be one the run can train: for `game`, `encoder` and `widths`, with
-/// the activations [`ValueNet`] has.
+/// the activations [`ValueNet`] has. With `other_rules` the model may
+/// belong to another rule set, as long as its encoder is one `game` offers
+/// with the same input size (transfer between related variants).
 fn init_network<G: HasHeuristic>(
     game: &G,
     encoder: Encoder,
     path: &Path,
     widths: &[usize],
+    other_rules: bool,
 ) -> Result<NeuralNet, TrainError> {
-    let net = NeuralNet::load(path, game).map_err(|e| file_error(path, e))?;
+    let net = if other_rules {
+        NeuralNet::load_file(path)
+    } else {
+        NeuralNet::load(path, game)
+    }
+    .map_err(|e| file_error(path, e))?;
     if net.encoder() != encoder || net.widths() != widths {
         return Err(file_error(
             path,
@@ -766,7 +780,13 @@ where
             Some(resumed) => (resumed.player, resumed.heuristic, resumed.counters),
             None => {
                 if let Some(path) = &config.init {
-                    let net = init_network(game, encoder, Path::new(path), &widths)?;
+                    let net = init_network(
+                        game,
+                        encoder,
+                        Path::new(path),
+                        &widths,
+                        config.init_from_other_rules,
+                    )?;
                     model = ValueNet::from_inference(&net, &device);
                 }
                 let counters = Counters::default();
