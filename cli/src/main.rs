@@ -5,8 +5,8 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use sawah_cli::commands::{
-    bench, bot, check_bot, curve, describe, hint, matches, play, puzzles, review, serve, solve,
-    tournament,
+    bench, bot, check_bot, curve, describe, export_games, hint, matches, play, puzzles, review,
+    serve, solve, tournament,
 };
 use sawah_cli::train;
 use sawah_engine::registry::Registry;
@@ -97,6 +97,9 @@ enum Command {
         "A solved table, RULES=FILE or FILE: the reference is then perfect play from it (exact) for its rule set; repeat for more rule sets"
     )))]
     Review(review::ReviewArgs),
+    /// Write a tournament's games out one file per game: RGN, RoyalUr's
+    /// game notation (race rule sets), or JSON game records.
+    ExportGames(export_games::ExportGamesArgs),
     /// Rank every legal move for a roll, with what each does (captures,
     /// rosettes, safety) and the chance it leaves the opponent to hit.
     #[command(mut_arg("tables", |arg| arg.help(
@@ -155,6 +158,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Rules(args) => describe::rules_command(registry, args),
         Command::Bench(args) => bench::bench_playouts(registry, args),
         Command::Review(args) => review::run(registry, args),
+        Command::ExportGames(args) => export_games::run(registry, args),
         Command::Hint(args) => hint::run(registry, args),
         Command::Puzzles(args) => puzzles::run(registry, args),
         Command::Puzzle(args) => puzzles::puzzle_command(registry, args),

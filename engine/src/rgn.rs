@@ -37,7 +37,6 @@
 //! can be written; Senet cannot (its board is one track of thirty squares
 //! with no rows as RGN names them), and is refused with that reason.
 
-use crate::game::Game;
 use crate::player::Player;
 use crate::race::{Cell, Move, Position, RuleSet};
 use crate::record::{Record, RecordError, ReplayError, move_token, replay};

@@ -8,6 +8,7 @@ pub mod bot;
 pub mod check_bot;
 pub mod curve;
 pub mod describe;
+pub mod export_games;
 pub mod hint;
 pub mod matches;
 pub mod play;

@@ -65,8 +65,9 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub review: Option<PathBuf>,
     /// Save the game to FILE as a game record (docs/protocol.md, "Game
-    /// records"), which `sawah review FILE` reads: written when the game
-    /// ends, or when you leave it (an unfinished record).
+    /// records"), or in RGN, RoyalUr's notation, when FILE ends in .rgn;
+    /// `sawah review FILE` reads both. Written when the game ends, or when
+    /// you leave it (an unfinished record).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// A tutor: before a move that gives away at least --tutor-threshold
@@ -114,6 +115,16 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         }
     }
     let game = registry.resolve(&rules)?;
+    if let Some(path) = &record
+        && is_rgn(path)
+        && matches!(game, sawah_engine::AnyGame::Senet(_))
+    {
+        bail!(
+            "--record {}: {}",
+            path.display(),
+            sawah_engine::rgn::senet_unsupported()
+        );
+    }
     let models = crate::models::find(models.as_deref())?;
     let seed_given = seed.is_some();
     let seed = seed.unwrap_or_else(clock_seed);
@@ -145,7 +156,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     if let Some(path) = &record
         && !played.moves.is_empty()
     {
-        save_record(path, &game_record)?;
+        save_record(registry, path, &game_record)?;
     }
     if played.winner.is_none() {
         return Ok(());
@@ -186,9 +197,25 @@ fn reference_bot(
     crate::bot::native_bot(registry.clone(), &setup)
 }
 
-/// `--record FILE`: the game record, written atomically.
-fn save_record(path: &std::path::Path, game_record: &serde_json::Value) -> Result<()> {
-    let text = serde_json::to_string_pretty(game_record)? + "\n";
+/// Whether `path` names an RGN file.
+fn is_rgn(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rgn"))
+}
+
+/// `--record FILE`: the game record (RGN for a .rgn file), written atomically.
+fn save_record(
+    registry: &Registry,
+    path: &std::path::Path,
+    game_record: &serde_json::Value,
+) -> Result<()> {
+    let text = if is_rgn(path) {
+        sawah_engine::rgn::from_record(registry, game_record)
+            .with_context(|| format!("--record {}", path.display()))?
+            + "\n"
+    } else {
+        serde_json::to_string_pretty(game_record)? + "\n"
+    };
     sawah_agents::files::write_atomically(path, text.as_bytes())
         .with_context(|| format!("--record {}", path.display()))?;
     println!(

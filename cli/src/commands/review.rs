@@ -21,8 +21,10 @@ const MAX_RECORD_BYTES: u64 = 256 << 20;
 /// The arguments of `sawah review`.
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
-    /// The game: a game record (JSON, see docs/protocol.md), or a
-    /// tournament's results.jsonl (with --game-number, or --all).
+    /// The game: a game record (JSON, see docs/protocol.md), a game in
+    /// RGN (RoyalUr's notation, with a [Rules NAME] tag; a .rgn file or any
+    /// text that does not start with `{`), or a tournament's results.jsonl
+    /// (with --game-number, or --all).
     pub game: PathBuf,
     /// Which game of a results.jsonl, from 1.
     #[arg(long, default_value_t = 1, conflicts_with = "all")]
@@ -63,7 +65,7 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
     }
     let view = Player::parse(&args.view)
         .with_context(|| format!("--view {}: light or dark", args.view))?;
-    let text = read_text(&args.game)?;
+    let text = as_json_record(registry, &args.game, read_text(&args.game)?)?;
     if let Some(table) = &args.endgame {
         return endgame_review(&args, table, &text);
     }
@@ -128,7 +130,7 @@ struct AgentTotals {
 
 /// Every game of a results.jsonl (`text`, read from `path`), parsed; at
 /// least one.
-fn all_games(path: &Path, text: &str) -> Result<Vec<Value>> {
+pub(crate) fn all_games(path: &Path, text: &str) -> Result<Vec<Value>> {
     let games = results_games(text)
         .iter()
         .enumerate()
@@ -274,7 +276,7 @@ fn totals_table(totals: &[AgentTotals], heading: &str) -> String {
 }
 
 /// The file's text, at most [`MAX_RECORD_BYTES`].
-fn read_text(path: &Path) -> Result<String> {
+pub(crate) fn read_text(path: &Path) -> Result<String> {
     let file = std::fs::File::open(path).with_context(|| path.display().to_string())?;
     let mut text = String::new();
     file.take(MAX_RECORD_BYTES + 1)
@@ -284,6 +286,20 @@ fn read_text(path: &Path) -> Result<String> {
         bail!("{}: larger than 256 MiB", path.display());
     }
     Ok(text)
+}
+
+/// `text` as JSON: an RGN game (a `.rgn` file, or text that does not
+/// start with `{`) becomes its game record; JSON is left as it is.
+fn as_json_record(registry: &Registry, path: &Path, text: String) -> Result<String> {
+    let rgn_file = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rgn"));
+    if !rgn_file && text.trim_start().starts_with('{') {
+        return Ok(text);
+    }
+    let record = sawah_engine::rgn::to_record(registry, &text)
+        .with_context(|| format!("{} (read as RGN)", path.display()))?;
+    Ok(serde_json::to_string(&record)?)
 }
 
 /// The game lines of a results file: every JSON line but the header (the

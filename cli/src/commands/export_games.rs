@@ -1,0 +1,74 @@
+//! `sawah export-games`: a tournament's games written out one file per
+//! game, as RGN (RoyalUr's game notation, for royalur.net and its tools)
+//! or as JSON game records.
+
+use anyhow::{Context, Result, bail};
+use sawah_engine::registry::Registry;
+use sawah_engine::rgn;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The arguments of `sawah export-games`.
+#[derive(clap::Args, Debug)]
+pub struct ExportGamesArgs {
+    /// A tournament's folder, or its results.jsonl.
+    pub results: PathBuf,
+    /// rgn (RoyalUr's notation; race rule sets only) or json (game records
+    /// as `sawah review` reads them).
+    #[arg(long, default_value = "rgn")]
+    pub format: String,
+    /// The folder to write game-00001.rgn, game-00002.rgn, … into (made if
+    /// missing; each file written atomically). Without it, the games go to
+    /// standard output, a blank line between two games.
+    #[arg(long, value_name = "FOLDER")]
+    pub out: Option<PathBuf>,
+}
+
+/// Writes every game of the results file in the chosen format.
+pub fn run(registry: &Registry, args: ExportGamesArgs) -> Result<()> {
+    let extension = match args.format.as_str() {
+        "rgn" | "json" => args.format.as_str(),
+        other => bail!("--format {other}: rgn or json"),
+    };
+    let path = if args.results.is_dir() {
+        args.results.join("results.jsonl")
+    } else {
+        args.results.clone()
+    };
+    let text = crate::commands::review::read_text(&path)?;
+    let games = crate::commands::review::all_games(&path, &text)?;
+    if let Some(out) = &args.out {
+        std::fs::create_dir_all(out).with_context(|| format!("--out {}", out.display()))?;
+    }
+    for (k, game) in games.iter().enumerate() {
+        let written = export(registry, game, extension)
+            .with_context(|| format!("{}: game {}", path.display(), k + 1))?;
+        match &args.out {
+            Some(out) => write_game(out, k + 1, extension, &written)?,
+            None if k == 0 => print!("{written}"),
+            None => print!("\n{written}"),
+        }
+    }
+    if let Some(out) = &args.out {
+        eprintln!(
+            "{} games written to {} (game-00001.{extension} …)",
+            games.len(),
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// One game as text in `format`, ending in a newline.
+fn export(registry: &Registry, game: &Value, format: &str) -> Result<String> {
+    Ok(match format {
+        "rgn" => rgn::from_record(registry, game)? + "\n",
+        _ => serde_json::to_string_pretty(game)? + "\n",
+    })
+}
+
+fn write_game(out: &Path, number: usize, extension: &str, text: &str) -> Result<()> {
+    let file = out.join(format!("game-{number:05}.{extension}"));
+    sawah_agents::files::write_atomically(&file, text.as_bytes())
+        .with_context(|| file.display().to_string())
+}
