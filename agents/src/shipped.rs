@@ -49,6 +49,9 @@ mod tests {
             "masters",
             "masters-5",
             "senet",
+            "blitz",
+            "aseb",
+            "masters-3dice",
         ] {
             for level in ["easy", "medium", "hard"] {
                 assert!(models.level(rules, level).is_some(), "{rules} {level}");

@@ -8,7 +8,7 @@ import sawah
 
 def test_levels_come_from_the_shipped_models():
     levels = {(rules, level): spec for rules, level, spec in sawah.levels()}
-    for rules in ["sawah", "ur", "babylon", "marks-roll-only", "masters", "masters-5", "senet"]:
+    for rules in ["sawah", "ur", "babylon", "marks-roll-only", "masters", "masters-5", "senet", "blitz", "aseb", "masters-3dice"]:
         for level in ["easy", "medium", "hard"]:
             assert (rules, level) in levels
     agent = sawah.Agent("hard", "ur")

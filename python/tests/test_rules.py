@@ -6,7 +6,7 @@ import pytest
 
 import sawah
 
-RULE_SETS = ["sawah", "ur", "babylon", "marks-roll-only", "masters", "masters-5", "senet"]
+RULE_SETS = ["sawah", "ur", "babylon", "marks-roll-only", "masters", "masters-5", "senet", "blitz", "aseb", "masters-3dice"]
 
 
 def random_game(game, rng, max_turns=5000):

@@ -69,7 +69,7 @@ export function positionsFromPlay(bot, name, count, seed) {
 }
 
 /** The rule sets a front end plays. */
-export const RULE_SETS = ['sawah', 'ur', 'babylon', 'marks-roll-only', 'masters', 'masters-5', 'senet'];
+export const RULE_SETS = ['sawah', 'ur', 'babylon', 'marks-roll-only', 'masters', 'masters-5', 'senet', 'blitz', 'aseb', 'masters-3dice'];
 
 /**
  * One uniformly random game of `name` from the start, as a game record
