@@ -45,7 +45,10 @@ def level_entries(manifest, rules):
 def calibration(args, rules, table, small):
     """The round robin's rows by agent (spec as given)."""
     folder = args.run / "calibration"
-    noisy = [f"neural:model={small}:noise={n}" if n else f"neural:model={small}" for n in NOISES]
+    # The model by its path: a spec's model= is a file (a level's is found
+    # through the manifest).
+    model = pathlib.Path(args.models) / small
+    noisy = [f"neural:model={model}:noise={n}" if n else f"neural:model={model}" for n in NOISES]
     agents = ["random", "easy", "medium", "hard", "perfect"] + noisy
     if not folder.exists():
         run(args, "tournament", "--rules", rules, "--agents", ",".join(agents), "--games",
@@ -141,6 +144,10 @@ def main():
         {"rules": rules, "agent": "perfect", "elo": round(perfect["elo"]), "loss_per_move": 0},
     ]
     points = [{"noise": n, "elo": round(rows[agent]["elo"], 1)} for n, agent in zip(NOISES, noisy)]
+    # Easy's and medium's noise are points of the dial too, at their Elo.
+    for level in ["easy", "medium"]:
+        noise = float(re.search(r"noise=([0-9.]+)", levels[level]["spec"]).group(1))
+        points.append({"noise": noise, "elo": round(by_name(rows, level)["elo"], 1)})
     points.sort(key=lambda p: p["noise"])
     dial = {"rules": rules, "model": small, "spec": f"neural:model={small}", "points": points}
     manifest["dial"] = [d for d in manifest["dial"] if d["rules"] != rules] + [dial]

@@ -5,7 +5,8 @@ import json
 import pathlib
 import subprocess
 
-RULE_SETS = ["ur", "senet", "sawah", "babylon", "marks-roll-only", "masters-5", "masters"]
+RULE_SETS = ["ur", "senet", "sawah", "babylon", "marks-roll-only", "masters-5", "masters",
+             "blitz", "aseb", "masters-3dice"]
 
 
 def options(description, out, seed):
@@ -16,7 +17,11 @@ def options(description, out, seed):
     parser.add_argument("--out", default=out)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=seed)
-    return parser.parse_args()
+    parser.add_argument("--rules", default=",".join(RULE_SETS),
+                        help="the rule sets, comma-separated (default: every one)")
+    args = parser.parse_args()
+    args.rules = args.rules.split(",")
+    return args
 
 
 def tournament(args, rules, agents):

@@ -10,18 +10,18 @@ opponent's Elo is compared with its target. Prints one line per target:
 
     RULES TARGET ESTIMATE LOW HIGH error ESTIMATE-TARGET
 
-Usage: scripts/dial-check.py [--sawah BIN] [--models DIR] [--out DIR] [--games N] [--seed S]
+Usage: scripts/dial-check.py [--sawah BIN] [--models DIR] [--out DIR] [--games N] [--seed S] [--rules R,R]
 """
 import json
 import pathlib
 
-from calibration import RULE_SETS, level_elo, options, to_scale, tournament
+from calibration import level_elo, options, to_scale, tournament
 
 
 def main():
     args = options(__doc__.splitlines()[0], "runs/dial-check", 53)
     manifest = json.loads((pathlib.Path(args.models) / "manifest.json").read_text())
-    for rules in RULE_SETS:
+    for rules in args.rules:
         levels = level_elo(manifest, rules)
         easy, medium, hard = levels["easy"], levels["medium"], levels["hard"]
         targets = [round(max(easy - 150, easy / 2)), round((easy + medium) / 2), round((medium + hard) / 2)]

@@ -9,13 +9,13 @@ and medium's own noise keep their calibrated Elo. The points are written
 into models/manifest.json as the rule set's "dial" (hard is not a point: it
 may search deeper; the dial hands over to it at the top).
 
-Usage: scripts/dial-measure.py [--sawah BIN] [--models DIR] [--out DIR] [--games N] [--seed S]
+Usage: scripts/dial-measure.py [--sawah BIN] [--models DIR] [--out DIR] [--games N] [--seed S] [--rules R,R]
 """
 import json
 import pathlib
 import re
 
-from calibration import RULE_SETS, level_elo, options, to_scale, tournament
+from calibration import level_elo, options, to_scale, tournament
 
 NOISES = [0.32, 0.16, 0.08, 0.01, 0.0]
 
@@ -30,7 +30,7 @@ def main():
     path = pathlib.Path(args.models) / "manifest.json"
     manifest = json.loads(path.read_text())
     dials = []
-    for rules in RULE_SETS:
+    for rules in args.rules:
         levels = {l["level"]: l for l in manifest["levels"] if l["rules"] == rules}
         # The network easy and medium add their noise to (hard may play another).
         model = levels["easy"]["model"]
@@ -44,7 +44,9 @@ def main():
         points.sort(key=lambda p: p["noise"])
         dials.append({"rules": rules, "model": model, "spec": base, "points": points})
         print(rules, ", ".join(f"{p['noise']}: {p['elo']:.0f}" for p in points), flush=True)
-    manifest["dial"] = dials
+    # Rule sets not measured this time keep their dial.
+    measured = {d["rules"] for d in dials}
+    manifest["dial"] = [d for d in manifest["dial"] if d["rules"] not in measured] + dials
     temporary = path.with_suffix(".json.tmp")
     temporary.write_text(json.dumps(manifest, indent=2) + "\n")
     temporary.replace(path)

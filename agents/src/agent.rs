@@ -205,6 +205,36 @@ impl<E> SearchAgent<E> {
     }
 }
 
+/// Iterative deepening, the one driver of [`SearchAgent`]'s
+/// [`Agent::decide`] and [`Agent::choose`]: searches ply 0, 1, … up to
+/// `depth`, each by `search_ply(search, state, ply)`, and keeps a ply's
+/// result (`keep(state, result)`) only if it finished. The first ply, one
+/// roll deep, always runs to the end (the answer of last resort); the later
+/// ones stop on `stop`, and none starts once `node_budget` nodes are spent.
+/// Returns the deepest ply that finished.
+fn deepen<G: Game, E: Evaluator<G>, S, R>(
+    (depth, stop, node_budget): (u8, Option<&Stop>, Option<u64>),
+    search: &mut Search<'_, G, E>,
+    state: &mut S,
+    mut search_ply: impl FnMut(&mut Search<'_, G, E>, &S, u8) -> R,
+    mut keep: impl FnMut(&mut S, R),
+) -> u8 {
+    let mut finished = 0;
+    for ply in 0..=depth {
+        search.set_stop(if ply == 0 { None } else { stop.cloned() });
+        let result = search_ply(search, state, ply);
+        if search.stopped() {
+            break;
+        }
+        keep(state, result);
+        finished = ply;
+        if node_budget.is_some_and(|budget| search.nodes >= budget) {
+            break;
+        }
+    }
+    finished
+}
+
 /// The moves at `indices`.
 fn moves_at<M: Copy>(moves: &[M], indices: &[usize]) -> Vec<M> {
     indices.iter().map(|&i| moves[i]).collect()
@@ -241,37 +271,35 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
         moves: &[G::Move],
     ) -> Choice<G::Move> {
         let mut search = Search::new(game, &self.evaluator, self.options);
-        let mut values = Vec::new();
-        // The moves the last finished ply searched: the choice is theirs.
-        let mut searched: Vec<usize> = (0..moves.len()).collect();
-        for ply in 0..=self.depth {
-            // The first, one-roll search always finishes: it is the answer
-            // of last resort.
-            search.set_stop(if ply == 0 { None } else { self.stop.clone() });
-            // The deepest ply ranks by the ply before's exact values.
-            let these = match self.focus_among(moves.len()) {
-                Some(k) if ply == self.depth => focus_on_best(&values, k),
-                _ => (0..moves.len()).collect(),
-            };
-            let deeper = search.move_values(position, &moves_at(moves, &these), ply + 1);
-            if search.stopped() {
-                break;
-            }
-            // Moves left out keep the value of the ply before.
-            values.resize(moves.len(), f64::NEG_INFINITY);
-            for (&i, value) in these.iter().zip(deeper) {
-                values[i] = value;
-            }
-            searched = these;
-            self.last_depth = ply;
-            if self
-                .node_budget
-                .is_some_and(|budget| search.nodes >= budget)
-            {
-                break;
-            }
-        }
+        let focus = self.focus_among(moves.len());
+        let depth = self.depth;
+        // Every move's value, and the moves the last finished ply searched:
+        // the choice is theirs.
+        let mut state = (Vec::new(), (0..moves.len()).collect::<Vec<usize>>());
+        self.last_depth = deepen(
+            (depth, self.stop.as_ref(), self.node_budget),
+            &mut search,
+            &mut state,
+            |search, (values, _), ply| {
+                // The deepest ply ranks by the ply before's exact values.
+                let these = match focus {
+                    Some(k) if ply == depth => focus_on_best(values, k),
+                    _ => (0..moves.len()).collect(),
+                };
+                let deeper = search.move_values(position, &moves_at(moves, &these), ply + 1);
+                (these, deeper)
+            },
+            |(values, searched), (these, deeper)| {
+                // Moves left out keep the value of the ply before.
+                values.resize(moves.len(), f64::NEG_INFINITY);
+                for (&i, value) in these.iter().zip(deeper) {
+                    values[i] = value;
+                }
+                *searched = these;
+            },
+        );
         self.last_nodes = search.nodes;
+        let (values, searched) = state;
         let candidates: Vec<f64> = searched.iter().map(|&i| values[i]).collect();
         let index = searched[if self.temperature > 0.0 {
             softmax_index(&candidates, self.temperature, self.uniform(position, roll))
@@ -295,39 +323,40 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<E> {
             };
         }
         let mut search = Search::new(game, &self.evaluator, self.options);
-        let mut index = 0;
         // With a focus, the ply before the deepest needs every move's exact
         // value to rank them, not only the best move.
         let focus = self.focus_among(moves.len());
-        let mut ranking = Vec::new();
-        for ply in 0..=self.depth {
-            search.set_stop(if ply == 0 { None } else { self.stop.clone() });
-            let deeper = match focus {
-                Some(_) if ply + 1 == self.depth => {
-                    ranking = search.move_values(position, moves, ply + 1);
-                    best_index(&ranking)
+        let depth = self.depth;
+        // The chosen move's index, and every move's value where a focus
+        // ranks them.
+        let mut state = (0usize, Vec::new());
+        self.last_depth = deepen(
+            (depth, self.stop.as_ref(), self.node_budget),
+            &mut search,
+            &mut state,
+            |search, (_, ranking), ply| match focus {
+                Some(_) if ply + 1 == depth => {
+                    let values = search.move_values(position, moves, ply + 1);
+                    (best_index(&values), Some(values))
                 }
-                Some(k) if ply == self.depth => {
-                    let these = focus_on_best(&ranking, k);
-                    these[search
+                Some(k) if ply == depth => {
+                    let these = focus_on_best(ranking, k);
+                    let best = search
                         .best_move(position, &moves_at(moves, &these), ply + 1)
-                        .0]
+                        .0;
+                    (these[best], None)
                 }
-                _ => search.best_move(position, moves, ply + 1).0,
-            };
-            if search.stopped() {
-                break;
-            }
-            index = deeper;
-            self.last_depth = ply;
-            if self
-                .node_budget
-                .is_some_and(|budget| search.nodes >= budget)
-            {
-                break;
-            }
-        }
+                _ => (search.best_move(position, moves, ply + 1).0, None),
+            },
+            |(index, ranking), (best, values)| {
+                *index = best;
+                if let Some(values) = values {
+                    *ranking = values;
+                }
+            },
+        );
         self.last_nodes = search.nodes;
+        let index = state.0;
         moves[index]
     }
 

@@ -56,6 +56,18 @@ mod tests {
             for level in ["easy", "medium", "hard"] {
                 assert!(models.level(rules, level).is_some(), "{rules} {level}");
             }
+            // The strength dial: a noisy small network in the middle of
+            // the range, hard at the top.
+            let middle = models
+                .dial_spec(rules, 150.0)
+                .expect("every rule set has a dial");
+            assert!(middle.contains(":noise="), "{rules}: {middle}");
+            let top = models.dial_spec(rules, 5000.0).unwrap();
+            assert_eq!(
+                Some(top.as_str()),
+                models.level(rules, "hard").map(|l| l.spec.as_str()),
+                "{rules}"
+            );
         }
         assert!(super::file("ur.safetensors").is_some());
         assert!(super::file("../etc/passwd").is_none());
