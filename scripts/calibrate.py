@@ -147,7 +147,9 @@ def main():
     # Easy's and medium's noise are points of the dial too, at their Elo.
     for level in ["easy", "medium"]:
         noise = float(re.search(r"noise=([0-9.]+)", levels[level]["spec"]).group(1))
-        points.append({"noise": noise, "elo": round(by_name(rows, level)["elo"], 1)})
+        # The level's Elo as the manifest gives it, so the dial plays the
+        # level's own noise at the level's Elo.
+        points.append({"noise": noise, "elo": float(levels[level]["measured"]["elo"])})
     points.sort(key=lambda p: p["noise"])
     dial = {"rules": rules, "model": small, "spec": f"neural:model={small}", "points": points}
     manifest["dial"] = [d for d in manifest["dial"] if d["rules"] != rules] + [dial]
