@@ -22,6 +22,7 @@ project documents (models/ELO.md), each skipped when its folder exists:
 Usage: scripts/calibrate.py RULES [--sawah BIN] [--models DIR] [--games N] [--run DIR]
 """
 import argparse
+import datetime
 import json
 import pathlib
 import re
@@ -58,12 +59,13 @@ def calibration(args, rules, table, small):
     return {row["agent"]: row for row in rows}, noisy
 
 
-def by_name(rows, name):
-    """The row of a level or agent, whichever way the table names it."""
-    for agent, row in rows.items():
+def by_name(by_agent, name):
+    """The entry of a level or agent (a table row, a review total),
+    whichever way the table names it."""
+    for agent, entry in by_agent.items():
         if agent == name or agent.startswith(f"{name} ") or agent.startswith(f"{name}="):
-            return row
-    raise KeyError(f"no row for {name} among {sorted(rows)}")
+            return entry
+    raise KeyError(f"no entry for {name} among {sorted(by_agent)}")
 
 
 def hard_against_perfect(args, rules, table):
@@ -113,14 +115,14 @@ def main():
     perfect = by_name(rows, "perfect")
     score, low, high, diff, dlow, dhigh = hard_against_perfect(args, rules, table)
     by_reference = reference_losses(args, rules)
-    date = __import__("datetime").date.today().isoformat()
+    date = datetime.date.today().isoformat()
     for level in ["easy", "medium", "hard"]:
         row = by_name(rows, level)
         measured = {
             "elo": round(row["elo"]),
             "elo_ci": [round(row["ci_low"]), round(row["ci_high"])],
             "loss_per_move": round(row["loss_per_move_pp"] / 100, 7),
-            "loss_per_move_by_reference": round(by_name_loss(by_reference, level), 7),
+            "loss_per_move_by_reference": round(by_name(by_reference, level), 7),
             "table": f"models/ELO.md#{rules}",
             "date": date,
             "note": (f"Elo and loss per move: calibration round robin with perfect play, {args.games:,} paired "
@@ -140,7 +142,7 @@ def main():
     manifest["anchors"] = [a for a in manifest["anchors"] if a["rules"] != rules] + [
         {"rules": rules, "agent": "random", "elo": 0,
          "loss_per_move": round(by_name(rows, "random")["loss_per_move_pp"] / 100, 6),
-         "loss_per_move_by_reference": round(by_name_loss(by_reference, "random"), 6)},
+         "loss_per_move_by_reference": round(by_name(by_reference, "random"), 6)},
         {"rules": rules, "agent": "perfect", "elo": round(perfect["elo"]), "loss_per_move": 0},
     ]
     points = [{"noise": n, "elo": round(rows[agent]["elo"], 1)} for n, agent in zip(NOISES, noisy)]
@@ -159,13 +161,6 @@ def main():
     print(f"| {rules} | " + " | ".join(str(levels[l]["measured"]["elo"]) for l in ["easy", "medium", "hard"])
           + f" | {round(perfect['elo'])} | hard against perfect {score:.4f} ({low:.4f} to {high:.4f}) |")
     print("dial:", ", ".join(f"{p['noise']}: {p['elo']:.0f}" for p in points))
-
-
-def by_name_loss(losses, name):
-    for agent, loss in losses.items():
-        if agent == name or agent.startswith(f"{name} ") or agent.startswith(f"{name}="):
-            return loss
-    raise KeyError(f"no review total for {name} among {sorted(losses)}")
 
 
 if __name__ == "__main__":

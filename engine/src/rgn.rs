@@ -113,6 +113,13 @@ pub enum RgnError {
     Record(#[from] RecordError),
 }
 
+/// Whether `path` names an RGN file (ends in `.rgn`, any case): where the
+/// command line reads or writes RGN instead of a JSON game record.
+pub fn is_rgn_file(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("rgn"))
+}
+
 /// Refusal for Senet, named by the callers that hold any rule set.
 pub fn senet_unsupported() -> RgnError {
     RgnError::Unsupported(

@@ -116,7 +116,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     }
     let game = registry.resolve(&rules)?;
     if let Some(path) = &record
-        && is_rgn(path)
+        && sawah_engine::rgn::is_rgn_file(path)
         && matches!(game, sawah_engine::AnyGame::Senet(_))
     {
         bail!(
@@ -197,19 +197,13 @@ fn reference_bot(
     crate::bot::native_bot(registry.clone(), &setup)
 }
 
-/// Whether `path` names an RGN file.
-fn is_rgn(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("rgn"))
-}
-
 /// `--record FILE`: the game record (RGN for a .rgn file), written atomically.
 fn save_record(
     registry: &Registry,
     path: &std::path::Path,
     game_record: &serde_json::Value,
 ) -> Result<()> {
-    let text = if is_rgn(path) {
+    let text = if sawah_engine::rgn::is_rgn_file(path) {
         sawah_engine::rgn::from_record(registry, game_record)
             .with_context(|| format!("--record {}", path.display()))?
             + "\n"

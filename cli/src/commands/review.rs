@@ -291,10 +291,7 @@ pub(crate) fn read_text(path: &Path) -> Result<String> {
 /// `text` as JSON: an RGN game (a `.rgn` file, or text that does not
 /// start with `{`) becomes its game record; JSON is left as it is.
 fn as_json_record(registry: &Registry, path: &Path, text: String) -> Result<String> {
-    let rgn_file = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("rgn"));
-    if !rgn_file && text.trim_start().starts_with('{') {
+    if !sawah_engine::rgn::is_rgn_file(path) && text.trim_start().starts_with('{') {
         return Ok(text);
     }
     let record = sawah_engine::rgn::to_record(registry, &text)

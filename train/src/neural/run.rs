@@ -526,16 +526,7 @@ fn open_record<G: HasHeuristic>(
             None => game.default_encoder(),
         };
         // A network to start from is checked before the folder is taken.
-        if let Some(path) = &config.init {
-            let widths = layer_widths(game, encoder, &config.hidden);
-            init_network(
-                game,
-                encoder,
-                Path::new(path),
-                &widths,
-                config.init_from_other_rules,
-            )?;
-        }
+        init_network(game, encoder, config)?;
         let record = RunRecord {
             rules: game.name().to_string(),
             rules_digest: game.rules_digest(),
@@ -613,19 +604,22 @@ fn layer_widths<G: HasHeuristic>(game: &G, encoder: Encoder, hidden: &[usize]) -
     widths
 }
 
-/// The network of the model file at `path` (the `init` setting), checked
-/// to be one the run can train: for `game`, `encoder` and `widths`, with
-/// the activations [`ValueNet`] has. With `other_rules` the model may
-/// belong to another rule set, as long as its encoder is one `game` offers
-/// with the same input size (transfer between related variants).
+/// The network of the `init` setting's model file, if there is one,
+/// checked to be one the run can train: for `game`, `encoder` and the
+/// run's layer widths, with the activations [`ValueNet`] has. With
+/// `init_from_other_rules` the model may belong to another rule set, as
+/// long as its encoder is one `game` offers with the same input size
+/// (transfer between related variants).
 fn init_network<G: HasHeuristic>(
     game: &G,
     encoder: Encoder,
-    path: &Path,
-    widths: &[usize],
-    other_rules: bool,
-) -> Result<NeuralNet, TrainError> {
-    let net = if other_rules {
+    config: &TrainConfig,
+) -> Result<Option<NeuralNet>, TrainError> {
+    let Some(path) = config.init.as_deref().map(Path::new) else {
+        return Ok(None);
+    };
+    let widths = layer_widths(game, encoder, &config.hidden);
+    let net = if config.init_from_other_rules {
         NeuralNet::load_file(path)
     } else {
         NeuralNet::load(path, game)
@@ -657,7 +651,7 @@ fn init_network<G: HasHeuristic>(
             "init: training needs ReLU hidden layers and a sigmoid output",
         ));
     }
-    Ok(net)
+    Ok(Some(net))
 }
 
 /// What a checkpoint holds besides the learner's network and optimizer.
@@ -779,14 +773,7 @@ where
         let (player, heuristic, counters) = match resumed {
             Some(resumed) => (resumed.player, resumed.heuristic, resumed.counters),
             None => {
-                if let Some(path) = &config.init {
-                    let net = init_network(
-                        game,
-                        encoder,
-                        Path::new(path),
-                        &widths,
-                        config.init_from_other_rules,
-                    )?;
+                if let Some(net) = init_network(game, encoder, &config)? {
                     model = ValueNet::from_inference(&net, &device);
                 }
                 let counters = Counters::default();
