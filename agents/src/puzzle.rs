@@ -64,7 +64,7 @@ pub struct PuzzleHeader {
 }
 
 /// One legal move of a puzzle, valued.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PuzzleMove {
     /// The move, as the protocol writes it (`{"from":…,"to":…}`).
@@ -75,7 +75,7 @@ pub struct PuzzleMove {
 }
 
 /// Where the natural move came from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NaturalMove {
     /// The move the first erring natural agent chose.
@@ -86,7 +86,7 @@ pub struct NaturalMove {
 }
 
 /// Whether a rating lies outside what the strength dial can measure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RatingBound {
     /// Even the dial's weakest setting finds the answer half the time: the

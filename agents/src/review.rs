@@ -38,7 +38,7 @@ pub const BLUNDER_FROM: f64 = 8.0;
 pub const NO_LOSS: f64 = 1e-4;
 
 /// How good a move was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Class {
     /// A pass or the only legal move.
@@ -108,7 +108,7 @@ impl Class {
 }
 
 /// One reviewed turn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Turn {
     /// The turn's number, from 1 (every roll is a turn, passes too).
     pub turn: usize,
@@ -141,7 +141,7 @@ impl Turn {
 }
 
 /// One player's totals.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     /// Moves with more than one legal choice.
     pub decisions: u64,
@@ -219,7 +219,7 @@ impl Summary {
 }
 
 /// A reviewed game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Review {
     /// The rule set.
     pub rules: String,
@@ -242,7 +242,7 @@ pub struct Review {
 }
 
 /// The agents who played a reviewed game.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Players {
     /// Who played light.
     pub light: String,

@@ -66,7 +66,7 @@ pub struct Calibration {
 pub const MIN_DECISIONS: u64 = 20;
 
 /// A strength estimate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Estimate {
     /// The Elo the mean loss stands for.
     pub elo: f64,

@@ -16,7 +16,7 @@ use crate::senet::{self, Senet};
 use serde::Serialize;
 
 /// One roll and its probability.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RollOdds {
     /// The roll.
     pub roll: usize,
@@ -35,7 +35,7 @@ pub fn roll_odds(dice: &Dice) -> Vec<RollOdds> {
 }
 
 /// One square of a race route.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RouteSquare {
     /// The square, in the player's own numbering.
     pub square: u8,
@@ -50,7 +50,7 @@ pub struct RouteSquare {
 }
 
 /// A race board: its extent and cells.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RaceBoard {
     /// Rows.
     pub rows: u8,
@@ -61,7 +61,7 @@ pub struct RaceBoard {
 }
 
 /// Both players' routes.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Routes {
     /// Light's, square 1 first.
     pub light: Vec<RouteSquare>,
@@ -70,7 +70,7 @@ pub struct Routes {
 }
 
 /// A race rule set for front ends.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RaceExport<'a> {
     /// The rule set id.
     pub name: &'a str,
@@ -99,7 +99,7 @@ pub struct RaceExport<'a> {
 }
 
 /// One house of the Senet board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SenetHouse {
     /// The house, 1 to 30.
     pub house: u8,
@@ -112,7 +112,7 @@ pub struct SenetHouse {
 }
 
 /// The Senet board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SenetBoard {
     /// Rows.
     pub rows: u8,
@@ -123,7 +123,7 @@ pub struct SenetBoard {
 }
 
 /// Senet for front ends.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SenetExport {
     /// Always `senet`.
     pub name: &'static str,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// One side of a JSON position. `waiting` belongs to the race family only.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SideJson {
     /// Pieces waiting to enter (race family).
@@ -22,7 +22,7 @@ pub struct SideJson {
 }
 
 /// A position as JSON: `{"rules":…,"turn":…,"light":{…},"dark":{…}}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PositionJson {
     /// The rule set id.
@@ -42,6 +42,59 @@ impl PositionJson {
             Player::Light => &self.light,
             Player::Dark => &self.dark,
         }
+    }
+}
+
+/// A move as JSON: `{"from":F,"to":T}`. `from` 0 enters a waiting piece
+/// (race family); `to` is `"off"` when the piece is borne off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveJson {
+    /// The square the piece leaves, in the mover's own numbering (0: off
+    /// the board, waiting to enter).
+    pub from: u8,
+    /// Where it lands.
+    pub to: MoveTarget,
+}
+
+/// Where a move lands: a square in the mover's numbering, or off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum MoveTarget {
+    /// A square.
+    Square(u8),
+    /// Borne off.
+    Off(Off),
+}
+
+/// The word `"off"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum Off {
+    /// Borne off.
+    #[serde(rename = "off")]
+    Off,
+}
+
+impl MoveJson {
+    /// The move from `from` to `to`, where `off` is the square number that
+    /// means borne off.
+    pub fn new(from: u8, to: u8, off: u8) -> MoveJson {
+        let to = if to == off {
+            MoveTarget::Off(Off::Off)
+        } else {
+            MoveTarget::Square(to)
+        };
+        MoveJson { from, to }
+    }
+}
+
+impl From<MoveJson> for serde_json::Value {
+    fn from(mv: MoveJson) -> serde_json::Value {
+        let to = match mv.to {
+            MoveTarget::Square(square) => serde_json::Value::from(square),
+            MoveTarget::Off(_) => serde_json::Value::from("off"),
+        };
+        serde_json::json!({ "from": mv.from, "to": to })
     }
 }
 
@@ -78,8 +131,12 @@ pub trait Codec: Game {
     fn position_from_json(&self, json: &PositionJson) -> Result<Self::Position, JsonPositionError>;
     /// The JSON form of a position (squares ascending).
     fn position_to_json(&self, position: &Self::Position) -> PositionJson;
+    /// The typed JSON form of a move ([`MoveJson`]).
+    fn move_json(&self, mv: Self::Move) -> MoveJson;
     /// The JSON form of a move: `{"from":F,"to":T}`, `to` being `"off"` when bearing off.
-    fn move_to_json(&self, mv: Self::Move) -> serde_json::Value;
+    fn move_to_json(&self, mv: Self::Move) -> serde_json::Value {
+        self.move_json(mv).into()
+    }
     /// Everything a front end needs to draw and play the rule set.
     fn export_json(&self) -> serde_json::Value;
 
@@ -114,8 +171,8 @@ impl Codec for RuleSet {
     fn position_to_json(&self, position: &Position) -> PositionJson {
         RuleSet::position_to_json(self, position)
     }
-    fn move_to_json(&self, mv: Move) -> serde_json::Value {
-        RuleSet::move_to_json(self, mv)
+    fn move_json(&self, mv: Move) -> MoveJson {
+        MoveJson::new(mv.from, mv.to, self.off())
     }
     fn export_json(&self) -> serde_json::Value {
         RuleSet::export_json(self)
@@ -171,13 +228,8 @@ impl Codec for Senet {
         }
     }
 
-    fn move_to_json(&self, mv: senet::Move) -> serde_json::Value {
-        let to = if mv.to == senet::OFF {
-            serde_json::Value::from("off")
-        } else {
-            serde_json::Value::from(mv.to)
-        };
-        serde_json::json!({ "from": mv.from, "to": to })
+    fn move_json(&self, mv: senet::Move) -> MoveJson {
+        MoveJson::new(mv.from, mv.to, senet::OFF)
     }
 
     fn export_json(&self) -> serde_json::Value {
@@ -237,12 +289,7 @@ impl RuleSet {
 
     /// The JSON form of a move: `{"from":F,"to":T}`, `to` being `"off"` when bearing off.
     pub fn move_to_json(&self, mv: Move) -> serde_json::Value {
-        let to = if mv.to == self.off() {
-            serde_json::Value::from("off")
-        } else {
-            serde_json::Value::from(mv.to)
-        };
-        serde_json::json!({ "from": mv.from, "to": to })
+        MoveJson::new(mv.from, mv.to, self.off()).into()
     }
 }
 

@@ -5,7 +5,19 @@ use std::fmt;
 use std::ops::{Index, IndexMut, Not};
 
 /// One of the two players. `Light` moves first unless a game is set up otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     /// The first player.

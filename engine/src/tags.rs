@@ -6,10 +6,10 @@
 use crate::game::Game;
 use crate::race::{self, RuleSet};
 use crate::senet::{self, BEAUTY, OFF, SAFE, Senet};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One thing a move does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Tag {
     /// Race: a waiting piece enters the board.
@@ -60,7 +60,7 @@ impl Tag {
 }
 
 /// A move's tags and the risk it leaves.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MoveTags {
     /// What the move does, in a fixed order.
     pub tags: Vec<Tag>,

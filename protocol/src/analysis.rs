@@ -13,7 +13,10 @@
 
 use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};
-use crate::request::{Request, field, position_of, roll_of};
+use crate::messages::{
+    Answer, HintAnswer, HintRequest, HintedMove, MoveOrPass, Pass, RollChance, RollTableAnswer,
+};
+use crate::request::position_of;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::hint::{hint, roll_table};
 use sawah_agents::review::{Reference, Review, ReviewError, review};
@@ -23,7 +26,7 @@ use sawah_agents::strength::{Calibration, Scale};
 use sawah_agents::{Agent, AgentSpec};
 use sawah_engine::record::Record;
 use sawah_engine::{Codec, Describe, with_game};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The most turns a reviewed game may have (a game of the race family
 /// lasts about 100 to 250 rolls, Senet about 150).
@@ -202,32 +205,22 @@ impl Bot {
         Ok(reviewed)
     }
 
-    /// `{"cmd":"review","game":G[,"bot":B]}`.
-    pub(crate) fn review_request(
-        &self,
-        request: &Request,
-        stop: Option<&Stop>,
-    ) -> Result<Value, ProtocolError> {
-        let reviewed = self.review_game(field(request, "game")?, request.get("bot"), stop)?;
-        serde_json::to_value(reviewed)
-            .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, e.to_string()))
-    }
-
-    /// `{"cmd":"hint","position":P,"roll":R[,"bot":B]}`.
+    /// `{"cmd":"hint","position":P,"roll":R[,"bot":B]}`; without a roll,
+    /// the roll table.
     pub(crate) fn hint_request(
         &self,
-        request: &Request,
+        request: &HintRequest,
         stop: Option<&Stop>,
-    ) -> Result<Value, ProtocolError> {
-        let (game, json) = self.position_json(request)?;
+    ) -> Result<Answer, ProtocolError> {
+        let game = self.rules(&request.position.rules)?;
+        let bot = request.bot.as_ref();
         with_game!(&game, g => {
-            let position = position_of(g, &json)?;
-            // Without a roll: the roll table, before the dice are thrown.
-            if request.get("roll").is_none_or(Value::is_null) {
-                return self.roll_table_in(g, &position, request.get("bot"), stop);
-            }
-            let roll = roll_of(g, request)?;
-            self.hint_in(g, &position, roll, request.get("bot"), stop)
+            let position = position_of(g, &request.position)?;
+            Ok(match request.roll {
+                // Without a roll: the roll table, before the dice are thrown.
+                None => Answer::RollTable(self.roll_table_in(g, &position, bot, stop)?),
+                Some(roll) => Answer::Hint(self.hint_in(g, &position, roll, bot, stop)?),
+            })
         })
     }
 
@@ -262,23 +255,29 @@ impl Bot {
         position: &G::Position,
         bot: Option<&Value>,
         stop: Option<&Stop>,
-    ) -> Result<Value, ProtocolError> {
-        let (table, name, exact) = self.with_reference(game, bot, stop, None, |reference| {
-            roll_table(game, position, reference)
-        })?;
+    ) -> Result<RollTableAnswer, ProtocolError> {
+        let (table, reference, exact) =
+            self.with_reference(game, bot, stop, None, |reference| {
+                roll_table(game, position, reference)
+            })?;
         let value: f64 = table.iter().map(|r| r.probability * r.value).sum();
-        let rolls: Vec<Value> = table
+        let rolls = table
             .into_iter()
-            .map(|r| {
-                json!({
-                    "roll": r.roll,
-                    "probability": r.probability,
-                    "value": r.value,
-                    "move": r.best.map_or(Value::from("pass"), |m| game.move_to_json(m)),
-                })
+            .map(|r| RollChance {
+                roll: r.roll,
+                probability: r.probability,
+                value: r.value,
+                mv: r.best.map_or(MoveOrPass::Pass(Pass::Pass), |m| {
+                    MoveOrPass::Move(game.move_json(m))
+                }),
             })
             .collect();
-        Ok(json!({ "rolls": rolls, "value": value, "reference": name, "exact": exact }))
+        Ok(RollTableAnswer {
+            rolls,
+            value,
+            reference,
+            exact,
+        })
     }
 
     fn hint_in<G: Codec + HasHeuristic + Describe + 'static>(
@@ -288,24 +287,28 @@ impl Bot {
         roll: u8,
         bot: Option<&Value>,
         stop: Option<&Stop>,
-    ) -> Result<Value, ProtocolError> {
-        let (ranked, name, exact) = self.with_reference(game, bot, stop, None, |reference| {
-            hint(game, position, roll, reference)
-        })?;
-        let moves: Vec<Value> = ranked
+    ) -> Result<HintAnswer, ProtocolError> {
+        let (ranked, reference, exact) =
+            self.with_reference(game, bot, stop, None, |reference| {
+                hint(game, position, roll, reference)
+            })?;
+        let moves = ranked
             .into_iter()
-            .map(|m| {
-                let mut entry = game.move_to_json(m.mv);
-                entry["value"] = json!(m.value);
-                entry["loss_pp"] = json!(m.loss_pp);
-                entry["tags"] = json!(m.tags.tags);
-                entry["words"] = json!(m.tags.words);
+            .map(|m| HintedMove {
+                mv: game.move_json(m.mv),
+                value: m.value,
+                loss_pp: m.loss_pp,
+                tags: m.tags.tags,
+                words: m.tags.words.iter().map(|w| w.to_string()).collect(),
                 // + 0.0: a chance of -0.0 (nothing left to hit) is shown as 0.
-                entry["hit_chance"] = json!(m.tags.hit_chance.map(|c| c + 0.0));
-                entry
+                hit_chance: m.tags.hit_chance.map(|c| c + 0.0),
             })
             .collect();
-        Ok(json!({ "moves": moves, "reference": name, "exact": exact }))
+        Ok(HintAnswer {
+            moves,
+            reference,
+            exact,
+        })
     }
 }
 

@@ -1,19 +1,21 @@
 //! [`Bot`]: answers requests against the rule sets, models and tables it
 //! was given.
 
-use crate::MAX_DAILY_COUNT;
-use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
-use crate::request::{Request, field, position_of, roll_of, string_field};
+use crate::messages::{
+    Answer, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, EvaluateAnswer,
+    EvaluateRequest, HelloAnswer, LegalMovesAnswer, LegalMovesRequest, ListRulesAnswer, ListedMove,
+    MoveValue, Request, RulesAnswer, ScoreAnswer, ScoreRequest, StartAnswer,
+};
+use crate::request::{RequestObject, position_of};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::manifest::Models;
 use sawah_agents::search::Stop;
 use sawah_agents::{Agent, AgentSpec, Assets, MemoryAssets, evaluator::terminal_value};
-use sawah_engine::json::PositionJson;
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily;
 use sawah_engine::{AnyGame, Codec, with_game};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 type Reply = Result<Value, ProtocolError>;
 
@@ -209,65 +211,76 @@ impl Bot {
     }
 
     /// Answers a request object with its result, or the error it gets.
-    pub fn handle(&self, request: &Request) -> Reply {
+    pub fn handle(&self, request: &RequestObject) -> Reply {
         self.handle_within(request, None)
     }
 
     /// [`Bot::handle`] with searches stopped by `stop` ([`Bot::respond_within`]).
-    pub fn handle_within(&self, request: &Request, stop: Option<&Stop>) -> Reply {
-        match Command::from_name(string_field(request, "cmd")?)? {
-            Command::LegalMoves => {
-                let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => legal_moves(g, &json, request))
+    pub fn handle_within(&self, request: &RequestObject, stop: Option<&Stop>) -> Reply {
+        let answer = self.answer(self.parse(request)?, stop)?;
+        serde_json::to_value(answer).map_err(|e| {
+            ProtocolError::new(
+                ErrorKind::InvalidRequest,
+                format!("the answer does not write: {e}"),
+            )
+        })
+    }
+
+    /// The answer to a request read by [`Bot::parse`].
+    pub fn answer(&self, request: Request, stop: Option<&Stop>) -> Result<Answer, ProtocolError> {
+        Ok(match request {
+            Request::LegalMoves(request) => {
+                let game = self.rules(&request.position.rules)?;
+                Answer::LegalMoves(with_game!(&game, g => legal_moves(g, &request))?)
             }
-            Command::Choose => {
-                let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => self.choose(g, &json, request, stop))
+            Request::Choose(request) => {
+                let game = self.rules(&request.position.rules)?;
+                Answer::Choose(with_game!(&game, g => self.choose(g, &request, stop))?)
             }
-            Command::Evaluate => {
-                let (game, json) = self.position_json(request)?;
-                with_game!(&game, g => self.evaluate(g, &json, request, stop))
+            Request::Evaluate(request) => {
+                let game = self.rules(&request.position.rules)?;
+                Answer::Evaluate(with_game!(&game, g => self.evaluate(g, &request, stop))?)
             }
-            Command::Start => {
-                let game = self.rules(string_field(request, "rules")?)?;
-                Ok(with_game!(&game, g => json!({ "position": g.position_to_json(&g.start()) })))
+            Request::Start(request) => {
+                let game = self.rules(&request.rules)?;
+                Answer::Start(StartAnswer {
+                    position: with_game!(&game, g => g.position_to_json(&g.start())),
+                })
             }
-            Command::Rules => {
-                let game = self.rules(string_field(request, "rules")?)?;
-                Ok(with_game!(&game, g => json!({ "rules": g.export_json() })))
+            Request::Rules(request) => {
+                let game = self.rules(&request.rules)?;
+                Answer::Rules(RulesAnswer {
+                    rules: with_game!(&game, g => g.export_json()),
+                })
             }
-            Command::ListRules => Ok(json!({ "rules": self.registry.names() })),
-            Command::Score => self.score(request),
-            Command::Daily => daily_throws(request),
-            Command::Review => self.review_request(request, stop),
-            Command::Hint => self.hint_request(request, stop),
-            Command::Puzzle => self.puzzle_request(request),
-            Command::SolvePuzzle => self.solve_puzzle_request(request),
-            Command::Hello => Ok(json!({
-                "name": "sawah-ai",
-                "version": env!("CARGO_PKG_VERSION"),
-                "author": "sawah-ai",
-                "protocol": 1,
-            })),
-        }
+            Request::ListRules => Answer::ListRules(ListRulesAnswer {
+                rules: self.registry.names(),
+            }),
+            Request::Score(request) => Answer::Score(self.score(&request)?),
+            Request::Daily(request) => Answer::Daily(daily_throws(request)?),
+            Request::Review(request) => Answer::Review(Box::new(self.review_game(
+                &request.game,
+                request.bot.as_ref(),
+                stop,
+            )?)),
+            Request::Hint(request) => self.hint_request(&request, stop)?,
+            Request::Puzzle(request) => Answer::Puzzle(self.puzzle_request(&request)?),
+            Request::SolvePuzzle(request) => {
+                Answer::SolvePuzzle(self.solve_puzzle_request(&request)?)
+            }
+            Request::Hello => Answer::Hello(HelloAnswer {
+                name: "sawah-ai".to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                author: "sawah-ai".to_string(),
+                protocol: 1,
+            }),
+        })
     }
 
     pub(crate) fn rules(&self, name: &str) -> Result<AnyGame, ProtocolError> {
         self.registry
             .get(name)
             .map_err(|e| ProtocolError::new(ErrorKind::UnknownRules, e.to_string()))
-    }
-
-    pub(crate) fn position_json(
-        &self,
-        request: &Request,
-    ) -> Result<(AnyGame, PositionJson), ProtocolError> {
-        self.registry
-            .parse_position(field(request, "position")?)
-            .map_err(|e| {
-                let kind = ErrorKind::from_name(e.kind()).unwrap_or(ErrorKind::InvalidPosition);
-                ProtocolError::new(kind, e.to_string())
-            })
     }
 
     /// The default table for rule set `rules`: the first whose header
@@ -288,14 +301,14 @@ impl Bot {
     fn agent_of<G: Codec + HasHeuristic + 'static>(
         &self,
         game: &G,
-        request: &Request,
+        bot: Option<&Value>,
         stop: Option<&Stop>,
     ) -> Result<(AgentSpec, Box<dyn Agent<G> + Send>), ProtocolError> {
         let perfect = Value::String("perfect".to_string());
         let default_table = self.default_table(game.name());
-        let bot = match field(request, "bot") {
-            Err(_) if default_table.is_some() => &perfect,
-            Err(missing) => {
+        let bot = match bot {
+            None if default_table.is_some() => &perfect,
+            None => {
                 let hint = if self.tables.is_empty() {
                     "a bot started with a solved table plays perfectly from it without one"
                         .to_string()
@@ -305,12 +318,12 @@ impl Bot {
                         game.name()
                     )
                 };
-                return Err(ProtocolError {
-                    message: format!("{} ({hint})", missing.message),
-                    ..missing
-                });
+                return Err(ProtocolError::new(
+                    ErrorKind::MissingField,
+                    format!("the request has no \"bot\" field ({hint})"),
+                ));
             }
-            Ok(bot) => bot,
+            Some(bot) => bot,
         };
         let spec = self.spec_of(game, bot)?;
         self.build(game, spec, stop)
@@ -409,45 +422,47 @@ impl Bot {
     fn choose<G: Codec + HasHeuristic + 'static>(
         &self,
         game: &G,
-        json: &PositionJson,
-        request: &Request,
+        request: &ChooseRequest,
         stop: Option<&Stop>,
-    ) -> Reply {
-        let position = position_of(game, json)?;
-        let roll = roll_of(game, request)?;
-        let (spec, mut agent) = self.agent_of(game, request, stop)?;
-        let moves = game.legal_moves(&position, roll);
+    ) -> Result<ChooseAnswer, ProtocolError> {
+        let position = position_of(game, &request.position)?;
+        let (spec, mut agent) = self.agent_of(game, request.bot.as_ref(), stop)?;
+        let moves = game.legal_moves(&position, request.roll);
         if moves.is_empty() {
-            return Ok(json!({ "move": null, "values": [] }));
+            return Ok(ChooseAnswer {
+                mv: None,
+                values: Some(Vec::new()),
+                cut: None,
+            });
         }
-        let choice = agent.decide(game, &position, roll, &moves);
+        let choice = agent.decide(game, &position, request.roll, &moves);
         let values = choice.values.map(|values| {
             moves
                 .iter()
                 .zip(values)
-                .map(|(&mv, value)| {
-                    let mut entry = game.move_to_json(mv);
-                    entry["value"] = json!(value);
-                    entry
+                .map(|(&mv, value)| MoveValue {
+                    mv: game.move_json(mv),
+                    value,
                 })
-                .collect::<Vec<_>>()
+                .collect()
         });
-        let mut answer = json!({ "move": game.move_to_json(choice.chosen), "values": values });
-        add_cut(&mut answer, stop, &spec, agent.as_ref());
-        Ok(answer)
+        Ok(ChooseAnswer {
+            mv: Some(game.move_json(choice.chosen)),
+            values,
+            cut: cut_of(stop, &spec, agent.as_ref()),
+        })
     }
 
     fn evaluate<G: Codec + HasHeuristic + 'static>(
         &self,
         game: &G,
-        json: &PositionJson,
-        request: &Request,
+        request: &EvaluateRequest,
         stop: Option<&Stop>,
-    ) -> Reply {
-        let position = position_of(game, json)?;
-        let (spec, mut agent) = self.agent_of(game, request, stop)?;
+    ) -> Result<EvaluateAnswer, ProtocolError> {
+        let position = position_of(game, &request.position)?;
+        let (spec, mut agent) = self.agent_of(game, request.bot.as_ref(), stop)?;
         if let Some(value) = terminal_value(game, &position) {
-            return Ok(json!({ "value": value }));
+            return Ok(EvaluateAnswer { value, cut: None });
         }
         let value = agent.evaluate(game, &position).ok_or_else(|| {
             ProtocolError::new(
@@ -455,27 +470,28 @@ impl Bot {
                 format!("{spec} has no evaluation; use heuristic or expectiminimax"),
             )
         })?;
-        let mut answer = json!({ "value": value });
-        add_cut(&mut answer, stop, &spec, agent.as_ref());
-        Ok(answer)
+        Ok(EvaluateAnswer {
+            value,
+            cut: cut_of(stop, &spec, agent.as_ref()),
+        })
     }
 
-    fn score(&self, request: &Request) -> Reply {
-        let (game, json) = self.position_json(request)?;
+    fn score(&self, request: &ScoreRequest) -> Result<ScoreAnswer, ProtocolError> {
+        let game = self.rules(&request.position.rules)?;
         let AnyGame::Senet(senet) = &game else {
             return Err(ProtocolError::new(
                 ErrorKind::Unsupported,
                 format!("score is defined for senet only, not {}", game.name()),
             ));
         };
-        let position = position_of(&**senet, &json)?;
+        let position = position_of(&**senet, &request.position)?;
         let score = senet.score(&position).ok_or_else(|| {
             ProtocolError::new(
                 ErrorKind::GameNotOver,
                 "the game is not over: score needs a finished position",
             )
         })?;
-        Ok(json!({ "score": score }))
+        Ok(ScoreAnswer { score })
     }
 }
 
@@ -505,23 +521,19 @@ fn elo_text(map: &Map<String, Value>) -> Result<String, ProtocolError> {
     Ok(text)
 }
 
-/// When `stop` cut the search short, says so in `answer`: `"cut"` names
-/// the limit, the plies the search finished (the answer's depth) and the
-/// plies the spec asked for. An answer without `"cut"` is exactly the one
-/// given with no limits.
-fn add_cut<G: sawah_engine::Game>(
-    answer: &mut Value,
+/// When `stop` cut the search short, says how: the limit, the plies the
+/// search finished (the answer's depth) and the plies the spec asked for.
+/// An answer without a cut is exactly the one given with no limits.
+fn cut_of<G: sawah_engine::Game>(
     stop: Option<&Stop>,
     spec: &AgentSpec,
     agent: &(dyn Agent<G> + Send),
-) {
-    if let Some(limit) = stop.and_then(Stop::reason) {
-        answer["cut"] = json!({
-            "limit": limit,
-            "finished_depth": agent.finished_depth(),
-            "depth": spec.depth,
-        });
-    }
+) -> Option<Cut> {
+    stop.and_then(Stop::reason).map(|limit| Cut {
+        limit: limit.to_string(),
+        finished_depth: agent.finished_depth(),
+        depth: spec.depth,
+    })
 }
 
 /// An `invalid_bot` error for a spec that cannot be used.
@@ -539,55 +551,45 @@ fn error_response(id: Option<Value>, error: &ProtocolError) -> Value {
     Value::Object(response)
 }
 
-fn legal_moves<G: Codec>(game: &G, json: &PositionJson, request: &Request) -> Reply {
-    let position = position_of(game, json)?;
-    let roll = roll_of(game, request)?;
-    let moves = game.legal_moves(&position, roll);
-    Ok(json!({ "moves": listed_moves(game, &position, &moves) }))
+fn legal_moves<G: Codec>(
+    game: &G,
+    request: &LegalMovesRequest,
+) -> Result<LegalMovesAnswer, ProtocolError> {
+    let position = position_of(game, &request.position)?;
+    let moves = game.legal_moves(&position, request.roll);
+    Ok(LegalMovesAnswer {
+        moves: listed_moves(game, &position, &moves),
+    })
 }
 
 /// `moves` from `position` as `legal_moves` answers them (and as a
 /// harness lists them in its `choose` requests to outside bots): each
 /// move's `from` and `to`, whether it earns another roll, and the position
 /// after it with `turn` set to whoever moves next.
-pub fn listed_moves<G: Codec>(game: &G, position: &G::Position, moves: &[G::Move]) -> Vec<Value> {
+pub fn listed_moves<G: Codec>(
+    game: &G,
+    position: &G::Position,
+    moves: &[G::Move],
+) -> Vec<ListedMove> {
     moves
         .iter()
         .map(|&mv| {
             let step = game.apply(position, mv);
-            let mut entry = game.move_to_json(mv);
-            entry["extra_roll"] = Value::Bool(step.extra_roll);
-            entry["position"] = json!(game.position_to_json(&step.position));
-            entry
+            ListedMove {
+                mv: game.move_json(mv),
+                extra_roll: step.extra_roll,
+                position: game.position_to_json(&step.position),
+            }
         })
         .collect()
 }
 
-fn daily_throws(request: &Request) -> Reply {
-    if let Some(rules) = request.get("rules")
-        && rules.as_str() != Some(sawah_engine::senet::NAME)
-    {
-        return Err(ProtocolError::new(
-            ErrorKind::Unsupported,
-            format!("the daily game is defined for senet only, not {rules}"),
-        ));
-    }
-    let date = string_field(request, "date")?;
-    let count = match request.get("count") {
-        None => crate::DEFAULT_DAILY_COUNT,
-        Some(value) => value
-            .as_u64()
-            .filter(|&n| n <= MAX_DAILY_COUNT)
-            .ok_or_else(|| {
-                ProtocolError::new(
-                    ErrorKind::InvalidField,
-                    format!(
-                        "\"count\" is {value}; it must be a whole number from 0 to {MAX_DAILY_COUNT}"
-                    ),
-                )
-            })?,
-    };
-    let throws = daily::daily_throws(date, count as usize)
+fn daily_throws(request: DailyRequest) -> Result<DailyAnswer, ProtocolError> {
+    let count = request.count.unwrap_or(crate::DEFAULT_DAILY_COUNT);
+    let throws = daily::daily_throws(&request.date, count as usize)
         .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"date\": {e}")))?;
-    Ok(json!({ "date": date, "throws": throws }))
+    Ok(DailyAnswer {
+        date: request.date,
+        throws,
+    })
 }

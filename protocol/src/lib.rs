@@ -18,6 +18,7 @@ mod batch;
 mod bot;
 mod command;
 mod error;
+pub mod messages;
 mod puzzles;
 mod request;
 
@@ -29,6 +30,8 @@ pub use batch::{DEFAULT_DAILY_COUNT, check_batch};
 pub use bot::{Bot, listed_moves};
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};
+pub use messages::{Answer, Request, schema_document};
+pub use request::RequestObject;
 
 /// Most throws one `daily` request may ask for.
 pub const MAX_DAILY_COUNT: u64 = 100_000;

@@ -10,11 +10,14 @@
 
 use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};
-use crate::request::{Request, field, string_field};
+use crate::messages::{
+    PuzzleAnswer, PuzzleChoice, PuzzleMoveLoss, PuzzleQuestion, PuzzleRequest, SolvePuzzleAnswer,
+    SolvePuzzleRequest,
+};
 use sawah_agents::puzzle::{Puzzle, PuzzleSet};
 use sawah_engine::tags::Describe;
 use sawah_engine::{Codec, with_game};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 
 fn invalid(message: String) -> ProtocolError {
@@ -22,9 +25,8 @@ fn invalid(message: String) -> ProtocolError {
 }
 
 impl Bot {
-    /// The puzzle set of the request's rule set.
-    fn puzzle_set(&self, request: &Request) -> Result<(String, Arc<PuzzleSet>), ProtocolError> {
-        let rules = string_field(request, "rules")?;
+    /// The puzzle set of rule set `rules`.
+    fn puzzle_set(&self, rules: &str) -> Result<Arc<PuzzleSet>, ProtocolError> {
         let game = self.rules(rules)?;
         let set = self
             .models
@@ -43,39 +45,46 @@ impl Bot {
                     ),
                 )
             })?;
-        Ok((rules.to_string(), Arc::clone(set)))
+        Ok(Arc::clone(set))
     }
 
     /// `{"cmd":"puzzle","rules":R}` with `"puzzle"` (an id), `"date"` (the puzzle of
     /// the day) or `"rating"` (and an optional `"seed"`): the puzzle's
     /// question, and how many puzzles the set holds.
-    pub(crate) fn puzzle_request(&self, request: &Request) -> Result<Value, ProtocolError> {
-        let (rules, set) = self.puzzle_set(request)?;
-        let puzzle = pick(&set, request)?;
-        Ok(json!({
-            "puzzle": {
-                "id": puzzle.id,
-                "rules": rules,
-                "position": puzzle.position,
-                "roll": puzzle.roll,
-                "moves": puzzle.moves.iter().map(|m| &m.mv).collect::<Vec<_>>(),
-                "rating": puzzle.rating,
-                "rating_bound": puzzle.rating_bound,
+    pub(crate) fn puzzle_request(
+        &self,
+        request: &PuzzleRequest,
+    ) -> Result<PuzzleAnswer, ProtocolError> {
+        let set = self.puzzle_set(&request.rules)?;
+        let puzzle = pick(&set, &request.choice)?;
+        Ok(PuzzleAnswer {
+            puzzle: PuzzleQuestion {
+                id: puzzle.id.clone(),
+                rules: request.rules.clone(),
+                position: puzzle.position.clone(),
+                roll: puzzle.roll,
+                moves: puzzle.moves.iter().map(|m| m.mv.clone()).collect(),
+                rating: puzzle.rating,
+                rating_bound: puzzle.rating_bound,
             },
-            "count": set.puzzles.len(),
-        }))
+            count: set.puzzles.len(),
+        })
     }
 
     /// `{"cmd":"solve_puzzle","rules":R,"puzzle":ID,"move":M}`: whether `M`
     /// finds the answer (reaches the best move's position), with every
     /// move's value and loss, the themes and a sentence explaining it.
-    pub(crate) fn solve_puzzle_request(&self, request: &Request) -> Result<Value, ProtocolError> {
-        let (rules, set) = self.puzzle_set(request)?;
-        let id = string_field(request, "puzzle")?;
-        let puzzle = set.by_id(id).ok_or_else(|| unknown_id(id, &rules, &set))?;
-        let played = field(request, "move")?;
-        let game = self.rules(&rules)?;
-        with_game!(&game, g => explain(g, puzzle, played))
+    pub(crate) fn solve_puzzle_request(
+        &self,
+        request: &SolvePuzzleRequest,
+    ) -> Result<SolvePuzzleAnswer, ProtocolError> {
+        let set = self.puzzle_set(&request.rules)?;
+        let id = &request.puzzle;
+        let puzzle = set
+            .by_id(id)
+            .ok_or_else(|| unknown_id(id, &request.rules, &set))?;
+        let game = self.rules(&request.rules)?;
+        with_game!(&game, g => explain(g, puzzle, &request.mv))
     }
 }
 
@@ -87,38 +96,16 @@ fn unknown_id(id: &str, rules: &str, set: &PuzzleSet) -> ProtocolError {
 }
 
 /// The puzzle a `puzzle` request asks for.
-fn pick<'a>(set: &'a PuzzleSet, request: &Request) -> Result<&'a Puzzle, ProtocolError> {
-    let rules = &set.header.rules;
-    if let Some(id) = request.get("puzzle") {
-        let id = id
-            .as_str()
-            .ok_or_else(|| invalid("\"puzzle\" must be a string, a puzzle's id".into()))?;
-        return set.by_id(id).ok_or_else(|| unknown_id(id, rules, set));
-    }
-    if request.contains_key("date") {
-        let date = string_field(request, "date")?;
-        return set
+fn pick<'a>(set: &'a PuzzleSet, choice: &PuzzleChoice) -> Result<&'a Puzzle, ProtocolError> {
+    match choice {
+        PuzzleChoice::Id { puzzle } => set
+            .by_id(puzzle)
+            .ok_or_else(|| unknown_id(puzzle, &set.header.rules, set)),
+        PuzzleChoice::Date { date } => set
             .daily(date)
-            .map_err(|e| invalid(format!("\"date\": {e}")));
+            .map_err(|e| invalid(format!("\"date\": {e}"))),
+        PuzzleChoice::Rating { rating, seed } => Ok(set.near_rating(*rating, seed.unwrap_or(0))),
     }
-    if let Some(rating) = request.get("rating") {
-        let rating = rating.as_f64().filter(|r| r.is_finite()).ok_or_else(|| {
-            invalid(format!(
-                "\"rating\" is {rating}; it must be a number (an Elo on {rules}'s scale)"
-            ))
-        })?;
-        let seed = match request.get("seed") {
-            None => 0,
-            Some(seed) => seed
-                .as_u64()
-                .ok_or_else(|| invalid(format!("\"seed\" is {seed}; it must be a whole number")))?,
-        };
-        return Ok(set.near_rating(rating, seed));
-    }
-    Err(ProtocolError::new(
-        ErrorKind::MissingField,
-        "the request has no \"puzzle\", \"date\" or \"rating\" field: a puzzle is asked for by id (\"puzzle\"), by date (the puzzle of the day, YYYY-MM-DD) or near a rating",
-    ))
 }
 
 /// The answer to `solve_puzzle`.
@@ -126,7 +113,7 @@ fn explain<G: Codec + Describe>(
     game: &G,
     puzzle: &Puzzle,
     played: &Value,
-) -> Result<Value, ProtocolError> {
+) -> Result<SolvePuzzleAnswer, ProtocolError> {
     let (position, moves) = puzzle
         .replay(game)
         .map_err(|e| ProtocolError::new(ErrorKind::InvalidPosition, e))?;
@@ -157,25 +144,29 @@ fn explain<G: Codec + Describe>(
         &played_words,
         puzzle.margin_pp,
     );
-    Ok(json!({
-        "puzzle": puzzle.id,
-        "correct": correct,
-        "move": puzzle.moves[index].mv,
-        "value": value,
-        "best": puzzle.answer,
-        "best_value": best,
-        "loss_pp": loss_pp,
-        "margin_pp": puzzle.margin_pp,
-        "themes": puzzle.themes,
-        "natural": {"move": puzzle.natural.mv, "by": puzzle.natural.by},
-        "rating": puzzle.rating,
-        "explanation": explanation,
-        "moves": puzzle.moves.iter().map(|m| json!({
-            "move": m.mv,
-            "value": m.value,
-            "loss_pp": points(best - m.value),
-        })).collect::<Vec<_>>(),
-    }))
+    Ok(SolvePuzzleAnswer {
+        puzzle: puzzle.id.clone(),
+        correct,
+        mv: puzzle.moves[index].mv.clone(),
+        value,
+        best: puzzle.answer.clone(),
+        best_value: best,
+        loss_pp,
+        margin_pp: puzzle.margin_pp,
+        themes: puzzle.themes.clone(),
+        natural: puzzle.natural.clone(),
+        rating: puzzle.rating,
+        explanation,
+        moves: puzzle
+            .moves
+            .iter()
+            .map(|m| PuzzleMoveLoss {
+                mv: m.mv.clone(),
+                value: m.value,
+                loss_pp: points(best - m.value),
+            })
+            .collect(),
+    })
 }
 
 /// A difference in win probability in percentage points, at least 0,

@@ -1,15 +1,24 @@
-//! Reading the fields of a request, with errors that name the field.
+//! Reading a request object into its [`Request`] type, once, with the
+//! protocol's error for each fault: the field it names, in the order the
+//! fields are read (the command, the position, the roll, then the rest).
 
+use crate::Bot;
+use crate::MAX_DAILY_COUNT;
+use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
-use sawah_engine::Codec;
+use crate::messages::{
+    ChooseRequest, DailyRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice,
+    PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest, SolvePuzzleRequest,
+};
 use sawah_engine::json::PositionJson;
+use sawah_engine::{AnyGame, Codec, with_game};
 use serde_json::{Map, Value};
 
-/// A request: a JSON object.
-pub type Request = Map<String, Value>;
+/// A request as it arrives: a JSON object.
+pub type RequestObject = Map<String, Value>;
 
 /// The field `name`, or a `missing_field` error.
-pub fn field<'a>(request: &'a Request, name: &str) -> Result<&'a Value, ProtocolError> {
+fn field<'a>(request: &'a RequestObject, name: &str) -> Result<&'a Value, ProtocolError> {
     request.get(name).ok_or_else(|| {
         ProtocolError::new(
             ErrorKind::MissingField,
@@ -19,29 +28,38 @@ pub fn field<'a>(request: &'a Request, name: &str) -> Result<&'a Value, Protocol
 }
 
 /// The string field `name`.
-pub fn string_field<'a>(request: &'a Request, name: &str) -> Result<&'a str, ProtocolError> {
-    field(request, name)?.as_str().ok_or_else(|| {
-        ProtocolError::new(
-            ErrorKind::InvalidField,
-            format!("\"{name}\" must be a string"),
-        )
-    })
+fn string_field(request: &RequestObject, name: &str) -> Result<String, ProtocolError> {
+    field(request, name)?
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| {
+            ProtocolError::new(
+                ErrorKind::InvalidField,
+                format!("\"{name}\" must be a string"),
+            )
+        })
+}
+
+fn invalid_field(message: String) -> ProtocolError {
+    ProtocolError::new(ErrorKind::InvalidField, message)
 }
 
 /// A position from the request, validated for its game.
-pub fn position_of<G: Codec>(game: &G, json: &PositionJson) -> Result<G::Position, ProtocolError> {
+pub(crate) fn position_of<G: Codec>(
+    game: &G,
+    json: &PositionJson,
+) -> Result<G::Position, ProtocolError> {
     game.position_from_json(json).map_err(|e| {
         ProtocolError::new(ErrorKind::InvalidPosition, format!("invalid position: {e}"))
     })
 }
 
-/// The roll of a request, checked against the game's dice.
-pub fn roll_of<G: Codec>(game: &G, request: &Request) -> Result<u8, ProtocolError> {
-    let roll_value = field(request, "roll")?;
+/// The roll `value`, checked against the game's dice.
+fn roll_of<G: Codec>(game: &G, value: &Value) -> Result<u8, ProtocolError> {
     let dice = game.dice();
     let min = dice.outcomes().map(|(roll, _)| roll).min().unwrap_or(0);
     let max = dice.max_roll();
-    roll_value
+    value
         .as_u64()
         .filter(|&r| (u64::from(min)..=u64::from(max)).contains(&r))
         .map(|r| r as u8)
@@ -49,9 +67,175 @@ pub fn roll_of<G: Codec>(game: &G, request: &Request) -> Result<u8, ProtocolErro
             ProtocolError::new(
                 ErrorKind::InvalidRoll,
                 format!(
-                    "roll {roll_value} is not a whole number from {min} to {max} for {}",
+                    "roll {value} is not a whole number from {min} to {max} for {}",
                     game.name()
                 ),
             )
         })
+}
+
+impl Bot {
+    /// Reads `request` into its typed form, or the error it gets.
+    pub fn parse(&self, request: &RequestObject) -> Result<Request, ProtocolError> {
+        let bot = || request.get("bot").cloned();
+        Ok(match Command::from_name(&string_field(request, "cmd")?)? {
+            Command::LegalMoves => {
+                let (game, position) = self.valid_position(request)?;
+                let roll = with_game!(&game, g => roll_of(g, field(request, "roll")?))?;
+                Request::LegalMoves(LegalMovesRequest { position, roll })
+            }
+            Command::Choose => {
+                let (game, position) = self.valid_position(request)?;
+                let roll = with_game!(&game, g => roll_of(g, field(request, "roll")?))?;
+                // What a referee adds for outside bots is not read here.
+                Request::Choose(ChooseRequest {
+                    position,
+                    roll,
+                    bot: bot(),
+                    referee: None,
+                })
+            }
+            Command::Evaluate => {
+                let (_, position) = self.valid_position(request)?;
+                Request::Evaluate(EvaluateRequest {
+                    position,
+                    bot: bot(),
+                })
+            }
+            Command::Start => Request::Start(self.rules_request(request)?),
+            Command::Rules => Request::Rules(self.rules_request(request)?),
+            Command::ListRules => Request::ListRules,
+            // Checked for its game before the position's pieces (a race
+            // position is refused as not Senet's, whatever its pieces).
+            Command::Score => Request::Score(ScoreRequest {
+                position: self.position_json(request)?.1,
+            }),
+            Command::Daily => Request::Daily(daily_request(request)?),
+            Command::Review => Request::Review(ReviewRequest {
+                game: field(request, "game")?.clone(),
+                bot: bot(),
+            }),
+            Command::Hint => {
+                let (game, position) = self.valid_position(request)?;
+                let roll = match request.get("roll") {
+                    None | Some(Value::Null) => None,
+                    Some(roll) => Some(with_game!(&game, g => roll_of(g, roll))?),
+                };
+                Request::Hint(HintRequest {
+                    position,
+                    roll,
+                    bot: bot(),
+                })
+            }
+            Command::Hello => Request::Hello,
+            Command::Puzzle => Request::Puzzle(self.puzzle_request_of(request)?),
+            Command::SolvePuzzle => {
+                let rules = self.known_rules(request)?;
+                Request::SolvePuzzle(SolvePuzzleRequest {
+                    rules,
+                    puzzle: string_field(request, "puzzle")?,
+                    mv: field(request, "move")?.clone(),
+                })
+            }
+        })
+    }
+
+    /// The request's `"position"`, read (JSON or notation) and named game's.
+    pub(crate) fn position_json(
+        &self,
+        request: &RequestObject,
+    ) -> Result<(AnyGame, PositionJson), ProtocolError> {
+        self.registry()
+            .parse_position(field(request, "position")?)
+            .map_err(|e| {
+                let kind = ErrorKind::from_name(e.kind()).unwrap_or(ErrorKind::InvalidPosition);
+                ProtocolError::new(kind, e.to_string())
+            })
+    }
+
+    /// [`Bot::position_json`], checked to be a position of its game.
+    fn valid_position(
+        &self,
+        request: &RequestObject,
+    ) -> Result<(AnyGame, PositionJson), ProtocolError> {
+        let (game, json) = self.position_json(request)?;
+        with_game!(&game, g => position_of(g, &json).map(drop))?;
+        Ok((game, json))
+    }
+
+    /// The request's `"rules"`, a rule set the bot knows.
+    fn known_rules(&self, request: &RequestObject) -> Result<String, ProtocolError> {
+        let rules = string_field(request, "rules")?;
+        self.rules(&rules)?;
+        Ok(rules)
+    }
+
+    fn rules_request(&self, request: &RequestObject) -> Result<RulesRequest, ProtocolError> {
+        Ok(RulesRequest {
+            rules: self.known_rules(request)?,
+        })
+    }
+
+    fn puzzle_request_of(&self, request: &RequestObject) -> Result<PuzzleRequest, ProtocolError> {
+        let rules = self.known_rules(request)?;
+        let choice = if let Some(id) = request.get("puzzle") {
+            let puzzle = id.as_str().map(str::to_string).ok_or_else(|| {
+                invalid_field("\"puzzle\" must be a string, a puzzle's id".into())
+            })?;
+            PuzzleChoice::Id { puzzle }
+        } else if request.contains_key("date") {
+            PuzzleChoice::Date {
+                date: string_field(request, "date")?,
+            }
+        } else if let Some(rating) = request.get("rating") {
+            let rating = rating.as_f64().filter(|r| r.is_finite()).ok_or_else(|| {
+                invalid_field(format!(
+                    "\"rating\" is {rating}; it must be a number (an Elo on {rules}'s scale)"
+                ))
+            })?;
+            let seed = match request.get("seed") {
+                None => None,
+                Some(seed) => Some(seed.as_u64().ok_or_else(|| {
+                    invalid_field(format!("\"seed\" is {seed}; it must be a whole number"))
+                })?),
+            };
+            PuzzleChoice::Rating { rating, seed }
+        } else {
+            return Err(ProtocolError::new(
+                ErrorKind::MissingField,
+                "the request has no \"puzzle\", \"date\" or \"rating\" field: a puzzle is asked for by id (\"puzzle\"), by date (the puzzle of the day, YYYY-MM-DD) or near a rating",
+            ));
+        };
+        Ok(PuzzleRequest { rules, choice })
+    }
+}
+
+fn daily_request(request: &RequestObject) -> Result<DailyRequest, ProtocolError> {
+    let rules = match request.get("rules") {
+        None => None,
+        Some(rules) if rules.as_str() == Some(sawah_engine::senet::NAME) => {
+            Some(sawah_engine::senet::NAME.to_string())
+        }
+        Some(rules) => {
+            return Err(ProtocolError::new(
+                ErrorKind::Unsupported,
+                format!("the daily game is defined for senet only, not {rules}"),
+            ));
+        }
+    };
+    let date = string_field(request, "date")?;
+    let count = match request.get("count") {
+        None => None,
+        Some(value) => Some(
+            value
+                .as_u64()
+                .filter(|&n| n <= MAX_DAILY_COUNT)
+                .ok_or_else(|| {
+                    invalid_field(format!(
+                        "\"count\" is {value}; it must be a whole number from 0 to {MAX_DAILY_COUNT}"
+                    ))
+                })?,
+        ),
+    };
+    Ok(DailyRequest { rules, date, count })
 }

@@ -19,7 +19,19 @@ pub const MAX_PIECES: u8 = 15;
 
 /// A board cell: row 0 is light's outer row, row 1 the middle row, row 2 dark's.
 /// Written `[row, column]` in JSON and TOML.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(from = "(u8, u8)", into = "(u8, u8)")]
 pub struct Cell {
     /// Row, from light's side.
@@ -54,7 +66,7 @@ impl fmt::Display for Cell {
 }
 
 /// The marked cells (rosettes) and what they do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Marks {
     /// The marked cells.
@@ -69,7 +81,7 @@ pub struct Marks {
 ///
 /// `dark_route` may be left out: it is then light's route mirrored across the
 /// middle row (rows 0 and 2 swapped), as on every historical board.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleSpec {
     /// The rule set id used in positions and on the command line.

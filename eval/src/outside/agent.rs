@@ -8,7 +8,8 @@ use super::bot::OutsideBot;
 use super::link::Link;
 use sawah_agents::{Agent, Choice};
 use sawah_engine::Codec;
-use serde_json::{Map, Value, json};
+use sawah_protocol::messages::{ChooseRequest, RefereeFields, Request, RequestLine};
+use serde_json::{Value, json};
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -56,23 +57,24 @@ pub fn choose_request<G: Codec>(
     time_ms: u64,
     seed: u64,
 ) -> Value {
-    let mut request = Map::new();
-    request.insert("id".into(), json!(id));
-    request.insert("cmd".into(), json!("choose"));
-    request.insert("position".into(), json!(game.position_to_json(position)));
-    request.insert("roll".into(), json!(roll));
-    if let Some(bot) = bot {
-        request.insert("bot".into(), bot.clone());
-    }
-    request.insert(
-        "moves".into(),
-        Value::Array(sawah_protocol::listed_moves(game, position, moves)),
-    );
-    request.insert("game_id".into(), json!(game_id));
-    request.insert("turn".into(), json!(turn));
-    request.insert("time_ms".into(), json!(time_ms));
-    request.insert("seed".into(), json!(seed));
-    Value::Object(request)
+    let request = RequestLine {
+        id: Some(json!(id)),
+        request: Request::Choose(ChooseRequest {
+            position: game.position_to_json(position),
+            roll,
+            bot: bot.cloned(),
+            referee: Some(RefereeFields {
+                moves: sawah_protocol::listed_moves(game, position, moves),
+                game_id: game_id.to_string(),
+                turn,
+                time_ms,
+                seed,
+            }),
+        }),
+    };
+    // Writing cannot fail: the request holds strings, numbers, booleans and
+    // string-keyed objects only.
+    serde_json::to_value(request).unwrap_or(Value::Null)
 }
 
 /// The move an answer names, as an index into `moves`, or why it names none.

@@ -1,0 +1,715 @@
+//! The protocol's requests and answers as types: what travels on every
+//! front door, one serde type per command each way.
+//!
+//! A [`Bot`](crate::Bot) reads a request object into a [`Request`] once
+//! (`crate::request`), with the protocol's own error for each fault, and
+//! every answer is one of the `…Answer` types here, serialised. The JSON
+//! Schema of these types ([`schema_document`]) is where the OpenAPI
+//! document of `sawah serve` and the npm package's TypeScript types come
+//! from, so neither can drift from what the bot really reads and writes.
+
+use sawah_agents::puzzle::{NaturalMove, PuzzleMove, RatingBound};
+use sawah_agents::review::Review;
+use sawah_engine::Player;
+use sawah_engine::json::{MoveJson, PositionJson};
+use sawah_engine::tags::Tag;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A position as a request may give it: the JSON form, or the compact
+/// notation of `docs/protocol.md` (`"ur l 7/0 . d 7/0 ."`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PositionInput {
+    /// The JSON form.
+    Json(PositionJson),
+    /// The notation.
+    Notation(String),
+}
+
+/// Who plays or measures: an agent spec as text (`"expectiminimax:depth=2"`),
+/// a level (`"hard"`, `"elo=700"`), or the spec as an object
+/// (`{"agent":"expectiminimax","depth":2}`, `{"elo":700}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum BotSpec {
+    /// A spec or level as text.
+    Text(String),
+    /// A spec as an object.
+    Object(Map<String, Value>),
+}
+
+/// A game record (`docs/protocol.md`, "Game records"): the rule set and the
+/// moves, as `"moves"` tokens (`"2:0-2"`, `"0:pass"`) or `"turns"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GameRecord {
+    /// The rule set's name.
+    pub rules: String,
+    /// The position the game started from (the rule set's start when
+    /// absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<PositionInput>,
+    /// The moves as tokens, `roll:from-to` or `roll:pass`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<String>>,
+    /// The moves as turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<Vec<RecordTurn>>,
+    /// Anything else a record carries (players, tags) is kept.
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
+}
+
+/// One turn of a game record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordTurn {
+    /// The roll.
+    pub roll: u8,
+    /// The move, or `"pass"`.
+    #[serde(rename = "move")]
+    pub mv: MoveOrPass,
+}
+
+/// A move, or `"pass"` when the roll allowed none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum MoveOrPass {
+    /// The move.
+    Move(MoveJson),
+    /// No legal move.
+    Pass(Pass),
+}
+
+/// The word `"pass"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Pass {
+    /// No legal move.
+    #[serde(rename = "pass")]
+    Pass,
+}
+
+/// `legal_moves`: every legal move for a roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LegalMovesRequest {
+    /// The position.
+    #[schemars(with = "PositionInput")]
+    pub position: PositionJson,
+    /// The roll.
+    pub roll: u8,
+}
+
+/// `choose`: the move a bot plays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ChooseRequest {
+    /// The position.
+    #[schemars(with = "PositionInput")]
+    pub position: PositionJson,
+    /// The roll.
+    pub roll: u8,
+    /// Who plays; perfect play from the bot's solved table when absent
+    /// (required where the bot has none for the rule set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BotSpec>")]
+    pub bot: Option<Value>,
+    /// What a tournament referee adds for an outside bot (`docs/tournaments.md`),
+    /// absent otherwise.
+    #[serde(flatten)]
+    pub referee: Option<RefereeFields>,
+}
+
+/// The fields a tournament referee adds to the `choose` requests it sends
+/// an outside bot, so the bot needs no rules of its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RefereeFields {
+    /// Every legal move, as `legal_moves` lists them; the answer's move
+    /// must be one of them.
+    pub moves: Vec<ListedMove>,
+    /// The game's id in the results.
+    pub game_id: String,
+    /// The turn's number in the game, from 1.
+    pub turn: u64,
+    /// The bot's time for this move, in milliseconds.
+    pub time_ms: u64,
+    /// A seed for the bot's own randomness, fixed for the position.
+    pub seed: u64,
+}
+
+/// `evaluate`: a bot's win probability for the side to move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluateRequest {
+    /// The position.
+    #[schemars(with = "PositionInput")]
+    pub position: PositionJson,
+    /// Who evaluates (as in [`ChooseRequest::bot`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BotSpec>")]
+    pub bot: Option<Value>,
+}
+
+/// `start` and `rules`: a rule set by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RulesRequest {
+    /// The rule set's name.
+    pub rules: String,
+}
+
+/// `score`: Sawah's single-player score of a finished Senet game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ScoreRequest {
+    /// The finished position.
+    #[schemars(with = "PositionInput")]
+    pub position: PositionJson,
+}
+
+/// `daily`: the throws of Senet's game of the day.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DailyRequest {
+    /// `"senet"`, the only rule set with a daily game (may be left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// The day, `YYYY-MM-DD`.
+    pub date: String,
+    /// How many throws (default 100, at most 100,000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+}
+
+/// `review`: a game measured move by move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReviewRequest {
+    /// The game.
+    #[schemars(with = "GameRecord")]
+    pub game: Value,
+    /// The reference (see `docs/protocol.md`; the best the bot has when
+    /// absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BotSpec>")]
+    pub bot: Option<Value>,
+}
+
+/// `hint`: a position's moves ranked for a roll, or without a roll the roll
+/// table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HintRequest {
+    /// The position.
+    #[schemars(with = "PositionInput")]
+    pub position: PositionJson,
+    /// The roll; absent (or null) for the roll table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+    /// The reference, as in [`ReviewRequest::bot`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<BotSpec>")]
+    pub bot: Option<Value>,
+}
+
+/// `puzzle`: a puzzle from the shipped set of a rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PuzzleRequest {
+    /// The rule set.
+    pub rules: String,
+    /// Which puzzle.
+    #[serde(flatten)]
+    pub choice: PuzzleChoice,
+}
+
+/// How a puzzle is asked for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PuzzleChoice {
+    /// By its id.
+    Id {
+        /// The id (`ur-5c1d0e7a`).
+        puzzle: String,
+    },
+    /// The puzzle of the day.
+    Date {
+        /// The day, `YYYY-MM-DD`.
+        date: String,
+    },
+    /// One of the ten rated nearest a rating.
+    Rating {
+        /// An Elo on the rule set's scale.
+        rating: f64,
+        /// Which of the ten (0, the default: the nearest).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
+    },
+}
+
+/// `solve_puzzle`: a puzzle's answer checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SolvePuzzleRequest {
+    /// The rule set.
+    pub rules: String,
+    /// The puzzle's id.
+    pub puzzle: String,
+    /// The move played.
+    #[serde(rename = "move")]
+    #[schemars(with = "MoveJson")]
+    pub mv: Value,
+}
+
+/// A protocol request, by its `"cmd"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+pub enum Request {
+    /// Every legal move for a roll, with the position after each.
+    LegalMoves(LegalMovesRequest),
+    /// The move an agent plays, with every move's value.
+    Choose(ChooseRequest),
+    /// An agent's win probability for the side to move.
+    Evaluate(EvaluateRequest),
+    /// A rule set's starting position.
+    Start(RulesRequest),
+    /// Everything a front end needs to draw and play a rule set.
+    Rules(RulesRequest),
+    /// The names of every known rule set.
+    ListRules,
+    /// Sawah's single-player score of a finished Senet game.
+    Score(ScoreRequest),
+    /// The throws of Senet's game of the day.
+    Daily(DailyRequest),
+    /// A game reviewed move by move.
+    Review(ReviewRequest),
+    /// Every legal move for a roll, ranked; or the roll table.
+    Hint(HintRequest),
+    /// Who answers.
+    Hello,
+    /// A puzzle from the shipped set.
+    Puzzle(PuzzleRequest),
+    /// A puzzle's answer checked and explained.
+    SolvePuzzle(SolvePuzzleRequest),
+}
+
+/// A request as a line of `sawah bot` or the body of `POST /v1/request`
+/// carries it: the caller's `"id"`, echoed in the answer, and the command.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RequestLine {
+    /// Any JSON value; the answer carries it back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<Value>,
+    /// The command and its fields.
+    #[serde(flatten)]
+    pub request: Request,
+}
+
+/// A legal move and what it leads to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListedMove {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveJson,
+    /// Whether the mover rolls again.
+    pub extra_roll: bool,
+    /// The position after it, `turn` set to whoever moves next.
+    pub position: PositionJson,
+}
+
+/// The answer to `legal_moves`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LegalMovesAnswer {
+    /// Every legal move, in the engine's order (empty: the roll passes).
+    pub moves: Vec<ListedMove>,
+}
+
+/// A move and the bot's value of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MoveValue {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveJson,
+    /// The mover's win probability after it, by the bot.
+    pub value: f64,
+}
+
+/// Present when a server limit stopped a search early.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Cut {
+    /// The limit that stopped it (`"time"`, `"nodes"`).
+    pub limit: String,
+    /// The plies the search finished: the answer's depth.
+    pub finished_depth: Option<u8>,
+    /// The plies the spec asked for.
+    pub depth: u8,
+}
+
+/// The answer to `choose`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ChooseAnswer {
+    /// The move played; null when the roll has no legal move.
+    #[serde(rename = "move")]
+    pub mv: Option<MoveJson>,
+    /// Every legal move's value, in the engine's order; null for an agent
+    /// that values no moves (random).
+    pub values: Option<Vec<MoveValue>>,
+    /// Set when a limit cut the search short.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Cut>,
+}
+
+/// The answer to `evaluate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EvaluateAnswer {
+    /// The side to move's win probability.
+    pub value: f64,
+    /// Set when a limit cut the search short.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Cut>,
+}
+
+/// The answer to `start`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StartAnswer {
+    /// The starting position.
+    pub position: PositionJson,
+}
+
+/// A rule set as front ends draw and play it.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RulesExport<'a> {
+    /// The race family.
+    Race(sawah_engine::export::RaceExport<'a>),
+    /// Senet.
+    Senet(sawah_engine::export::SenetExport),
+}
+
+/// The answer to `rules`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RulesAnswer {
+    /// The rule set.
+    #[schemars(with = "RulesExport<'static>")]
+    pub rules: Value,
+}
+
+/// The answer to `list_rules`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListRulesAnswer {
+    /// Every rule set's name.
+    pub rules: Vec<String>,
+}
+
+/// The answer to `score`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ScoreAnswer {
+    /// The score.
+    pub score: u32,
+}
+
+/// The answer to `daily`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DailyAnswer {
+    /// The day.
+    pub date: String,
+    /// The throws, in order.
+    pub throws: Vec<u8>,
+}
+
+/// A ranked move of a hint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HintedMove {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveJson,
+    /// The mover's win probability after it, by the reference.
+    pub value: f64,
+    /// What it gives away against the best move, in percentage points.
+    pub loss_pp: f64,
+    /// What it does.
+    pub tags: Vec<Tag>,
+    /// The tags in words.
+    pub words: Vec<String>,
+    /// The chance the opponent hits the moved piece next roll, where it can
+    /// be hit.
+    pub hit_chance: Option<f64>,
+}
+
+/// The answer to `hint` with a roll.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HintAnswer {
+    /// Every legal move, best first.
+    pub moves: Vec<HintedMove>,
+    /// What measured them.
+    pub reference: String,
+    /// Whether the values are exact.
+    pub exact: bool,
+}
+
+/// One roll of a roll table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RollChance {
+    /// The roll.
+    pub roll: u8,
+    /// Its probability.
+    pub probability: f64,
+    /// The mover's win probability after the best move for it.
+    pub value: f64,
+    /// That move, or `"pass"`.
+    #[serde(rename = "move")]
+    pub mv: MoveOrPass,
+}
+
+/// The answer to `hint` without a roll: the roll table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RollTableAnswer {
+    /// Every roll.
+    pub rolls: Vec<RollChance>,
+    /// The mover's win probability before the roll.
+    pub value: f64,
+    /// What measured them.
+    pub reference: String,
+    /// Whether the values are exact.
+    pub exact: bool,
+}
+
+/// The answer to `hello`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct HelloAnswer {
+    /// The program.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Who wrote it.
+    pub author: String,
+    /// The protocol's version.
+    pub protocol: u32,
+}
+
+/// A puzzle's question (the answer comes with `solve_puzzle`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PuzzleQuestion {
+    /// Its id.
+    pub id: String,
+    /// The rule set.
+    pub rules: String,
+    /// The position.
+    #[schemars(with = "PositionJson")]
+    pub position: Value,
+    /// The roll to play.
+    pub roll: u8,
+    /// Every legal move.
+    #[schemars(with = "Vec<MoveJson>")]
+    pub moves: Vec<Value>,
+    /// Its rating on the rule set's Elo scale.
+    pub rating: f64,
+    /// Set when the rating is outside the dial's range.
+    pub rating_bound: Option<RatingBound>,
+}
+
+/// The answer to `puzzle`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PuzzleAnswer {
+    /// The puzzle.
+    pub puzzle: PuzzleQuestion,
+    /// How many puzzles the set holds.
+    pub count: usize,
+}
+
+/// A puzzle move's value and loss.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PuzzleMoveLoss {
+    /// The move.
+    #[serde(rename = "move")]
+    #[schemars(with = "MoveJson")]
+    pub mv: Value,
+    /// The mover's exact win probability after it.
+    pub value: f64,
+    /// What it gives away against the best move, in percentage points.
+    pub loss_pp: f64,
+}
+
+/// The answer to `solve_puzzle`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SolvePuzzleAnswer {
+    /// The puzzle's id.
+    pub puzzle: String,
+    /// Whether the move finds the answer (reaches the best move's position).
+    pub correct: bool,
+    /// The move played.
+    #[serde(rename = "move")]
+    #[schemars(with = "MoveJson")]
+    pub mv: Value,
+    /// Its value.
+    pub value: f64,
+    /// The best move.
+    #[schemars(with = "MoveJson")]
+    pub best: Value,
+    /// Its value.
+    pub best_value: f64,
+    /// What the move played gave away, in percentage points.
+    pub loss_pp: f64,
+    /// How far the best move beats any move reaching another position.
+    pub margin_pp: f64,
+    /// The answer's themes.
+    pub themes: Vec<String>,
+    /// The natural move, which is wrong.
+    pub natural: NaturalMove,
+    /// The puzzle's rating.
+    pub rating: f64,
+    /// One sentence on the answer.
+    pub explanation: String,
+    /// Every legal move, valued.
+    pub moves: Vec<PuzzleMoveLoss>,
+}
+
+/// An error's kind and message (the kinds of `docs/protocol.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorBody {
+    /// What went wrong, for programs.
+    pub kind: ErrorKindName,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+/// The error kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKindName {
+    /// See [`crate::ErrorKind::InvalidJson`].
+    InvalidJson,
+    /// See [`crate::ErrorKind::InvalidRequest`].
+    InvalidRequest,
+    /// See [`crate::ErrorKind::MissingField`].
+    MissingField,
+    /// See [`crate::ErrorKind::InvalidField`].
+    InvalidField,
+    /// See [`crate::ErrorKind::UnknownCommand`].
+    UnknownCommand,
+    /// See [`crate::ErrorKind::UnknownRules`].
+    UnknownRules,
+    /// See [`crate::ErrorKind::InvalidPosition`].
+    InvalidPosition,
+    /// See [`crate::ErrorKind::InvalidRoll`].
+    InvalidRoll,
+    /// See [`crate::ErrorKind::InvalidBot`].
+    InvalidBot,
+    /// See [`crate::ErrorKind::GameNotOver`].
+    GameNotOver,
+    /// See [`crate::ErrorKind::Unsupported`].
+    Unsupported,
+    /// See [`crate::ErrorKind::TooLarge`].
+    TooLarge,
+    /// See [`crate::ErrorKind::TooExpensive`].
+    TooExpensive,
+}
+
+/// An error answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorAnswer {
+    /// The request's id, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<Value>,
+    /// The error.
+    pub error: ErrorBody,
+}
+
+/// Any answer of the protocol, as [`Bot::handle`](crate::Bot::handle)
+/// gives it.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Answer {
+    /// `legal_moves`.
+    LegalMoves(LegalMovesAnswer),
+    /// `choose`.
+    Choose(ChooseAnswer),
+    /// `evaluate`.
+    Evaluate(EvaluateAnswer),
+    /// `start`.
+    Start(StartAnswer),
+    /// `rules`.
+    Rules(RulesAnswer),
+    /// `list_rules`.
+    ListRules(ListRulesAnswer),
+    /// `score`.
+    Score(ScoreAnswer),
+    /// `daily`.
+    Daily(DailyAnswer),
+    /// `review`.
+    Review(Box<Review>),
+    /// `hint` with a roll.
+    Hint(HintAnswer),
+    /// `hint` without one.
+    RollTable(RollTableAnswer),
+    /// `hello`.
+    Hello(HelloAnswer),
+    /// `puzzle`.
+    Puzzle(PuzzleAnswer),
+    /// `solve_puzzle`.
+    SolvePuzzle(SolvePuzzleAnswer),
+}
+
+/// A response line: the request's id, then an answer's fields or the error.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Response {
+    /// An answer.
+    Answer {
+        /// The request's id, when it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<Value>,
+        /// The answer's fields.
+        #[serde(flatten)]
+        answer: Answer,
+    },
+    /// An error.
+    Error(ErrorAnswer),
+}
+
+/// Players named by [`Player`] in answers (kept so the schema lists it).
+pub type Side = Player;
+
+/// Every request and answer type by name, with its JSON Schema: the
+/// `components.schemas` of the OpenAPI document (references between them
+/// are `#/components/schemas/NAME`).
+pub fn schema_document() -> Map<String, Value> {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.definitions_path = "/components/schemas".into();
+    });
+    let mut generator = settings.into_generator();
+    let mut roots = Map::new();
+    macro_rules! root {
+        ($($name:literal => $ty:ty),* $(,)?) => {
+            $(roots.insert($name.to_string(), generator.subschema_for::<$ty>().to_value());)*
+        };
+    }
+    root! {
+        "RequestLine" => RequestLine,
+        "Response" => Response,
+        "LegalMovesRequest" => LegalMovesRequest,
+        "ChooseRequest" => ChooseRequest,
+        "EvaluateRequest" => EvaluateRequest,
+        "HintRequest" => HintRequest,
+        "ReviewRequest" => ReviewRequest,
+        "SolvePuzzleRequest" => SolvePuzzleRequest,
+        "LegalMovesAnswer" => LegalMovesAnswer,
+        "ChooseAnswer" => ChooseAnswer,
+        "EvaluateAnswer" => EvaluateAnswer,
+        "StartAnswer" => StartAnswer,
+        "RulesAnswer" => RulesAnswer,
+        "ListRulesAnswer" => ListRulesAnswer,
+        "ScoreAnswer" => ScoreAnswer,
+        "DailyAnswer" => DailyAnswer,
+        "ReviewAnswer" => Review,
+        "HintAnswer" => HintAnswer,
+        "RollTableAnswer" => RollTableAnswer,
+        "HelloAnswer" => HelloAnswer,
+        "PuzzleAnswer" => PuzzleAnswer,
+        "SolvePuzzleAnswer" => SolvePuzzleAnswer,
+        "ErrorAnswer" => ErrorAnswer,
+        "PuzzleMove" => PuzzleMove,
+    }
+    let mut schemas = Map::new();
+    for (name, schema) in generator.take_definitions(true) {
+        schemas.insert(name, schema);
+    }
+    // A root that is only a reference to its own definition adds nothing.
+    for (name, schema) in roots {
+        let own = format!("#/components/schemas/{name}");
+        if schema.get("$ref").and_then(Value::as_str) != Some(own.as_str()) {
+            schemas.insert(name, schema);
+        }
+    }
+    schemas
+}
