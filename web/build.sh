@@ -31,7 +31,7 @@ rm -rf "$dist"
 mkdir -p "$dist/wasm" "$dist/models"
 "$bindgen" --target web --no-typescript --out-dir "$dist/wasm" \
   "$target_dir/wasm32-unknown-unknown/wasm/sawah_wasm.wasm"
-cp web/js/index.js web/js/index.d.ts web/js/worker.js web/README.md "$dist/"
+cp web/js/index.js web/js/index.d.ts web/js/protocol.d.ts web/js/worker.js web/README.md "$dist/"
 cp models/manifest.json models/*.safetensors models/*.puzzles.jsonl "$dist/models/"
 version=$(awk -F'"' '/^\[workspace.package\]/ { s = 1 } s && /^version/ { print $2; exit }' Cargo.toml)
 node web/scripts/package-json.mjs "$version" > "$dist/package.json"

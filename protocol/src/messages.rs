@@ -701,15 +701,44 @@ pub fn schema_document() -> Map<String, Value> {
         "PuzzleMove" => PuzzleMove,
     }
     let mut schemas = Map::new();
-    for (name, schema) in generator.take_definitions(true) {
+    for (name, mut schema) in generator.take_definitions(true) {
+        ref_siblings_to_all_of(&mut schema);
         schemas.insert(name, schema);
     }
     // A root that is only a reference to its own definition adds nothing.
     for (name, schema) in roots {
         let own = format!("#/components/schemas/{name}");
         if schema.get("$ref").and_then(Value::as_str) != Some(own.as_str()) {
+            let mut schema = schema;
+            ref_siblings_to_all_of(&mut schema);
             schemas.insert(name, schema);
         }
     }
     schemas
+}
+
+/// Rewrites every `{"$ref":R, …constraints}` in `schema` as
+/// `{"allOf":[{"$ref":R}], …constraints}`. JSON Schema 2020-12 reads both
+/// alike, but OpenAPI 3.0 tools (openapi-typescript among them) ignore
+/// what stands beside a `$ref`, such as the `"cmd"` of a tagged request.
+fn ref_siblings_to_all_of(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let constrained = map
+                .keys()
+                .any(|key| !matches!(key.as_str(), "$ref" | "description"));
+            if constrained && let Some(reference) = map.remove("$ref") {
+                let entry = serde_json::json!({ "$ref": reference });
+                match map.get_mut("allOf") {
+                    Some(Value::Array(all)) => all.push(entry),
+                    _ => {
+                        map.insert("allOf".into(), Value::Array(vec![entry]));
+                    }
+                }
+            }
+            map.values_mut().for_each(ref_siblings_to_all_of);
+        }
+        Value::Array(items) => items.iter_mut().for_each(ref_siblings_to_all_of),
+        _ => {}
+    }
 }

@@ -7,6 +7,7 @@ use crate::answers::AnswerMemory;
 use crate::errors::{ApiError, json_response, status_of};
 use crate::metrics::Metrics;
 use crate::pool::{Answer, Gone, Pool, Refused};
+use crate::schema::{Health, Readiness};
 use axum::body::Body;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{MatchedPath, Path, Query, Request, State};
@@ -589,7 +590,10 @@ fn path_error(rejection: PathRejection) -> ApiError {
 #[utoipa::path(get, path = "/healthz", tag = "operations",
     responses((status = 200, description = "{\"status\":\"ok\"}", body = Object)))]
 async fn healthz() -> Response {
-    json_response(StatusCode::OK, &json!({"status": "ok"}))
+    let health = Health {
+        status: "ok".to_string(),
+    };
+    json_response(StatusCode::OK, &json!(health))
 }
 
 /// Readiness: whether this instance can take work soon. 503 only while
@@ -629,11 +633,11 @@ async fn readyz(State(state): Shared) -> Response {
     }
     json_response(
         StatusCode::OK,
-        &json!({
-            "status": "ready",
-            "workers": state.pool.workers(),
-            "queued": state.pool.queued(),
-            "places": state.pool.capacity(),
+        &json!(Readiness {
+            status: "ready".to_string(),
+            workers: state.pool.workers(),
+            queued: state.pool.queued(),
+            places: state.pool.capacity(),
         }),
     )
 }
@@ -712,7 +716,8 @@ async fn method_not_allowed(request: Request) -> ApiError {
 )]
 struct ApiDoc;
 
-/// The OpenAPI document of every route, generated from the handlers.
+/// The OpenAPI document of every route: the routes, parameters and statuses
+/// from the handlers, the schemas from the protocol's types.
 pub fn openapi_document() -> Value {
-    serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null)
+    crate::schema::with_schemas(serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null))
 }

@@ -27,6 +27,7 @@ pub mod errors;
 pub mod loadtest;
 pub mod metrics;
 pub mod pool;
+pub mod schema;
 
 use api::AppState;
 use axum::http::{HeaderName, HeaderValue, Request};

@@ -642,3 +642,187 @@ proptest! {
         prop_assert_eq!(server.get("/healthz").status, 200);
     }
 }
+
+/// Validates answers against the server's own OpenAPI document: the schema
+/// it gives for the route, method and status.
+struct SchemaCheck {
+    document: Value,
+}
+
+impl SchemaCheck {
+    fn of(server: &TestServer) -> SchemaCheck {
+        let document = server.get("/openapi.json").body;
+        assert!(document["components"]["schemas"].is_object());
+        SchemaCheck { document }
+    }
+
+    /// What is wrong with `body` as the answer of status `status` to
+    /// `method` on the route `template`, by the document's schema.
+    fn errors(&self, method: &str, template: &str, status: u16, body: &Value) -> Vec<String> {
+        let schema = &self.document["paths"][template][method]["responses"][status.to_string()]["content"]
+            ["application/json"]["schema"];
+        assert!(
+            schema.is_object(),
+            "{method} {template} documents no JSON schema for status {status}"
+        );
+        let mut root = schema.clone();
+        root["components"] = self.document["components"].clone();
+        let validator = jsonschema::draft202012::new(&root)
+            .unwrap_or_else(|e| panic!("the schema of {method} {template} {status}: {e}"));
+        validator
+            .iter_errors(body)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect()
+    }
+
+    /// Checks `answer` of `method` on the route `template`; returns what
+    /// was checked, for the test's list of what was covered.
+    fn check(&self, method: &str, template: &str, answer: &Answer) -> String {
+        let errors = self.errors(method, template, answer.status, &answer.body);
+        assert!(
+            errors.is_empty(),
+            "{method} {template} {} does not match its schema: {errors:?}\n{}",
+            answer.status,
+            answer.text
+        );
+        format!("{method} {template} {}", answer.status)
+    }
+}
+
+#[test]
+fn every_route_answers_as_its_openapi_schema_says() {
+    let server = TestServer::default();
+    let schema = SchemaCheck::of(&server);
+    let review_game = json!({"rules": "ur", "moves": ["2:0-2", "0:pass", "4:0-4"]});
+    let position_notation = UR_START;
+    let position_json = server.get("/v1/start/senet").body["position"].clone();
+    let puzzle = server.get("/v1/puzzles/ur/ur-eb0d40ab");
+    let a_move = puzzle.body["puzzle"]["moves"][0].clone();
+    let gets: Vec<(&str, String)> = vec![
+        ("/v1/rules", "/v1/rules".into()),
+        ("/v1/rules/{name}", "/v1/rules/ur".into()),
+        ("/v1/rules/{name}", "/v1/rules/senet".into()),
+        ("/v1/rules/{name}", "/v1/rules/nowhere".into()),
+        ("/v1/start/{rules}", "/v1/start/masters".into()),
+        ("/v1/daily/{date}", "/v1/daily/2026-12-02?count=5".into()),
+        ("/v1/daily/{date}", "/v1/daily/2026-02-30".into()),
+        (
+            "/v1/puzzles/{rules}/daily/{date}",
+            "/v1/puzzles/ur/daily/2026-12-05".into(),
+        ),
+        (
+            "/v1/puzzles/{rules}/{id}",
+            "/v1/puzzles/ur/ur-eb0d40ab".into(),
+        ),
+        (
+            "/v1/puzzles/{rules}/{id}",
+            "/v1/puzzles/ur/ur-00000000".into(),
+        ),
+        (
+            "/v1/puzzles/{rules}",
+            "/v1/puzzles/sawah?rating=300&seed=2".into(),
+        ),
+        ("/healthz", "/healthz".into()),
+        ("/readyz", "/readyz".into()),
+    ];
+    let posts: Vec<(&str, Value)> = vec![
+        (
+            "/v1/legal-moves",
+            json!({"position": position_notation, "roll": 2}),
+        ),
+        (
+            "/v1/legal-moves",
+            json!({"position": position_json, "roll": 3}),
+        ),
+        (
+            "/v1/legal-moves",
+            json!({"position": position_notation, "roll": 9}),
+        ),
+        (
+            "/v1/choose",
+            json!({"position": position_notation, "roll": 2, "bot": "hard"}),
+        ),
+        (
+            "/v1/choose",
+            json!({"position": position_notation, "roll": 0, "bot": "hard"}),
+        ),
+        (
+            "/v1/choose",
+            json!({"position": position_notation, "roll": 2, "bot": "random"}),
+        ),
+        (
+            "/v1/choose",
+            json!({"position": position_json, "roll": 2, "bot": {"agent": "expectiminimax", "depth": 1}}),
+        ),
+        (
+            "/v1/choose",
+            json!({"position": position_notation, "roll": 2}),
+        ),
+        (
+            "/v1/evaluate",
+            json!({"position": position_notation, "bot": "medium"}),
+        ),
+        ("/v1/review", json!({"game": review_game})),
+        (
+            "/v1/review",
+            json!({"game": {"rules": "ur", "moves": ["2:0-9"]}}),
+        ),
+        (
+            "/v1/hint",
+            json!({"position": position_notation, "roll": 4}),
+        ),
+        ("/v1/hint", json!({"position": position_notation})),
+        (
+            "/v1/solve-puzzle",
+            json!({"rules": "ur", "puzzle": "ur-eb0d40ab", "move": a_move}),
+        ),
+        ("/v1/request", json!({"id": 7, "cmd": "hello"})),
+        ("/v1/request", json!({"id": 8, "cmd": "list_rules"})),
+        (
+            "/v1/request",
+            json!({"cmd": "score", "position": position_json}),
+        ),
+        ("/v1/request", json!({"cmd": "fly"})),
+        (
+            "/v1/request",
+            json!([
+                {"id": 1, "cmd": "start", "rules": "ur"},
+                {"id": 2, "cmd": "rules", "rules": "senet"},
+                {"id": 3, "cmd": "daily", "date": "2026-12-01", "count": 3},
+                {"id": 4, "cmd": "review", "game": {"rules": "ur", "moves": ["2:0-2"]}},
+                {"id": 5, "cmd": "puzzle", "rules": "ur", "rating": 500},
+                {"id": 6, "cmd": "choose", "position": UR_START, "roll": 9, "bot": "easy"},
+            ]),
+        ),
+    ];
+    let mut covered = std::collections::BTreeSet::new();
+    // The check can fail: an answer with a wrong field does not pass.
+    let mut chosen = server.post("/v1/choose", &posts[3].1);
+    schema.check("post", "/v1/choose", &chosen);
+    chosen.body["move"]["to"] = json!("home");
+    assert!(
+        !schema
+            .errors("post", "/v1/choose", 200, &chosen.body)
+            .is_empty()
+    );
+    for (template, path) in &gets {
+        covered.insert(schema.check("get", template, &server.get(path)));
+    }
+    for (template, body) in &posts {
+        covered.insert(schema.check("post", template, &server.post(template, body)));
+    }
+    // Every JSON route of the document was checked with at least its 200.
+    let paths = schema.document["paths"].as_object().unwrap();
+    for (path, methods) in paths {
+        for method in methods.as_object().unwrap().keys() {
+            let json =
+                methods[method]["responses"]["200"]["content"]["application/json"].is_object();
+            let name = format!("{method} {path} 200");
+            assert!(
+                !json || path == "/openapi.json" || covered.contains(&name),
+                "{name} was not checked"
+            );
+        }
+    }
+    server.shut_down().unwrap();
+}

@@ -1,332 +1,89 @@
-// Types of sawah-ai's browser package. The JSON shapes are the bot
-// protocol's (docs/protocol.md in the repository).
+// Types of sawah-ai's browser package. The protocol's JSON shapes come from
+// ./protocol.d.ts, generated from the OpenAPI document of `sawah serve`
+// (docs/openapi.json, itself generated from the protocol's Rust types) by
+// `npm run types`; the web tests fail when the two differ.
+import type { components } from './protocol';
+
+type Schemas = components['schemas'];
 
 /** A player: light moves first. */
-export type Player = 'light' | 'dark';
-
+export type Player = Schemas['Player'];
+/** One side of a position (`waiting` belongs to the race family only). */
+export type SideJson = Schemas['SideJson'];
 /** One side of a race (Twenty Squares, Ur) position. */
-export interface RaceSide {
-  /** Pieces not yet entered. */
-  waiting: number;
-  /** Pieces borne off. */
-  scored: number;
-  /** Occupied squares, in this player's own route numbering (1..route_length). */
-  squares: number[];
-}
-
+export type RaceSide = SideJson & { waiting: number };
 /** One side of a Senet position (no waiting pieces: all start on the board). */
-export interface SenetSide {
-  scored: number;
-  /** Occupied houses (1..30). */
-  squares: number[];
-}
-
+export type SenetSide = Omit<SideJson, 'waiting'>;
 /** A position as JSON. */
-export interface PositionJson {
-  /** The rule set id (`ur`, `sawah`, `senet`, …). */
-  rules: string;
-  /** The side to move. */
-  turn: Player;
-  light: RaceSide | SenetSide;
-  dark: RaceSide | SenetSide;
-}
-
+export type PositionJson = Schemas['PositionJson'];
 /** A position: JSON, or the one-line notation (`"ur light 7/-/0 7/-/0"`). */
-export type Position = PositionJson | string;
-
+export type Position = Schemas['PositionInput'];
 /** A move: `from` 0 enters a piece (race family); `to` "off" bears it off. */
-export interface Move {
-  from: number;
-  to: number | 'off';
-}
-
+export type Move = Schemas['MoveJson'];
 /** A legal move with what follows it. */
-export interface LegalMove extends Move {
-  /** Whether the mover rolls again. */
-  extra_roll: boolean;
-  /** The position after the move, with the side to move next. */
-  position: PositionJson;
-}
-
+export type LegalMove = Schemas['ListedMove'];
 /** A move with its value: the mover's win probability after it, as the agent sees it. */
-export interface MoveValue extends Move {
-  value: number;
-}
-
+export type MoveValue = Schemas['MoveValue'];
 /** What `choose` answers. */
-export interface Choice {
-  /** The move played; null when there is no legal move (the turn passes). */
-  move: Move | null;
-  /** Every legal move's value in legal-move order; null for agents without values (random). */
-  values: MoveValue[] | null;
-  /** Present only when a front door's limit cut the search short (never in the browser, which sets none). */
-  cut?: Cut;
-}
-
+export type Choice = Schemas['ChooseAnswer'];
 /** How a limit cut a search short: the answer comes from the deepest depth finished. */
-export interface Cut {
-  /** The limit, in words ("the node budget of 5000000 nodes a request"). */
-  limit: string;
-  /** The plies the search finished: the answer's depth. */
-  finished_depth: number | null;
-  /** The plies the bot's spec asked for. */
-  depth: number;
-}
-
+export type Cut = Schemas['Cut'];
 /**
  * An agent: a level (`"easy"`, `"medium"`, `"hard"`, with options as in
  * `"hard:seed=3"`), a spec string (`"expectiminimax:depth=2:noise=0.02"`), or
  * a spec object (`{agent: "expectiminimax", depth: 2}`).
  */
-export type BotSpec = string | ({ agent: string } & Record<string, string | number | boolean>);
-
+export type BotSpec = Schemas['BotSpec'];
 /** The odds of one roll. */
-export interface RollOdds {
-  roll: number;
-  probability: number;
-}
-
+export type RollOdds = Schemas['RollOdds'];
 /** A board cell as [row, column]. */
-export type Cell = [number, number];
-
+export type Cell = Schemas['Cell'];
 /** One square of a race route. */
-export interface RouteSquare {
-  square: number;
-  cell: Cell;
-  mark: boolean;
-  shared: boolean;
-  /** The opponent's number for the same cell, on shared squares. */
-  opponent_square: number | null;
-}
-
+export type RouteSquare = Schemas['RouteSquare'];
 /** What a front end needs to draw and play a race rule set. */
-export interface RaceRules {
-  name: string;
-  family: 'race';
-  description: string;
-  pieces: number;
-  route_length: number;
-  /** The square number that means "borne off". */
-  off: number;
-  first_player: Player;
-  board: { rows: number; columns: number; cells: Cell[] };
-  marks: { cells: Cell[]; extra_roll: boolean; safe: boolean; [flag: string]: unknown };
-  routes: { light: RouteSquare[]; dark: RouteSquare[] };
-  dice: RollOdds[];
-  spec: Record<string, unknown>;
-}
-
+export type RaceRules = Schemas['RaceExport'];
 /** One house of the Senet board. */
-export interface SenetHouse {
-  house: number;
-  cell: Cell;
-  /** The house's name where it is special (House of Beauty, of Water, …). */
-  special: string | null;
-  /** Whether a piece there cannot be attacked. */
-  safe: boolean;
-}
-
+export type SenetHouse = Schemas['SenetHouse'];
 /** What a front end needs to draw and play Senet. */
-export interface SenetRules {
-  name: string;
-  family: 'senet';
-  description: string;
-  pieces: number;
-  houses: number;
-  off: number;
-  first_player: Player;
-  start: PositionJson;
-  board: { rows: number; columns: number; houses: SenetHouse[] };
-  dice: RollOdds[];
-}
-
-export type Rules = RaceRules | SenetRules;
-
+export type SenetRules = Schemas['SenetExport'];
+/** A rule set for front ends. */
+export type Rules = Schemas['RulesExport'];
 /** A protocol error kind. */
-export type ErrorKind =
-  | 'invalid_json'
-  | 'invalid_request'
-  | 'missing_field'
-  | 'invalid_field'
-  | 'unknown_command'
-  | 'unknown_rules'
-  | 'invalid_position'
-  | 'invalid_roll'
-  | 'invalid_bot'
-  | 'game_not_over'
-  | 'unsupported'
-  | 'too_large'
-  | 'too_expensive';
-
+export type ErrorKind = Schemas['ErrorKindName'];
 /** The `error` field of a response. */
-export interface ProtocolErrorJson {
-  kind: ErrorKind;
-  message: string;
-}
-
+export type ProtocolErrorJson = Schemas['ErrorBody'];
 /** A protocol request (see docs/protocol.md); `id` is echoed in the response. */
-export type Request = { id?: unknown } & (
-  | { cmd: 'legal_moves'; position: Position; roll: number }
-  | { cmd: 'choose'; position: Position; roll: number; bot?: BotSpec }
-  | { cmd: 'evaluate'; position: Position; bot?: BotSpec }
-  | { cmd: 'start'; rules: string }
-  | { cmd: 'rules'; rules: string }
-  | { cmd: 'list_rules' }
-  | { cmd: 'score'; position: Position }
-  | { cmd: 'daily'; date: string; count?: number; rules?: string }
-  | { cmd: 'review'; game: GameRecord; bot?: BotSpec }
-  | { cmd: 'hint'; position: Position; roll?: number; bot?: BotSpec }
-  | { cmd: 'hello' }
-  | ({ cmd: 'puzzle'; rules: string } & PuzzleChoice)
-  | { cmd: 'solve_puzzle'; rules: string; puzzle: string; move: Move }
-);
-
+export type Request = Schemas['RequestLine'];
 /** Which puzzle: by id, of the day, or near a rating. */
-export type PuzzleChoice = { puzzle: string } | { date: string } | { rating: number; seed?: number };
-
+export type PuzzleChoice = Omit<Schemas['PuzzleRequest'], 'rules'>;
 /** A puzzle's question (the answer comes from `solvePuzzle`). */
-export interface PuzzleQuestion {
-  puzzle: {
-    id: string;
-    rules: string;
-    position: Position;
-    roll: number;
-    moves: Move[];
-    /** Elo on the rule set's scale at which the strength dial finds the answer half the time. */
-    rating: number;
-    /** Set when the rating is at a bound of the dial. */
-    rating_bound: 'at_most' | 'at_least' | null;
-  };
-  /** How many puzzles the set holds. */
-  count: number;
-}
-
+export type PuzzleQuestion = Schemas['PuzzleAnswer'];
 /** A puzzle's answer checked and explained. */
-export interface PuzzleVerdict {
-  puzzle: string;
-  correct: boolean;
-  move: Move;
-  value: number;
-  best: Move;
-  best_value: number;
-  loss_pp: number;
-  margin_pp: number;
-  themes: string[];
-  natural: { move: Move; by: string[] };
-  rating: number;
-  explanation: string;
-  moves: { move: Move; value: number; loss_pp: number }[];
-}
-
+export type PuzzleVerdict = Schemas['SolvePuzzleAnswer'];
 /** A game as JSON (docs/protocol.md, "Game records"). */
-export type GameRecord = {
-  rules: string;
-  /** The position the game started from; the rule set's start when left out. */
-  start?: Position;
-} & (
-  | { turns: { roll: number; move: { from: number; to: number | 'off' } | 'pass' }[] }
-  /** Moves as tournament results write them: `"2:0-2"`, `"0:pass"`. */
-  | { moves: string[] }
-);
-
+export type GameRecord = Schemas['GameRecord'];
 /** How good a move was. */
-export type MoveClass = 'forced' | 'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder';
-
+export type MoveClass = Schemas['Class'];
 /** One reviewed turn (losses and luck in percentage points of win probability). */
-export interface ReviewedTurn {
-  turn: number;
-  player: Player;
-  roll: number;
-  played: string;
-  best: string;
-  value_played: number;
-  value_best: number;
-  loss_pp: number;
-  class: MoveClass;
-  luck_pp: number;
-}
-
+export type ReviewedTurn = Schemas['Turn'];
 /** A strength estimate on the rule set's calibration scale. */
-export interface Strength {
-  elo: number;
-  low: number;
-  high: number;
-  text: string;
-}
-
+export type Strength = Schemas['Estimate'];
 /** One player's totals in a review. */
-export interface ReviewSummary {
-  decisions: number;
-  total_loss_pp: number;
-  mean_loss_pp: number;
-  loss_sd_pp: number;
-  best: number;
-  good: number;
-  inaccuracies: number;
-  mistakes: number;
-  blunders: number;
-  luck_pp: number;
-  /** Only for exact reviews (perfect play) of calibrated rule sets. */
-  strength?: Strength;
-}
-
+export type ReviewSummary = Schemas['Summary'];
 /** The answer of `review`. */
-export interface Review {
-  rules: string;
-  reference: string;
-  exact: boolean;
-  turns: ReviewedTurn[];
-  light: ReviewSummary;
-  dark: ReviewSummary;
-  winner: Player | null;
-  /** Who played, when the record named them (`sawah review` of a tournament's results line). */
-  players?: { light: string; dark: string };
-}
-
+export type Review = Schemas['Review'];
 /** What a move does (docs/protocol.md, "Review, hints and strength"). */
-export type MoveTag =
-  | 'enters' | 'captures' | 'rolls_again' | 'safe' | 'protected' | 'forms_wall'
-  | 'beauty' | 'water' | 'backward' | 'bears_off' | 'wins';
-
+export type MoveTag = Schemas['Tag'];
 /** One ranked move of a hint. */
-export interface HintedMove {
-  from: number;
-  to: number | 'off';
-  value: number;
-  loss_pp: number;
-  tags: MoveTag[];
-  words: string[];
-  /** The chance the opponent's next roll can hit one of the mover's pieces; null when the mover rolls again. */
-  hit_chance: number | null;
-}
-
+export type HintedMove = Schemas['HintedMove'];
 /** The answer of `hint`. */
-export interface Hint {
-  moves: HintedMove[];
-  reference: string;
-  exact: boolean;
-}
-
+export type Hint = Schemas['HintAnswer'];
 /** One roll of a roll table: its chance and the mover's win probability after it with the best move. */
-export interface RollChance {
-  roll: number;
-  probability: number;
-  value: number;
-  /** The best move's squares, or "pass" when the roll has no legal move. */
-  move: { from: number | string; to: number | string } | 'pass';
-}
-
+export type RollChance = Schemas['RollChance'];
 /** The answer of `hint` without a roll (before the dice are thrown). */
-export interface RollTable {
-  rolls: RollChance[];
-  /** The position's value before the roll: the rolls' values weighted by their chances. */
-  value: number;
-  reference: string;
-  exact: boolean;
-}
-
+export type RollTable = Schemas['RollTableAnswer'];
 /** A protocol response: the request's `id`, then the result's fields or `error`. */
-export type Response = { id?: unknown; error?: ProtocolErrorJson } & Record<string, unknown>;
+export type Response = Schemas['Response'];
 
 /** Bytes as the package accepts them. */
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;

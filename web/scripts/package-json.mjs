@@ -23,7 +23,7 @@ const manifest = {
     './wasm/*': './wasm/*',
     './package.json': './package.json',
   },
-  files: ['index.js', 'index.d.ts', 'worker.js', 'wasm/', 'models/', 'README.md'],
+  files: ['index.js', 'index.d.ts', 'protocol.d.ts', 'worker.js', 'wasm/', 'models/', 'README.md'],
   sideEffects: ['./worker.js'],
   engines: { node: '>=20' },
 };
