@@ -660,59 +660,93 @@ pub enum Response {
 /// Players named by [`Player`] in answers (kept so the schema lists it).
 pub type Side = Player;
 
-/// Every request and answer type by name, with its JSON Schema: the
-/// `components.schemas` of the OpenAPI document (references between them
-/// are `#/components/schemas/NAME`).
-pub fn schema_document() -> Map<String, Value> {
+/// The schemas of what a bot reads, or of what it writes: a request's
+/// optional fields may be left out, an answer's fields are there whenever
+/// it writes them (null included), and each side's schema says so.
+fn generator(answers: bool) -> schemars::SchemaGenerator {
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
         s.definitions_path = "/components/schemas".into();
     });
-    let mut generator = settings.into_generator();
-    let mut roots = Map::new();
-    macro_rules! root {
-        ($($name:literal => $ty:ty),* $(,)?) => {
-            $(roots.insert($name.to_string(), generator.subschema_for::<$ty>().to_value());)*
-        };
-    }
-    root! {
-        "RequestLine" => RequestLine,
-        "Response" => Response,
-        "LegalMovesRequest" => LegalMovesRequest,
-        "ChooseRequest" => ChooseRequest,
-        "EvaluateRequest" => EvaluateRequest,
-        "HintRequest" => HintRequest,
-        "ReviewRequest" => ReviewRequest,
-        "SolvePuzzleRequest" => SolvePuzzleRequest,
-        "LegalMovesAnswer" => LegalMovesAnswer,
-        "ChooseAnswer" => ChooseAnswer,
-        "EvaluateAnswer" => EvaluateAnswer,
-        "StartAnswer" => StartAnswer,
-        "RulesAnswer" => RulesAnswer,
-        "ListRulesAnswer" => ListRulesAnswer,
-        "ScoreAnswer" => ScoreAnswer,
-        "DailyAnswer" => DailyAnswer,
-        "ReviewAnswer" => Review,
-        "HintAnswer" => HintAnswer,
-        "RollTableAnswer" => RollTableAnswer,
-        "HelloAnswer" => HelloAnswer,
-        "PuzzleAnswer" => PuzzleAnswer,
-        "SolvePuzzleAnswer" => SolvePuzzleAnswer,
-        "ErrorAnswer" => ErrorAnswer,
-        "PuzzleMove" => PuzzleMove,
-    }
+    let settings = if answers {
+        settings.for_serialize()
+    } else {
+        settings.for_deserialize()
+    };
+    settings.into_generator()
+}
+
+/// The schemas `generator` made, each `roots` entry under its name
+/// (a root that only refers to its own definition adds nothing).
+fn definitions(
+    mut generator: schemars::SchemaGenerator,
+    roots: Vec<(&str, schemars::Schema)>,
+) -> Map<String, Value> {
     let mut schemas = Map::new();
     for (name, mut schema) in generator.take_definitions(true) {
         ref_siblings_to_all_of(&mut schema);
         schemas.insert(name, schema);
     }
-    // A root that is only a reference to its own definition adds nothing.
     for (name, schema) in roots {
         let own = format!("#/components/schemas/{name}");
+        let mut schema = schema.to_value();
         if schema.get("$ref").and_then(Value::as_str) != Some(own.as_str()) {
-            let mut schema = schema;
             ref_siblings_to_all_of(&mut schema);
-            schemas.insert(name, schema);
+            schemas.insert(name.to_string(), schema);
         }
+    }
+    schemas
+}
+
+/// The requests' schemas by name ([`schema_document`]).
+fn request_schemas() -> Map<String, Value> {
+    let mut g = generator(false);
+    let roots = vec![
+        ("RequestLine", g.subschema_for::<RequestLine>()),
+        ("LegalMovesRequest", g.subschema_for::<LegalMovesRequest>()),
+        ("ChooseRequest", g.subschema_for::<ChooseRequest>()),
+        ("EvaluateRequest", g.subschema_for::<EvaluateRequest>()),
+        ("HintRequest", g.subschema_for::<HintRequest>()),
+        ("ReviewRequest", g.subschema_for::<ReviewRequest>()),
+        (
+            "SolvePuzzleRequest",
+            g.subschema_for::<SolvePuzzleRequest>(),
+        ),
+    ];
+    definitions(g, roots)
+}
+
+/// The answers' schemas by name ([`schema_document`]).
+fn answer_schemas() -> Map<String, Value> {
+    let mut g = generator(true);
+    let roots = vec![
+        ("Response", g.subschema_for::<Response>()),
+        ("LegalMovesAnswer", g.subschema_for::<LegalMovesAnswer>()),
+        ("ChooseAnswer", g.subschema_for::<ChooseAnswer>()),
+        ("EvaluateAnswer", g.subschema_for::<EvaluateAnswer>()),
+        ("StartAnswer", g.subschema_for::<StartAnswer>()),
+        ("RulesAnswer", g.subschema_for::<RulesAnswer>()),
+        ("ListRulesAnswer", g.subschema_for::<ListRulesAnswer>()),
+        ("ScoreAnswer", g.subschema_for::<ScoreAnswer>()),
+        ("DailyAnswer", g.subschema_for::<DailyAnswer>()),
+        ("ReviewAnswer", g.subschema_for::<Review>()),
+        ("HintAnswer", g.subschema_for::<HintAnswer>()),
+        ("RollTableAnswer", g.subschema_for::<RollTableAnswer>()),
+        ("HelloAnswer", g.subschema_for::<HelloAnswer>()),
+        ("PuzzleAnswer", g.subschema_for::<PuzzleAnswer>()),
+        ("SolvePuzzleAnswer", g.subschema_for::<SolvePuzzleAnswer>()),
+        ("ErrorAnswer", g.subschema_for::<ErrorAnswer>()),
+    ];
+    definitions(g, roots)
+}
+
+/// Every request and answer type by name, with its JSON Schema: the
+/// `components.schemas` of the OpenAPI document (references between them
+/// are `#/components/schemas/NAME`). A type that travels both ways (a
+/// position, a move) has one schema, the same either way (a test checks).
+pub fn schema_document() -> Map<String, Value> {
+    let mut schemas = request_schemas();
+    for (name, schema) in answer_schemas() {
+        schemas.entry(name).or_insert(schema);
     }
     schemas
 }
@@ -740,5 +774,40 @@ fn ref_siblings_to_all_of(schema: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(ref_siblings_to_all_of),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_that_travels_both_ways_has_one_schema() {
+        let requests = request_schemas();
+        let answers = answer_schemas();
+        let shared: Vec<&String> = requests
+            .keys()
+            .filter(|k| answers.contains_key(*k))
+            .collect();
+        assert!(
+            shared.iter().any(|name| *name == "PositionJson"),
+            "{shared:?}"
+        );
+        for name in shared {
+            assert_eq!(requests[name], answers[name], "{name}");
+        }
+    }
+
+    #[test]
+    fn an_answer_field_written_as_null_is_required_and_nullable() {
+        let answers = answer_schemas();
+        let choose = &answers["ChooseAnswer"];
+        let required = choose["required"].as_array().expect("required fields");
+        assert!(required.contains(&Value::from("move")), "{choose}");
+        assert!(!required.contains(&Value::from("cut")), "{choose}");
+        let requests = request_schemas();
+        let choose = &requests["ChooseRequest"];
+        let required = choose["required"].as_array().expect("required fields");
+        assert!(!required.contains(&Value::from("bot")), "{choose}");
     }
 }

@@ -172,7 +172,8 @@ fn schemas() -> Map<String, Value> {
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
         s.definitions_path = "/components/schemas".into();
     });
-    let mut generator = settings.into_generator();
+    // The server's own answers: schemas of what it writes.
+    let mut generator = settings.for_serialize().into_generator();
     let own = [
         ("HttpError", generator.subschema_for::<HttpError>()),
         ("Health", generator.subschema_for::<Health>()),

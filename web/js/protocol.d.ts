@@ -632,12 +632,12 @@ export interface components {
         /** @description The answer to `choose`. */
         ChooseAnswer: {
             /** @description The move played; null when the roll has no legal move. */
-            move?: components["schemas"]["MoveJson"] | null;
+            move: components["schemas"]["MoveJson"] | null;
             /**
              * @description Every legal move's value, in the engine's order; null for an agent
              *     that values no moves (random).
              */
-            values?: components["schemas"]["MoveValue"][] | null;
+            values: components["schemas"]["MoveValue"][] | null;
             /** @description Set when a limit cut the search short. */
             cut?: components["schemas"]["Cut"] | null;
         };
@@ -665,7 +665,7 @@ export interface components {
              * Format: uint8
              * @description The plies the search finished: the answer's depth.
              */
-            finished_depth?: number | null;
+            finished_depth: number | null;
             /**
              * Format: uint8
              * @description The plies the spec asked for.
@@ -786,7 +786,7 @@ export interface components {
              * Format: uint8
              * @description The opponent's number for the same cell, on shared squares.
              */
-            opponent_square?: number | null;
+            opponent_square: number | null;
         };
         /** @description One roll and its probability. */
         RollOdds: {
@@ -893,7 +893,7 @@ export interface components {
             /** @description Its board cell, `[row, column]`. */
             cell: number[];
             /** @description The house's name where it is special. */
-            special?: string | null;
+            special: string | null;
             /** @description Whether a piece there cannot be attacked. */
             safe: boolean;
         };
@@ -932,7 +932,7 @@ export interface components {
             /** @description Dark's totals. */
             dark: components["schemas"]["Summary"];
             /** @description The winner, if the game ended. */
-            winner?: components["schemas"]["Player"] | null;
+            winner: components["schemas"]["Player"] | null;
             /**
              * @description Who played light and dark, when the record names them (a
              *     tournament's results line does); absent otherwise.
@@ -1110,7 +1110,7 @@ export interface components {
              * @description The chance the opponent hits the moved piece next roll, where it can
              *     be hit.
              */
-            hit_chance?: number | null;
+            hit_chance: number | null;
         };
         /** @description One thing a move does. */
         Tag: "enters" | "captures" | "rolls_again" | "safe" | "protected" | "forms_wall" | "beauty" | "water" | "backward" | "bears_off" | "wins";
@@ -1193,7 +1193,7 @@ export interface components {
              */
             rating: number;
             /** @description Set when the rating is outside the dial's range. */
-            rating_bound?: components["schemas"]["RatingBound"] | null;
+            rating_bound: components["schemas"]["RatingBound"] | null;
         };
         /** @description Whether a rating lies outside what the strength dial can measure. */
         RatingBound: "at_most" | "at_least";
@@ -1279,16 +1279,6 @@ export interface components {
         };
         /** @description The error kinds. */
         ErrorKindName: "invalid_json" | "invalid_request" | "missing_field" | "invalid_field" | "unknown_command" | "unknown_rules" | "invalid_position" | "invalid_roll" | "invalid_bot" | "game_not_over" | "unsupported" | "too_large" | "too_expensive";
-        /** @description One legal move of a puzzle, valued. */
-        PuzzleMove: {
-            /** @description The move, as the protocol writes it (`{"from":…,"to":…}`). */
-            move: unknown;
-            /**
-             * Format: double
-             * @description The mover's exact win probability after it.
-             */
-            value: number;
-        };
         ReviewAnswer: components["schemas"]["Review"];
         /**
          * @description Every error answer of the server: `{"error":{"kind":K,"message":M}}`,
