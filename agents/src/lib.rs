@@ -30,4 +30,4 @@ pub use agent::{Agent, Choice, RandomAgent, SearchAgent};
 pub use assets::{Assets, MemoryAssets};
 pub use evaluator::{Evaluator, NoisyEvaluator};
 pub use heuristic::HasHeuristic;
-pub use spec::{AgentSpec, SpecError};
+pub use spec::{AgentSpec, Levels, NoLevels, SpecError};

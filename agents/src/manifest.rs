@@ -21,6 +21,7 @@ use crate::neural::NeuralNet;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
 use crate::puzzle::PuzzleSet;
+use crate::spec::{AgentSpec, Levels, SpecError};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -412,104 +413,50 @@ impl Models {
             .find(|l| l.rules == rules && l.level == level)
     }
 
-    /// The spec text of a level with model paths made full (`model=FILE` →
-    /// `model=DIR/FILE`) for a manifest read from a folder, or `None` when
-    /// the manifest has no such level.
-    pub fn spec_text(&self, rules: &str, level: &str) -> Option<String> {
-        let entry = self.level(rules, level)?;
-        Some(self.with_model_path(&entry.spec, entry.model.as_deref()))
-    }
-
-    /// The spec text that plays `rules` at about `elo` by its dial (model
-    /// named as in the manifest), or `None` without a dial.
+    /// The spec that plays `rules` at about `elo` by its dial, in its
+    /// canonical text form, or `None` without a dial.
     pub fn dial_spec(&self, rules: &str, elo: f64) -> Option<String> {
-        self.dial_choice(rules, elo).map(|(spec, _)| spec)
+        self.dial(rules, elo)
+            .ok()
+            .flatten()
+            .map(|spec| spec.to_string())
     }
 
-    /// The dial's spec for `elo` and the model file it plays: the dial's
-    /// model with its noise, or hard's spec and model where the dial hands
-    /// over to hard (hard stronger than the noiseless point, `elo` nearer
-    /// hard's Elo).
-    fn dial_choice(&self, rules: &str, elo: f64) -> Option<(String, Option<&str>)> {
-        let dial = self.manifest.dial.iter().find(|d| d.rules == rules)?;
+    /// The spec that plays `rules` at about `elo` by its dial: the dial's
+    /// model with its noise (to four decimals), or hard's spec where the
+    /// dial hands over to hard (hard stronger than the noiseless point,
+    /// `elo` nearer hard's Elo). `None` without a dial.
+    pub fn dial(&self, rules: &str, elo: f64) -> Result<Option<AgentSpec>, SpecError> {
+        let Some(dial) = self.manifest.dial.iter().find(|d| d.rules == rules) else {
+            return Ok(None);
+        };
         let (_, best) = dial.range();
         if let Some(hard) = self.level(rules, "hard")
             && let Some(hard_elo) = hard.measured.get("elo").and_then(|e| e.as_f64())
             && hard_elo > best
             && elo >= (best + hard_elo) / 2.0
         {
-            return Some((hard.spec.clone(), hard.model.as_deref()));
+            return AgentSpec::parse(&hard.spec, rules).map(Some);
         }
+        let mut spec = AgentSpec::parse(&dial.spec, rules)?;
         let noise = dial.noise_for(elo);
-        let spec = if noise > 0.0 {
-            format!("{}:noise={noise:.4}", dial.spec)
-        } else {
-            dial.spec.clone()
-        };
-        Some((spec, Some(dial.model.as_str())))
-    }
-
-    /// Expands a bot name that starts with a level (`hard`, `easy:seed=3`)
-    /// or a strength (`elo=700`, through the rule set's dial) into the
-    /// manifest's spec for `rules` with full model paths, keeping extra
-    /// options; any other text is returned as it is.
-    pub fn expand(&self, text: &str, rules: &str) -> String {
-        self.expand_with(text, rules, |head| {
-            self.spec_text(rules, head).or_else(|| {
-                let (spec, model) = self.elo_choice(rules, head)?;
-                Some(self.with_model_path(&spec, model))
-            })
-        })
-    }
-
-    /// The dial's choice for an `elo=N` head, models named as in the manifest.
-    fn elo_choice(&self, rules: &str, head: &str) -> Option<(String, Option<&str>)> {
-        let elo: f64 = head.strip_prefix("elo=")?.trim().parse().ok()?;
-        elo.is_finite().then(|| self.dial_choice(rules, elo))?
-    }
-
-    /// `spec` with `model` made a full path (`model=FILE` →
-    /// `model=DIR/FILE`) for a manifest read from a folder.
-    fn with_model_path(&self, spec: &str, model: Option<&str>) -> String {
-        match (model, &self.dir) {
-            (Some(model), Some(dir)) => spec.replace(
-                &format!("model={model}"),
-                &format!("model={}", dir.join(model).display()),
-            ),
-            _ => spec.to_string(),
+        if noise > 0.0 {
+            spec.noise = (noise * 1e4).round() / 1e4;
         }
+        Ok(Some(spec))
     }
 
-    /// [`Models::expand`] with model files named as in the manifest
-    /// (`model=ur.safetensors`), for agents built from [`Models::add_to`]'s
-    /// store: the same text wherever the models were loaded from.
-    pub fn expand_by_name(&self, text: &str, rules: &str) -> String {
-        self.expand_with(text, rules, |head| {
-            self.level(rules, head)
-                .map(|entry| entry.spec.clone())
-                .or_else(|| self.elo_choice(rules, head).map(|(spec, _)| spec))
-        })
-    }
-
-    fn expand_with(
-        &self,
-        text: &str,
-        rules: &str,
-        spec_of: impl Fn(&str) -> Option<String>,
-    ) -> String {
-        let _ = rules;
-        let trimmed = text.trim();
-        let (head, rest) = match trimmed.split_once(':') {
-            Some((h, r)) => (h, Some(r)),
-            None => (trimmed, None),
-        };
-        match spec_of(head) {
-            Some(spec) => match rest {
-                Some(rest) => format!("{spec}:{rest}"),
-                None => spec,
-            },
-            None => trimmed.to_string(),
+    /// `spec` with its model, when it is one of these models and they were
+    /// read from a folder, named by its path there: for agents that read
+    /// model files from the file system rather than from [`Models::add_to`]'s
+    /// store (which holds them by the manifest's names).
+    pub fn located(&self, mut spec: AgentSpec) -> AgentSpec {
+        if let (Some(dir), Some(model)) = (&self.dir, &spec.model)
+            && self.nets.contains_key(model)
+        {
+            spec.model = Some(dir.join(model).display().to_string());
         }
+        spec
     }
 
     /// Checks every level of `game`'s rule set: its model belongs to the
@@ -547,6 +494,20 @@ impl Models {
                 .map_err(|e| fail(e.to_string()))?;
         }
         Ok(())
+    }
+}
+
+/// The levels of the manifest (`easy`, `medium`, `hard`) and its dial
+/// (`elo=N`), models named as the manifest names them.
+impl Levels for Models {
+    fn resolve(&self, name: &str, rules: &str) -> Result<Option<AgentSpec>, SpecError> {
+        if let Some(entry) = self.level(rules, name) {
+            return AgentSpec::parse(&entry.spec, rules).map(Some);
+        }
+        match name.strip_prefix("elo=").map(|e| e.trim().parse::<f64>()) {
+            Some(Ok(elo)) if elo.is_finite() => self.dial(rules, elo),
+            _ => Ok(None),
+        }
     }
 }
 

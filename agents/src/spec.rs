@@ -393,32 +393,27 @@ impl AgentSpec {
     /// assert!(err.to_string().contains("depth"));
     /// ```
     pub fn parse(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse_with(text, rules, &NoLevels)
+    }
+
+    /// [`AgentSpec::parse`], with a name that `levels` knows (a level such
+    /// as `hard`, or `elo=N`) resolved by it to its spec, whose options the
+    /// text's own then change (`hard:seed=3`).
+    pub fn parse_with(
+        text: &str,
+        rules: &str,
+        levels: &dyn Levels,
+    ) -> Result<AgentSpec, SpecError> {
         if text.trim_start().starts_with('{') {
             let value: Value = serde_json::from_str(text.trim())
                 .map_err(|e| SpecError::NotASpec(format!("{text} ({e})")))?;
-            return AgentSpec::from_json(&value, rules);
+            return AgentSpec::from_json_with(&value, rules, levels);
         }
         let mut parts = text.trim().split(':');
         let name = parts.next().unwrap_or_default();
-        let mut spec = match name {
-            "random" => AgentSpec::new(AgentKind::Random),
-            "heuristic" => AgentSpec::new(AgentKind::Heuristic),
-            "expectiminimax" => AgentSpec::new(AgentKind::Expectiminimax),
-            "perfect" => AgentSpec::new(AgentKind::Perfect),
-            "neural" => AgentSpec::new(AgentKind::Neural),
-            dial if dial.starts_with("elo=") => {
-                let value = &dial["elo=".len()..];
-                return Err(match value.trim().parse::<f64>() {
-                    Ok(elo) if elo.is_finite() => SpecError::NoDial(rules.to_string()),
-                    _ => SpecError::BadValue {
-                        option: "elo".into(),
-                        value: value.into(),
-                        expected: "a number, the Elo to play at on the rule set's calibration scale (e.g. elo=700)".into(),
-                    },
-                });
-            }
-            preset => AgentSpec::preset(preset, rules)
-                .ok_or_else(|| SpecError::UnknownAgent(preset.to_string()))?,
+        let mut spec = match levels.resolve(name, rules)? {
+            Some(spec) => spec,
+            None => AgentSpec::named(name, rules)?,
         };
         for option in parts {
             let (key, value) = option
@@ -429,23 +424,46 @@ impl AgentSpec {
         Ok(spec)
     }
 
+    /// The agent or built-in preset called `name`, with default options.
+    fn named(name: &str, rules: &str) -> Result<AgentSpec, SpecError> {
+        Ok(match name {
+            "random" => AgentSpec::new(AgentKind::Random),
+            "heuristic" => AgentSpec::new(AgentKind::Heuristic),
+            "expectiminimax" => AgentSpec::new(AgentKind::Expectiminimax),
+            "perfect" => AgentSpec::new(AgentKind::Perfect),
+            "neural" => AgentSpec::new(AgentKind::Neural),
+            dial if dial.starts_with("elo=") => {
+                let value = &dial["elo=".len()..];
+                return Err(match value.trim().parse::<f64>() {
+                Ok(elo) if elo.is_finite() => SpecError::NoDial(rules.to_string()),
+                _ => SpecError::BadValue {
+                    option: "elo".into(),
+                    value: value.into(),
+                    expected: "a number, the Elo to play at on the rule set's calibration scale (e.g. elo=700)".into(),
+                },
+            });
+            }
+            preset => AgentSpec::preset(preset, rules)
+                .ok_or_else(|| SpecError::UnknownAgent(preset.to_string()))?,
+        })
+    }
+
     /// Parses either form from JSON: a string, or an object with `"agent"`
     /// (or `"preset"`) and options as fields.
     pub fn from_json(value: &Value, rules: &str) -> Result<AgentSpec, SpecError> {
-        AgentSpec::from_json_expanding(value, rules, &|name| name.to_string())
+        AgentSpec::from_json_with(value, rules, &NoLevels)
     }
 
-    /// [`AgentSpec::from_json`], with the agent's name (a level such as
-    /// `hard`, or `elo=N`) first turned into a spec's text by `expand`, as
-    /// the shipped models' manifest does for the text form.
-    pub fn from_json_expanding(
+    /// [`AgentSpec::from_json`], with the agent's name resolved through
+    /// `levels` as [`AgentSpec::parse_with`] does.
+    pub fn from_json_with(
         value: &Value,
         rules: &str,
-        expand: &dyn Fn(&str) -> String,
+        levels: &dyn Levels,
     ) -> Result<AgentSpec, SpecError> {
         match value {
-            Value::String(text) => AgentSpec::parse(&expand(text), rules),
-            Value::Object(fields) => Self::from_object(fields, rules, expand),
+            Value::String(text) => AgentSpec::parse_with(text, rules, levels),
+            Value::Object(fields) => Self::from_object(fields, rules, levels),
             other => Err(SpecError::NotASpec(other.to_string())),
         }
     }
@@ -453,14 +471,14 @@ impl AgentSpec {
     fn from_object(
         fields: &Map<String, Value>,
         rules: &str,
-        expand: &dyn Fn(&str) -> String,
+        levels: &dyn Levels,
     ) -> Result<AgentSpec, SpecError> {
         let name = fields
             .get("agent")
             .or_else(|| fields.get("preset"))
             .and_then(Value::as_str)
             .ok_or_else(|| SpecError::NotASpec(Value::Object(fields.clone()).to_string()))?;
-        let mut spec = AgentSpec::parse(&expand(name), rules)?;
+        let mut spec = AgentSpec::parse_with(name, rules, levels)?;
         for (key, value) in fields {
             if key == "agent" || key == "preset" {
                 continue;
@@ -568,6 +586,35 @@ impl AgentSpec {
             )
             .with_focus(self.focus),
         )
+    }
+}
+
+/// Where level names resolve: the shipped models' manifest
+/// ([`crate::manifest::Models`]) knows `easy`, `medium`, `hard` and
+/// `elo=N` for the rule sets it lists. The one resolver of level names,
+/// whatever holds the models (a folder, the binary, a browser's memory).
+pub trait Levels {
+    /// The spec the name `name` stands for on rule set `rules`, or `None`
+    /// when it is not a level here (the name is then read as an agent or a
+    /// built-in preset); an error when the level's own spec is wrong.
+    fn resolve(&self, name: &str, rules: &str) -> Result<Option<AgentSpec>, SpecError>;
+}
+
+/// No levels: every name is an agent or a built-in preset.
+pub struct NoLevels;
+
+impl Levels for NoLevels {
+    fn resolve(&self, _name: &str, _rules: &str) -> Result<Option<AgentSpec>, SpecError> {
+        Ok(None)
+    }
+}
+
+impl<L: Levels> Levels for Option<L> {
+    fn resolve(&self, name: &str, rules: &str) -> Result<Option<AgentSpec>, SpecError> {
+        match self {
+            Some(levels) => levels.resolve(name, rules),
+            None => Ok(None),
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! a missing file, a changed byte, a model for another rule set or a bad
 //! manifest are refused with a message.
 
+use sawah_agents::AgentSpec;
 use sawah_agents::manifest::{MANIFEST_FILE, Models};
 use sawah_agents::neural::NeuralNet;
 use sawah_engine::race;
@@ -44,28 +45,44 @@ fn levels_resolve_to_full_specs_and_build() {
     let models = Models::load(&dir).unwrap();
     let rules = race::preset("ur").unwrap();
     models.check(&rules).unwrap();
-    let hard = models.expand("hard", "ur");
+    let resolve = |text: &str, rules: &str| AgentSpec::parse_with(text, rules, &models).unwrap();
+    // A level is the manifest's spec, its model named as the manifest names it.
+    let hard = resolve("hard", "ur");
+    assert_eq!(hard.to_string(), "neural:depth=1:model=ur-hard.safetensors");
+    // Options after the level change it.
+    assert_eq!(resolve("hard:seed=3", "ur").seed, 3);
+    assert_eq!(resolve("hard:seed=3", "ur").model, hard.model);
+    // The JSON form resolves the same way.
+    let json = AgentSpec::parse_with(r#"{"agent":"hard","seed":3}"#, "ur", &models).unwrap();
+    assert_eq!(json, resolve("hard:seed=3", "ur"));
+    // Not listed: the built-in presets.
     assert_eq!(
-        hard,
-        format!(
-            "neural:model={}:depth=1",
-            dir.join("ur-hard.safetensors").display()
+        resolve("medium", "ur"),
+        AgentSpec::parse("medium", "ur").unwrap()
+    );
+    assert_eq!(
+        resolve("hard", "masters"),
+        AgentSpec::parse("hard", "masters").unwrap()
+    );
+    assert_eq!(
+        resolve("random", "ur"),
+        AgentSpec::parse("random", "ur").unwrap()
+    );
+    // For agents that read files by path, the model is located in the folder.
+    let located = models.located(hard.clone());
+    assert_eq!(
+        located.model.as_deref(),
+        Some(
+            dir.join("ur-hard.safetensors")
+                .display()
+                .to_string()
+                .as_str()
         )
     );
-    assert!(
-        models
-            .expand("hard:seed=3", "ur")
-            .ends_with(":depth=1:seed=3")
-    );
-    assert_eq!(
-        models.expand("medium", "ur"),
-        "medium",
-        "not listed: the built-in preset"
-    );
-    assert_eq!(models.expand("hard", "masters"), "hard");
-    assert_eq!(models.expand("random", "ur"), "random");
-    let spec = sawah_agents::AgentSpec::parse(&hard, "ur").unwrap();
-    assert!(spec.build(&rules).is_ok());
+    assert!(located.build(&rules).is_ok());
+    let mut assets = sawah_agents::MemoryAssets::new();
+    models.add_to(&mut assets);
+    assert!(hard.build_with(&rules, &assets).is_ok());
     std::fs::remove_dir_all(dir).unwrap();
 }
 

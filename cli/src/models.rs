@@ -25,22 +25,14 @@ pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
     Ok(Some(sawah_agents::shipped::models().clone()))
 }
 
-/// A bot name with a leading level resolved through `models` (when there
-/// are shipped models), as [`Models::expand`]; otherwise the name as given.
-pub fn expand(models: &Option<Models>, text: &str, rules: &str) -> String {
-    match models {
-        Some(m) => m.expand(text, rules),
-        None => text.to_string(),
-    }
-}
-
 /// The spec a command line names for rule set `rules`: the text form or
 /// the JSON form (`{"agent":"hard","depth":1}`), its level or `elo=N`
-/// resolved through `models` either way.
+/// resolved through `models` either way, and a model of models read from
+/// a folder named by its path there (agents here read files by path).
 pub fn spec_of(models: &Option<Models>, text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
-    let expanded = |name: &str| expand(models, name, rules);
-    match serde_json::from_str::<serde_json::Value>(text.trim()) {
-        Ok(value) if value.is_object() => AgentSpec::from_json_expanding(&value, rules, &expanded),
-        _ => AgentSpec::parse(&expanded(text), rules),
-    }
+    let spec = AgentSpec::parse_with(text, rules, models)?;
+    Ok(match models {
+        Some(models) => models.located(spec),
+        None => spec,
+    })
 }

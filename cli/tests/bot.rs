@@ -607,7 +607,7 @@ fn levels_resolve_through_the_shipped_manifest() {
             .unwrap_or_else(|e| panic!("the {rules} levels fit {rules}: {e}"));
         for level in ["easy", "medium", "hard"] {
             assert!(
-                models.spec_text(rules, level).is_some(),
+                models.level(rules, level).is_some(),
                 "{rules} {level} is shipped"
             );
         }

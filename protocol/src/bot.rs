@@ -342,14 +342,10 @@ impl Bot {
             Value::Object(map) if map.contains_key("elo") => Value::String(elo_text(map)?),
             other => other.clone(),
         };
-        // A level name ("hard", "easy:seed=2", "elo=700") resolves through the shipped models.
-        let bot = match (&bot, &self.models) {
-            (Value::String(text), Some(models)) => {
-                Value::String(models.expand_by_name(text, game.name()))
-            }
-            _ => bot,
-        };
-        let mut spec = AgentSpec::from_json(&bot, game.name()).map_err(invalid_bot)?;
+        // A level ("hard", "easy:seed=2", "elo=700", {"agent":"hard"})
+        // resolves through the shipped models, which the bot holds by name.
+        let mut spec =
+            AgentSpec::from_json_with(&bot, game.name(), &self.models).map_err(invalid_bot)?;
         // Only perfect play reads a table.
         if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
             spec.table = self.default_table(game.name()).cloned();

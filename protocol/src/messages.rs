@@ -8,7 +8,7 @@
 //! document of `sawah serve` and the npm package's TypeScript types come
 //! from, so neither can drift from what the bot really reads and writes.
 
-use sawah_agents::puzzle::{NaturalMove, PuzzleMove, RatingBound};
+use sawah_agents::puzzle::{NaturalMove, RatingBound};
 use sawah_agents::review::Review;
 use sawah_engine::Player;
 use sawah_engine::json::{MoveJson, PositionJson};

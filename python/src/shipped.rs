@@ -29,7 +29,7 @@ pub fn assets() -> Arc<dyn Assets> {
 /// A spec as typed: a level (`hard`, `easy:seed=3`) through the shipped
 /// manifest, or any agent spec.
 pub fn spec(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
-    AgentSpec::parse(&models().expand_by_name(text, rules), rules)
+    AgentSpec::parse_with(text, rules, models())
 }
 
 /// A protocol bot like `sawah bot --models models`: the shipped levels,

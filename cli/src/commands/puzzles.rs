@@ -138,7 +138,7 @@ fn named(models: &Models, list: &str, rules: &str) -> Result<Vec<Named>> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|name| {
-            let spec = AgentSpec::parse(&models.expand_by_name(name, rules), rules)
+            let spec = AgentSpec::parse_with(name, rules, models)
                 .with_context(|| format!("agent {name:?}"))?;
             Ok(Named {
                 name: name.to_string(),
@@ -432,8 +432,9 @@ fn rate_check(registry: &mut Registry, args: RateCheckArgs) -> Result<()> {
     // the top).
     let mut rows: Vec<(f64, f64)> = Vec::new();
     for puzzle in set.puzzles.iter().filter(|p| p.rating_bound.is_none()) {
-        let text = models.expand_by_name(&format!("elo={}", puzzle.rating), &rules);
-        let spec = AgentSpec::parse(&text, &rules)?;
+        let spec = models
+            .dial(&rules, puzzle.rating)?
+            .with_context(|| format!("{rules} has no strength dial"))?;
         let share =
             with_game!(&game, g => puzzles::solve_rate(g, &assets, &spec, puzzle, seeds.clone()))
                 .map_err(anyhow::Error::msg)?;
