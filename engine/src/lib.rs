@@ -5,6 +5,7 @@
 //! beyond reading a rule file, so the crate also compiles to WebAssembly.
 
 pub mod bits;
+pub mod combinatorics;
 pub mod dice;
 pub mod export;
 pub mod game;

@@ -3,11 +3,9 @@
 use super::rules::RuleSet;
 use crate::player::Player;
 
+/// `C(n, k)` as `u128` (the products below exceed `u64`).
 fn binomial(n: u32, k: u32) -> u128 {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+    u128::from(crate::combinatorics::binomial(n as usize, k as usize))
 }
 
 /// The number of valid positions of `rules` with the side to move fixed.

@@ -18,10 +18,10 @@ pub use successors::Successors;
 
 use super::position::{Position, Side};
 use super::rules::RuleSet;
+use crate::combinatorics::{BINOMIAL, colex_rank, colex_unrank, combinations};
 use crate::player::Player;
 
 /// The largest number of squares the index handles (bits of a `u32`, 1..=30).
-const MAX_BITS: usize = 32;
 
 /// Where one layer sits in the index.
 #[derive(Clone, Debug)]
@@ -92,8 +92,6 @@ pub struct PositionIndex {
     /// (counted once: ranking is the solver's hot path).
     cells: u32,
     private_opponent_count: usize,
-    /// binomial[n][k] for n, k <= 32.
-    binomial: Vec<[u64; MAX_BITS + 1]>,
     /// layers[s_m][s_o] (None for both borne off: not a valid position).
     layers: Vec<Vec<Option<Layer>>>,
     /// The index of each block's first position, for every layer in one
@@ -170,7 +168,7 @@ impl FastRank {
             compress(squares, index.private_opponent) | compress(cells, index.shared) << 16
         });
         let ranks = (0..1u32 << widest)
-            .map(|set| (index.comb_rank(set) as u32) << 8 | set.count_ones())
+            .map(|set| (colex_rank(set) as u32) << 8 | set.count_ones())
             .collect();
         let among = (0..1u32 << (2 * CHUNK))
             .map(|entry| {
@@ -251,17 +249,6 @@ fn free_cells(sh_m: u32, cells: u32) -> u32 {
     !sh_m & ((1u64 << cells) - 1) as u32
 }
 
-fn binomials() -> Vec<[u64; MAX_BITS + 1]> {
-    let mut table = vec![[0u64; MAX_BITS + 1]; MAX_BITS + 1];
-    for n in 0..=MAX_BITS {
-        table[n][0] = 1;
-        for k in 1..=n {
-            table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
-        }
-    }
-    table
-}
-
 /// `value`'s bits at the positions of `mask`, packed to the low end (like BMI2 `pext`).
 #[inline]
 fn compress(value: u32, mask: u32) -> u32 {
@@ -303,7 +290,6 @@ impl PositionIndex {
         let shared_opponent = (1..=len)
             .filter(|&s| rules.is_shared_square(Player::Dark, s))
             .fold(0u32, |m, s| m | 1 << s);
-        let binomial = binomials();
         let p = u32::from(rules.pieces());
         let a_m = (all & !shared).count_ones() as usize;
         let a_o = (all & !shared_opponent).count_ones() as usize;
@@ -329,10 +315,10 @@ impl PositionIndex {
                             for m_o in 0..=(free_o - k_o).min(c - m_m) {
                                 let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
                                 offsets[block] = total;
-                                total += binomial[a_m][k_m]
-                                    * binomial[a_o][k_o]
-                                    * binomial[c][m_m]
-                                    * binomial[c - m_m][m_o];
+                                total += BINOMIAL[a_m][k_m]
+                                    * BINOMIAL[a_o][k_o]
+                                    * BINOMIAL[c][m_m]
+                                    * BINOMIAL[c - m_m][m_o];
                             }
                         }
                     }
@@ -352,7 +338,6 @@ impl PositionIndex {
             shared_opponent,
             cells: shared.count_ones(),
             private_opponent_count: (all & !shared_opponent).count_ones() as usize,
-            binomial,
             layers,
             block_offsets,
             total,
@@ -409,36 +394,6 @@ impl PositionIndex {
         self.pair_ranges(pair).iter().map(|r| r.end - r.start).sum()
     }
 
-    /// Colex rank of the set `bits` (packed) among sets of its size.
-    #[inline]
-    fn comb_rank(&self, bits: u32) -> u64 {
-        let mut rank = 0;
-        let mut rest = bits;
-        let mut i = 1;
-        while rest != 0 {
-            let pos = rest.trailing_zeros() as usize;
-            rank += self.binomial[pos][i];
-            rest &= rest - 1;
-            i += 1;
-        }
-        rank
-    }
-
-    /// The set of `k` elements among `n` with colex rank `rank`.
-    fn comb_unrank(&self, mut rank: u64, n: usize, k: usize) -> u32 {
-        let mut bits = 0;
-        let mut pos = n;
-        for i in (1..=k).rev() {
-            pos -= 1;
-            while self.binomial[pos][i] > rank {
-                pos -= 1;
-            }
-            rank -= self.binomial[pos][i];
-            bits |= 1 << pos;
-        }
-        bits
-    }
-
     /// The index of a position (after normalising the side to move to light).
     #[inline]
     pub fn index(&self, position: &Position) -> u64 {
@@ -481,7 +436,7 @@ impl PositionIndex {
                     compress(opponent.squares, self.private_opponent),
                     compress(compress(opp_shared_in_mine, self.shared), free),
                 ]
-                .map(|set| (self.comb_rank(set), set.count_ones() as usize))
+                .map(|set| (colex_rank(set), set.count_ones() as usize))
             }
         };
         self.index_of_ranks((mover.scored, opponent.scored), ranks)
@@ -499,9 +454,8 @@ impl PositionIndex {
         let a_o = self.private_opponent_count;
         let layer = usize::from(s_m) * width + usize::from(s_o);
         let block = (((layer * width + k_m) * width + m_m) * width + k_o) * width + m_o;
-        let within = ((r_pm * self.binomial[a_o][k_o] + r_po) * self.binomial[c as usize][m_m]
-            + r_sm)
-            * self.binomial[c as usize - m_m][m_o]
+        let within = ((r_pm * BINOMIAL[a_o][k_o] + r_po) * BINOMIAL[c as usize][m_m] + r_sm)
+            * BINOMIAL[c as usize - m_m][m_o]
             + r_so;
         // Both borne off (not a valid position) stays u64::MAX.
         self.block_offsets[block].saturating_add(within)
@@ -541,17 +495,17 @@ impl PositionIndex {
         let c = self.shared.count_ones() as usize;
         let [k_m, m_m, k_o, m_o] = [block.k_m, block.m_m, block.k_o, block.m_o].map(usize::from);
         let mut within = offset;
-        let r_sh_o = within % self.binomial[c - m_m][m_o];
-        within /= self.binomial[c - m_m][m_o];
-        let r_sh_m = within % self.binomial[c][m_m];
-        within /= self.binomial[c][m_m];
-        let r_priv_o = within % self.binomial[a_o][k_o];
-        let r_priv_m = within / self.binomial[a_o][k_o];
-        let priv_m = expand(self.comb_unrank(r_priv_m, a_m, k_m), self.private_mover);
-        let priv_o = expand(self.comb_unrank(r_priv_o, a_o, k_o), self.private_opponent);
-        let sh_m = self.comb_unrank(r_sh_m, c, m_m);
+        let r_sh_o = within % BINOMIAL[c - m_m][m_o];
+        within /= BINOMIAL[c - m_m][m_o];
+        let r_sh_m = within % BINOMIAL[c][m_m];
+        within /= BINOMIAL[c][m_m];
+        let r_priv_o = within % BINOMIAL[a_o][k_o];
+        let r_priv_m = within / BINOMIAL[a_o][k_o];
+        let priv_m = expand(colex_unrank(r_priv_m, a_m, k_m), self.private_mover);
+        let priv_o = expand(colex_unrank(r_priv_o, a_o, k_o), self.private_opponent);
+        let sh_m = colex_unrank(r_sh_m, c, m_m);
         let free = free_cells(sh_m, c as u32);
-        let sh_o_cells = expand(self.comb_unrank(r_sh_o, c - m_m, m_o), free);
+        let sh_o_cells = expand(colex_unrank(r_sh_o, c - m_m, m_o), free);
         let mover_squares = priv_m | expand(sh_m, self.shared);
         let opp_in_mine = expand(sh_o_cells, self.shared);
         // Back to dark's numbering: light's square s is dark's opp_square[s].
@@ -672,26 +626,6 @@ pub struct Block {
     m_o: u8,
 }
 
-/// Every set of `k` bits among the low `n`, in increasing (colex) order.
-fn combinations(n: u32, k: u32) -> impl Iterator<Item = u32> {
-    let first = if k == 0 { 0u64 } else { (1u64 << k) - 1 };
-    let limit = 1u64 << n;
-    let mut next = Some(first).filter(|&f| f < limit || (k == 0));
-    std::iter::from_fn(move || {
-        let current = next?;
-        next = if current == 0 {
-            None
-        } else {
-            // Gosper's hack: the next larger number with the same popcount.
-            let low = current & current.wrapping_neg();
-            let ripple = current + low;
-            let candidate = (((ripple ^ current) >> 2) / low) | ripple;
-            (candidate < limit).then_some(candidate)
-        };
-        Some(current as u32)
-    })
-}
-
 impl Block {
     /// A progress measure of the block's positions: entering a piece or
     /// moving it from a private square onto the shared cells raises it; it
@@ -724,10 +658,10 @@ impl PositionIndex {
                         let id = ((k_m * width + m_m) * width + k_o) * width + m_o;
                         blocks.push(Block {
                             start: layer_offsets[id],
-                            len: self.binomial[a_m][k_m]
-                                * self.binomial[a_o][k_o]
-                                * self.binomial[c][m_m]
-                                * self.binomial[c - m_m][m_o],
+                            len: BINOMIAL[a_m][k_m]
+                                * BINOMIAL[a_o][k_o]
+                                * BINOMIAL[c][m_m]
+                                * BINOMIAL[c - m_m][m_o],
                             s_m,
                             s_o,
                             k_m: k_m as u8,
@@ -824,15 +758,6 @@ impl PositionIndex {
 #[cfg(test)]
 mod block_tests {
     use super::*;
-
-    #[test]
-    fn combinations_in_colex_order() {
-        let all: Vec<u32> = combinations(4, 2).collect();
-        assert_eq!(all, vec![0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
-        assert_eq!(combinations(3, 0).collect::<Vec<_>>(), vec![0]);
-        assert_eq!(combinations(3, 3).collect::<Vec<_>>(), vec![0b111]);
-        assert_eq!(combinations(2, 3).count(), 0);
-    }
 
     #[test]
     fn blocks_enumerate_every_index_in_order() {

@@ -19,6 +19,7 @@
 //! layers with fewer pieces: the solver's order.
 
 use super::{BEAUTY, PIECES, Position, Side};
+use crate::combinatorics::{binomial, colex_rank, colex_unrank};
 use crate::player::Player;
 
 /// Houses a piece can rest on: 1–26 and 28–30.
@@ -27,32 +28,10 @@ pub const SLOTS: u8 = 29;
 /// The largest `k` an index can be built for: every piece (5 per side).
 pub const MAX_PIECES: u8 = PIECES;
 
-/// Binomial coefficients `C(n, r)` for `n ≤ 29`, `r ≤ 5`.
-const fn binomials() -> [[u64; 6]; 30] {
-    let mut table = [[0u64; 6]; 30];
-    let mut n = 0;
-    while n < 30 {
-        table[n][0] = 1;
-        let mut r = 1;
-        while r < 6 {
-            table[n][r] = if n == 0 {
-                0
-            } else {
-                table[n - 1][r - 1] + table[n - 1][r]
-            };
-            r += 1;
-        }
-        n += 1;
-    }
-    table
-}
-
-const CHOOSE: [[u64; 6]; 30] = binomials();
-
-/// `C(n, r)` for `n ≤ 29`, `r ≤ 5`.
+/// `C(n, r)` (`crate::combinatorics`).
 #[inline]
 fn choose(n: u32, r: u32) -> u64 {
-    CHOOSE[n as usize][r as usize]
+    binomial(n as usize, r as usize)
 }
 
 /// The slot of a house a piece can rest on (1–26, 28–30).
@@ -88,34 +67,14 @@ pub fn houses_of_slots(slots: u32) -> u32 {
 
 /// The colex rank of a set of slots among all subsets of its size.
 #[inline]
-fn rank(mut bits: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while bits != 0 {
-        let slot = bits.trailing_zeros();
-        r += choose(slot, i);
-        bits &= bits - 1;
-        i += 1;
-    }
-    r
+fn rank(bits: u32) -> u64 {
+    colex_rank(bits)
 }
 
 /// The set of `size` slots among `0..n` with colex rank `r`.
 #[inline]
-fn unrank(mut r: u64, size: u32, n: u32) -> u32 {
-    let mut bits = 0;
-    let mut top = n;
-    for i in (1..=size).rev() {
-        // The largest c < top with C(c, i) ≤ r.
-        let mut c = top - 1;
-        while choose(c, i) > r {
-            c -= 1;
-        }
-        bits |= 1 << c;
-        r -= choose(c, i);
-        top = c;
-    }
-    bits
+fn unrank(r: u64, size: u32, n: u32) -> u32 {
+    colex_unrank(r, n as usize, size as usize)
 }
 
 /// `bits` with the slots held in `taken` squeezed out (each slot moves down
