@@ -18,7 +18,6 @@ pub mod neural;
 pub mod perfect;
 pub mod puzzle;
 pub mod review;
-pub mod sample;
 pub mod search;
 #[cfg(feature = "shipped")]
 pub mod shipped;

@@ -3,8 +3,8 @@
 
 use sawah_agents::agent::best_index;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::sample::positions_with_rolls;
 use sawah_agents::search::{Search, SearchOptions};
+use sawah_engine::playout::positions_with_rolls;
 use sawah_engine::race;
 use sawah_engine::senet::Senet;
 

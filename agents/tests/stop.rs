@@ -2,9 +2,9 @@
 //! that never fires changes nothing, one that fires answers from the
 //! deepest finished search, never less than one roll deep.
 
-use sawah_agents::sample::positions_with_rolls;
 use sawah_agents::search::Stop;
 use sawah_agents::{Agent, AgentSpec, HasHeuristic, SearchAgent};
+use sawah_engine::playout::positions_with_rolls;
 use sawah_engine::race;
 use sawah_engine::senet::Senet;
 use std::sync::Arc;

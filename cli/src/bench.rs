@@ -1,8 +1,8 @@
 //! `sawah bench`: random-playout speed on one core, and game lengths under random play.
 
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::sample::positions_with_rolls;
 use sawah_agents::search::{Search, SearchOptions};
+use sawah_engine::playout::positions_with_rolls;
 use sawah_engine::playout::random_playout;
 use sawah_engine::{DiceSource, Game};
 use std::time::{Duration, Instant};

@@ -6,6 +6,7 @@
 #![allow(missing_docs)] // criterion's macros generate the undocumented entry points
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sawah_engine::playout::positions_of_random_games;
 use sawah_engine::playout::random_playout;
 use sawah_engine::race::{self, Position, RuleSet};
 use sawah_engine::senet::Senet;
@@ -14,21 +15,7 @@ use std::hint::black_box;
 
 /// Positions met in random games, as a realistic workload.
 fn sample_positions(rules: &RuleSet, count: usize) -> Vec<Position> {
-    let mut source = DiceSource::from_seed(99);
-    let mut out = Vec::with_capacity(count);
-    let mut position = rules.start();
-    while out.len() < count {
-        if rules.winner(&position).is_some() {
-            position = rules.start();
-        }
-        out.push(position);
-        let moves = rules.legal_moves(&position, source.roll(rules.dice()));
-        position = match moves.len() {
-            0 => rules.pass(&position),
-            n => rules.apply(&position, moves[source.below(n)]).position,
-        };
-    }
-    out
+    positions_of_random_games(rules, 99, count)
 }
 
 fn movegen(c: &mut Criterion) {

@@ -8,7 +8,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::Request;
 use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
-use sawah_agents::sample::positions_with_rolls;
+use sawah_engine::playout::positions_with_rolls;
 use sawah_engine::registry::Registry;
 use sawah_engine::{Codec, with_game};
 use serde_json::{Value, json};

@@ -7,7 +7,8 @@
 
 use super::agent::{choose_request, chosen_index};
 use super::bot::OutsideBot;
-use sawah_engine::{Codec, Describe, DiceSource, Game, Tag};
+use sawah_engine::playout::RandomGames;
+use sawah_engine::{Codec, Describe, Game, Tag};
 use serde::Serialize;
 use serde_json::Value;
 use std::time::Instant;
@@ -71,19 +72,14 @@ pub fn sample_cases<G: Game + Describe>(
     seed: u64,
     count: usize,
 ) -> Vec<(G::Position, u8, Option<&'static str>)> {
-    let mut source = DiceSource::from_seed(seed);
+    let mut games = RandomGames::new(game, seed);
     let mut edge: Vec<(G::Position, u8, &'static str)> = Vec::new();
     let mut others = Vec::new();
-    let mut position = game.start();
     let mut steps = 0u64;
     // Enough random play to meet every edge case a rule set has.
     while steps < 200_000 && (others.len() < count || edge.len() < EDGE_CASES.len()) {
         steps += 1;
-        if game.winner(&position).is_some() {
-            position = game.start();
-        }
-        let roll = source.roll(game.dice());
-        let moves = game.legal_moves(&position, roll);
+        let (position, roll, moves) = games.turn();
         let case = if moves.is_empty() {
             Some("no legal move")
         } else {
@@ -107,15 +103,12 @@ pub fn sample_cases<G: Game + Describe>(
         };
         match case {
             Some(case) if !edge.iter().any(|e| e.2 == case) => edge.push((position, roll, case)),
-            _ if !moves.is_empty() && others.len() < count && source.below(3) == 0 => {
+            _ if !moves.is_empty() && others.len() < count && games.source().below(3) == 0 => {
                 others.push((position, roll))
             }
             _ => {}
         }
-        position = match moves.len() {
-            0 => game.pass(&position),
-            n => game.apply(&position, moves[source.below(n)]).position,
-        };
+        games.play(&moves);
     }
     edge.sort_by_key(|e| EDGE_CASES.iter().position(|c| *c == e.2));
     let mut cases: Vec<_> = edge.into_iter().map(|(p, r, c)| (p, r, Some(c))).collect();
