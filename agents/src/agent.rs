@@ -1,13 +1,8 @@
 //! Agents: something that picks a move, and the agents built on search.
 
-use crate::evaluator::{Evaluator, position_hash};
+use crate::evaluator::{Evaluator, best_index, position_hash};
 use crate::search::{Search, SearchOptions, Stop};
 use sawah_engine::{DiceSource, Game};
-
-/// Values closer than this count as equal when picking the best move, so
-/// rounding differences between search variants never change the choice:
-/// ties go to the first move in the legal move order.
-pub const TIE: f64 = 1e-12;
 
 /// A decision: the chosen move and, if the agent has them, every legal
 /// move's value (the mover's win probability as the agent sees it).
@@ -111,12 +106,6 @@ impl<G: Game> Agent<G> for RandomAgent {
     fn evaluate(&mut self, _game: &G, _position: &G::Position) -> Option<f64> {
         None
     }
-}
-
-/// The index of the best value: the first within [`TIE`] of the maximum.
-pub fn best_index(values: &[f64]) -> usize {
-    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    values.iter().position(|&v| v >= max - TIE).unwrap_or(0)
 }
 
 /// A softmax choice over values at `temperature`, driven by a uniform number

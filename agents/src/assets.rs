@@ -11,7 +11,7 @@
 
 use crate::endgame::EndgameTable;
 use crate::neural::NeuralNet;
-use crate::spec::SpecError;
+use crate::spec_error::SpecError;
 use crate::table::Table;
 use sawah_engine::race::RuleSet;
 use std::collections::BTreeMap;
@@ -60,7 +60,7 @@ impl Assets for FileAssets {
     fn weights(&self, name: &str) -> Result<String, SpecError> {
         let unreadable = |e| SpecError::Weights {
             file: name.to_string(),
-            problem: crate::heuristic::WeightsProblem::Unreadable(Arc::new(e)),
+            problem: crate::spec_error::WeightsProblem::Unreadable(Arc::new(e)),
         };
         let bytes =
             crate::neural::model::read_bounded(std::path::Path::new(name), MAX_WEIGHTS_BYTES)

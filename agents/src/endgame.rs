@@ -9,11 +9,9 @@
 //! set, index or size.
 
 use crate::evaluator::Evaluator;
-use crate::review::{Summary, judge};
 use crate::table::{TableBytes, TableError, TableInfo, checked_values, read_header};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::table::{header_with, write_table_file};
-use sawah_engine::record::{ReplayError, replay_from};
 use sawah_engine::senet::endgame::EndgameIndex;
 use sawah_engine::senet::{Position, Senet};
 #[cfg(not(target_arch = "wasm32"))]
@@ -192,51 +190,6 @@ pub fn move_values(
         .iter()
         .map(|&mv| worth(&Game::apply(senet, position, mv).position))
         .collect()
-}
-
-/// Each player's exact losses over the turns of a game (moves as a results
-/// file writes them, from `start`) whose position the table covers: the
-/// review's totals ([`crate::review::Summary`]) restricted to the endgame,
-/// measured against its exact values.
-pub fn review_endgame(
-    senet: &Senet,
-    table: &EndgameTable,
-    start: Position,
-    tokens: &[String],
-) -> Result<[Summary; 2], ReplayError> {
-    use sawah_engine::Game;
-    let mut summaries = [Summary::default(), Summary::default()];
-    replay_from(senet, start, tokens, |step| {
-        let position = step.position;
-        if table.value(position).is_none() {
-            return;
-        }
-        // Every throw's move values once: the best after each gives the
-        // position's value before the throw (for the luck), and the
-        // throw made gives the loss.
-        let mut expected = 0.0;
-        let mut this_throw = None;
-        for (throw, p) in senet.dice().outcomes() {
-            let moves = Game::legal_moves(senet, position, throw);
-            let Some(values) = move_values(senet, table, position, &moves) else {
-                return;
-            };
-            expected += p * values.iter().copied().fold(0.0, f64::max);
-            if throw == step.roll {
-                this_throw = Some(values);
-            }
-        }
-        let Some(values) = this_throw else {
-            return;
-        };
-        let best = values.iter().copied().fold(0.0, f64::max);
-        let (_, loss_pp, class) = judge(best, &values, step.legal, step.played);
-        summaries[position.turn().index()].add(class, loss_pp, 100.0 * (best - expected));
-    })?;
-    for summary in &mut summaries {
-        summary.finish();
-    }
-    Ok(summaries)
 }
 
 #[cfg(test)]

@@ -3,6 +3,17 @@
 use sawah_engine::Game;
 use std::hash::{Hash, Hasher};
 
+/// Values closer than this count as equal when picking the best move, so
+/// rounding differences between search variants never change the choice:
+/// ties go to the first move in the legal move order.
+pub const TIE: f64 = 1e-12;
+
+/// The index of the best value: the first within [`TIE`] of the maximum.
+pub fn best_index(values: &[f64]) -> usize {
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    values.iter().position(|&v| v >= max - TIE).unwrap_or(0)
+}
+
 /// Gives the probability that the side to move wins, before it rolls.
 ///
 /// An evaluation is a pure function of the game and the position: the same

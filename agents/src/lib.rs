@@ -3,27 +3,37 @@
 //!
 //! No threads and no training here, so the crate builds for WebAssembly.
 
+// Three rooms, each findable and changeable alone; no file imports a file
+// that imports it back (tests/imports.rs checks it).
+//
+// Playing: what decides and evaluates moves.
 pub mod agent;
+pub mod evaluator;
+pub mod heuristic;
+pub mod neural;
+pub mod perfect;
+pub mod search;
+pub mod spec;
+pub mod spec_error;
+
+// Files: solved and endgame tables, where files come from, the shipped
+// models and their manifest, identities for results.
 pub mod assets;
 pub mod endgame;
-pub mod evaluator;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod files;
-pub mod heuristic;
-pub mod hint;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod identity;
 pub mod manifest;
-pub mod neural;
-pub mod perfect;
-pub mod puzzle;
-pub mod review;
-pub mod search;
 #[cfg(feature = "shipped")]
 pub mod shipped;
-pub mod spec;
-pub mod strength;
 pub mod table;
+
+// Analysis: reviews, hints, strength estimates and puzzles.
+pub mod hint;
+pub mod puzzle;
+pub mod review;
+pub mod strength;
 
 pub use agent::{Agent, Choice, RandomAgent, SearchAgent};
 pub use assets::{Assets, MemoryAssets};

@@ -395,6 +395,22 @@ impl Models {
         self.puzzles.get(rules)
     }
 
+    /// The shipped models embedded in the crate (feature `shipped`),
+    /// checked against the manifest's SHA-256 once.
+    #[cfg(feature = "shipped")]
+    pub fn shipped() -> &'static Models {
+        static MODELS: std::sync::OnceLock<Models> = std::sync::OnceLock::new();
+        MODELS.get_or_init(|| {
+            let manifest = crate::shipped::file(MANIFEST_FILE).unwrap_or_default();
+            Models::from_bytes(manifest, "manifest.json (embedded)", |name| {
+                crate::shipped::file(name)
+                    .map(<[u8]>::to_vec)
+                    .ok_or_else(|| "not embedded".to_string())
+            })
+            .expect("the embedded models match their manifest (checked when they were built)")
+        })
+    }
+
     /// The folder the manifest was read from (none when handed over as bytes).
     pub fn dir(&self) -> Option<&std::path::Path> {
         self.dir.as_deref()

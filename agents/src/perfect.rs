@@ -1,6 +1,7 @@
 //! Perfect play from a solved table, and the measure of a move's loss.
 
-use crate::agent::{Agent, Choice, best_index};
+use crate::agent::{Agent, Choice};
+use crate::evaluator::best_index;
 use crate::table::Table;
 
 use sawah_engine::race::{Move, Position, RuleSet};

@@ -20,11 +20,13 @@
 //! shipped easy level gives away about 0.7 pp per decision on average and
 //! random play about 1.2 pp: a mistake is a move few decent players make.
 
-use crate::agent::{Agent, best_index};
-use crate::evaluator::terminal_value;
+use crate::agent::Agent;
+use crate::endgame::{EndgameTable, move_values};
+use crate::evaluator::{best_index, terminal_value};
 use crate::search::Stop;
 use crate::strength::{Calibration, Estimate};
 use sawah_engine::record::{ReplayError, move_token, replay_from};
+use sawah_engine::senet::{Position, Senet};
 use sawah_engine::{Codec, Game, Player};
 use serde::Serialize;
 
@@ -515,4 +517,48 @@ impl Review {
         }
         out
     }
+}
+/// Each player's exact losses over the turns of a game (moves as a results
+/// file writes them, from `start`) whose position the table covers: the
+/// review's totals ([`Summary`]) restricted to the endgame,
+/// measured against its exact values.
+pub fn review_endgame(
+    senet: &Senet,
+    table: &EndgameTable,
+    start: Position,
+    tokens: &[String],
+) -> Result<[Summary; 2], ReplayError> {
+    use sawah_engine::Game;
+    let mut summaries = [Summary::default(), Summary::default()];
+    replay_from(senet, start, tokens, |step| {
+        let position = step.position;
+        if table.value(position).is_none() {
+            return;
+        }
+        // Every throw's move values once: the best after each gives the
+        // position's value before the throw (for the luck), and the
+        // throw made gives the loss.
+        let mut expected = 0.0;
+        let mut this_throw = None;
+        for (throw, p) in senet.dice().outcomes() {
+            let moves = Game::legal_moves(senet, position, throw);
+            let Some(values) = move_values(senet, table, position, &moves) else {
+                return;
+            };
+            expected += p * values.iter().copied().fold(0.0, f64::max);
+            if throw == step.roll {
+                this_throw = Some(values);
+            }
+        }
+        let Some(values) = this_throw else {
+            return;
+        };
+        let best = values.iter().copied().fold(0.0, f64::max);
+        let (_, loss_pp, class) = judge(best, &values, step.legal, step.played);
+        summaries[position.turn().index()].add(class, loss_pp, 100.0 * (best - expected));
+    })?;
+    for summary in &mut summaries {
+        summary.finish();
+    }
+    Ok(summaries)
 }

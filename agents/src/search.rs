@@ -330,9 +330,9 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
 
     /// The best move for the side to move with `roll`, searched `depth` rolls
     /// deep, and a value per move: exact for the chosen move and every move
-    /// within [`TIE`](crate::agent::TIE) of it, an upper bound (at most the
+    /// within [`TIE`](crate::evaluator::TIE) of it, an upper bound (at most the
     /// best value minus the tie margin) for the rest. The choice is that of
-    /// [`best_index`](crate::agent::best_index) over exact values: the first
+    /// [`best_index`](crate::evaluator::best_index) over exact values: the first
     /// move, in the order of `moves`, within the tie margin of the best.
     pub fn best_move(
         &mut self,
@@ -348,7 +348,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                 self.move_value(position, mv, depth, LOWEST, HIGHEST)
             } else {
                 // A null window first: most moves only need to be shown worse.
-                let alpha = (best - crate::agent::TIE).max(LOWEST);
+                let alpha = (best - crate::evaluator::TIE).max(LOWEST);
                 let test = self.move_value(position, mv, depth, alpha, alpha + NULL_WINDOW);
                 if test >= alpha + NULL_WINDOW {
                     self.move_value(position, mv, depth, alpha, HIGHEST)
@@ -359,7 +359,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             values[index] = value;
             best = best.max(value);
         }
-        (crate::agent::best_index(&values), values)
+        (crate::evaluator::best_index(&values), values)
     }
 
     /// The value of a position for the side to move before its roll.

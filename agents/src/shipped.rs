@@ -3,10 +3,8 @@
 //! `medium` and `hard` with no files beside them. A model named by file
 //! name (`model=ur.safetensors`, as the embedded manifest's levels name
 //! them) is read from the file system when such a file exists, and from
-//! here otherwise (see [`crate::assets::default_assets`]).
-
-use crate::manifest::Models;
-use std::sync::OnceLock;
+//! here otherwise (see [`crate::assets::default_assets`]). The models
+//! themselves, checked, are [`crate::manifest::Models::shipped`].
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
@@ -23,24 +21,11 @@ pub fn file(name: &str) -> Option<&'static [u8]> {
         .map(|(_, bytes)| *bytes)
 }
 
-/// The shipped models, checked against the manifest's SHA-256 once.
-pub fn models() -> &'static Models {
-    static MODELS: OnceLock<Models> = OnceLock::new();
-    MODELS.get_or_init(|| {
-        Models::from_bytes(embedded::MANIFEST, "manifest.json (embedded)", |name| {
-            file(name)
-                .map(<[u8]>::to_vec)
-                .ok_or_else(|| "not embedded".to_string())
-        })
-        .expect("the embedded models match their manifest (checked when they were built)")
-    })
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_embedded_models_load_and_cover_every_rule_set_s_levels() {
-        let models = super::models();
+        let models = crate::manifest::Models::shipped();
         for rules in [
             "sawah",
             "ur",
@@ -62,10 +47,11 @@ mod tests {
                 .dial_spec(rules, 150.0)
                 .expect("every rule set has a dial");
             assert!(middle.contains(":noise="), "{rules}: {middle}");
-            let top = models.dial_spec(rules, 5000.0).unwrap();
+            let top = models.dial(rules, 5000.0).unwrap();
+            let hard = models.level(rules, "hard").map(|l| l.spec.as_str());
             assert_eq!(
-                Some(top.as_str()),
-                models.level(rules, "hard").map(|l| l.spec.as_str()),
+                top,
+                hard.map(|spec| crate::AgentSpec::parse(spec, rules).unwrap()),
                 "{rules}"
             );
         }

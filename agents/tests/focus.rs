@@ -3,7 +3,8 @@
 //! and `decide` agreeing.
 
 use sawah_agents::AgentSpec;
-use sawah_agents::agent::{best_index, focus_on_best};
+use sawah_agents::agent::focus_on_best;
+use sawah_agents::evaluator::best_index;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::search::{Search, SearchOptions};
 use sawah_engine::playout::positions_with_rolls;

@@ -1,7 +1,7 @@
 //! Star2 search against plain expectiminimax: the same values and moves,
 //! far fewer nodes.
 
-use sawah_agents::agent::best_index;
+use sawah_agents::evaluator::best_index;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::search::{Search, SearchOptions};
 use sawah_engine::playout::positions_with_rolls;

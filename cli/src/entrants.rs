@@ -106,10 +106,9 @@ impl Entrants {
             }
         });
         let spec = spec.with_context(|| format!("agent {text:?}"))?;
-        Ok(Entrant::Builtin(crate::tournament::with_default_table(
-            spec,
-            &self.table,
-        )))
+        Ok(Entrant::Builtin(
+            crate::commands::tournament::run::with_default_table(spec, &self.table),
+        ))
     }
 
     /// The outside bots started so far.

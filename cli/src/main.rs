@@ -4,11 +4,11 @@
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use sawah_cli::commands::train;
 use sawah_cli::commands::{
     bench, bot, check_bot, curve, describe, export_games, hint, matches, play, puzzles, review,
     serve, solve, tournament,
 };
-use sawah_cli::train;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
 
@@ -48,14 +48,14 @@ enum Command {
     /// Train a neural value network: self-play TD(lambda), or distillation
     /// from a solved table (see docs/training.md). Progress, TensorBoard
     /// logs (FOLDER/tb), checkpoints and evaluations go to the run folder.
-    Train(sawah_cli::train::TrainArgs),
+    Train(sawah_cli::commands::train::TrainArgs),
     /// Draw training runs' learning curves (Elo against one fixed opponent
     /// by training games, from each run's evals.jsonl) on one chart (SVG),
     /// with a table per run and where each curve flattens.
     Curve(curve::CurveArgs),
     /// Write a run's network as a model file (SafeTensors) with its manifest
     /// entry (FILE.json), for models/ and `neural:model=FILE`.
-    Export(sawah_cli::train::ExportArgs),
+    Export(sawah_cli::commands::train::ExportArgs),
     /// Solve a race rule set exactly: every position's win probability for
     /// the side to move. Prints layers, sweeps, time and the start's value.
     Solve(solve::SolveArgs),

@@ -22,7 +22,7 @@ pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
         // The error names the manifest's path already.
         return Ok(Some(Models::load(&local)?));
     }
-    Ok(Some(sawah_agents::shipped::models().clone()))
+    Ok(Some(sawah_agents::manifest::Models::shipped().clone()))
 }
 
 /// The spec a command line names for rule set `rules`: the text form or

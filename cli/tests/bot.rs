@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use sawah_agents::manifest::Models;
-use sawah_cli::bot::{Bot, MAX_LINE_BYTES, native_bot, serve};
+use sawah_cli::commands::bot::lines::{Bot, MAX_LINE_BYTES, native_bot, serve};
 use sawah_engine::registry::Registry;
 use sawah_protocol::native::{Limits, Setup};
 use serde_json::{Value, json};

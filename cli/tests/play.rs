@@ -1,6 +1,6 @@
 //! Terminal play with scripted input.
 
-use sawah_cli::play::{PlayOptions, play};
+use sawah_cli::commands::play::game::{PlayOptions, play};
 
 mod common;
 use common::scripted;
@@ -56,7 +56,7 @@ fn every_rule_set_fits_80_columns_with_help_hints_and_turn_numbers() {
         options.hints = Some(std::sync::Arc::new(sawah_protocol::Bot::new(
             sawah_engine::Registry::new(),
         )));
-        let played = sawah_engine::with_game!(&game, g => sawah_cli::play::play_game(g, &options, input.as_bytes(), &mut output)).unwrap();
+        let played = sawah_engine::with_game!(&game, g => sawah_cli::commands::play::game::play_game(g, &options, input.as_bytes(), &mut output)).unwrap();
         let text = String::from_utf8(output).unwrap();
         assert_fits_80_columns(name, &text);
         assert!(
@@ -136,7 +136,7 @@ fn senet_plays_to_the_end_and_shows_the_score() {
 
 #[test]
 fn the_daily_game_uses_the_days_throws_in_order() {
-    use sawah_cli::play::Rolls;
+    use sawah_cli::commands::play::game::Rolls;
     use sawah_engine::senet::daily::{DailyThrows, daily_throws};
     let senet = sawah_engine::senet::Senet::new();
     let date = "2026-11-30";
@@ -251,7 +251,8 @@ fn a_played_game_is_recorded_so_that_it_replays_to_its_end() {
     let options = PlayOptions::seeded(Player::Dark, 8);
     let input = "1\n".repeat(2_000);
     let played =
-        sawah_cli::play::play_game(&rules, &options, input.as_bytes(), Vec::new()).unwrap();
+        sawah_cli::commands::play::game::play_game(&rules, &options, input.as_bytes(), Vec::new())
+            .unwrap();
     let winner = played.winner.expect("the game ends");
     let end = sawah_engine::record::replay(&rules, &played.moves, |_| {}).unwrap();
     assert_eq!(rules.winner(&end), Some(winner));

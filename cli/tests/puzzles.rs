@@ -5,7 +5,7 @@
 
 mod common;
 use common::{assert_refused, scripted};
-use sawah_cli::play::{PlayOptions, play_game};
+use sawah_cli::commands::play::game::{PlayOptions, play_game};
 use sawah_engine::{Player, Registry, with_game};
 use serde_json::Value;
 

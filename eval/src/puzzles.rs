@@ -312,7 +312,7 @@ fn judge<G: Codec + Describe, V: ExactValues<G>>(
         return None;
     }
     let values = exact.move_values(game, position, moves)?;
-    let best = sawah_agents::agent::best_index(&values);
+    let best = sawah_agents::evaluator::best_index(&values);
     let margin = margin_of(game, position, moves, &values, best)?;
     if margin < config.margin_pp {
         return None;

@@ -607,6 +607,9 @@ pub struct ErrorAnswer {
 
 /// Any answer of the protocol, as [`Bot::handle`](crate::Bot::handle)
 /// gives it.
+// Built once per request and written out at once: boxing the larger
+// answers would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Answer {
@@ -641,6 +644,7 @@ pub enum Answer {
 }
 
 /// A response line: the request's id, then an answer's fields or the error.
+#[allow(clippy::large_enum_variant)] // as `Answer`
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Response {

@@ -69,7 +69,7 @@ fn rule_sets() -> Vec<String> {
 /// The levels the shipped models give each rule set: (rules, level, spec).
 #[pyfunction]
 fn levels() -> Vec<(String, String, String)> {
-    shipped::models()
+    sawah_agents::manifest::Models::shipped()
         .manifest()
         .levels
         .iter()

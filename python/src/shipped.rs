@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 /// The shipped models (embedded in `sawah-agents` with its `shipped`
 /// feature; checked against the manifest's SHA-256 once).
 pub fn models() -> &'static Models {
-    sawah_agents::shipped::models()
+    sawah_agents::manifest::Models::shipped()
 }
 
 /// The shipped models, then the file system.

@@ -1,7 +1,8 @@
 //! Senet endgame tables end to end: solved, written, read back, played
 //! from (the `endgame=FILE` option) and used to review games.
 
-use sawah_agents::endgame::{EndgameTable, move_values, review_endgame, write_endgame_table};
+use sawah_agents::endgame::{EndgameTable, move_values, write_endgame_table};
+use sawah_agents::review::review_endgame;
 use sawah_agents::spec::AgentSpec;
 use sawah_agents::table::{TableInfo, ValueType};
 use sawah_engine::record::move_token;

@@ -4,95 +4,18 @@
 
 mod race;
 mod senet;
+mod weights;
 
 pub use race::RaceHeuristic;
 pub use senet::SenetHeuristic;
+pub use weights::{WEIGHTS_FORMAT, Weights, WeightsFile};
 
 use crate::agent::Agent;
 use crate::assets::Assets;
 use crate::evaluator::Evaluator;
-use crate::spec::SpecError;
+use crate::spec_error::SpecError;
+pub use crate::spec_error::WeightsProblem;
 use sawah_engine::Game;
-
-/// Feature weights: `value = sigmoid(bias + Σ weight_i · feature_i)`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights {
-    /// Names of the features, in order (for logs and files).
-    pub names: &'static [&'static str],
-    /// The constant term (the side to move's edge).
-    pub bias: f64,
-    /// One weight per feature.
-    pub weights: Vec<f64>,
-}
-
-impl Weights {
-    /// The logistic combination of `features` (as many as there are weights).
-    #[inline]
-    pub fn value(&self, features: &[f64]) -> f64 {
-        debug_assert_eq!(features.len(), self.weights.len());
-        let z = self.bias
-            + self
-                .weights
-                .iter()
-                .zip(features)
-                .map(|(w, f)| w * f)
-                .sum::<f64>();
-        1.0 / (1.0 + (-z).exp())
-    }
-}
-
-/// What a weights file's `format` says.
-pub const WEIGHTS_FORMAT: &str = "sawah-heuristic-weights-v1";
-
-/// Learned weights of a hand-made evaluation, as JSON:
-/// `{"format":"sawah-heuristic-weights-v1","rules":"ur","features":[…],"bias":…,"weights":[…]}`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeightsFile {
-    /// Always [`WEIGHTS_FORMAT`].
-    pub format: String,
-    /// The rule set the weights were learned on.
-    pub rules: String,
-    /// Feature names, in order.
-    pub features: Vec<String>,
-    /// The constant term.
-    pub bias: f64,
-    /// One weight per feature.
-    pub weights: Vec<f64>,
-}
-
-/// What is wrong with a heuristic weights file.
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum WeightsProblem {
-    /// The file could not be read.
-    #[error("{0}")]
-    Unreadable(std::sync::Arc<std::io::Error>),
-    /// Not JSON of a weights file's shape.
-    #[error("{0}")]
-    NotJson(std::sync::Arc<serde_json::Error>),
-    /// Another `format`.
-    #[error("not a heuristic weights file")]
-    NotWeights,
-    /// Weights learned on another rule set.
-    #[error("weights for {found}, not {expected}")]
-    OtherRules {
-        /// The file's rule set.
-        found: String,
-        /// The rule set played.
-        expected: String,
-    },
-    /// Other features than this evaluation's.
-    #[error("features {found:?}; this evaluation has {expected:?}")]
-    OtherFeatures {
-        /// The file's.
-        found: Vec<String>,
-        /// The evaluation's.
-        expected: &'static [&'static str],
-    },
-    /// A weight that is not a finite number.
-    #[error("a weight is not finite")]
-    NotFinite,
-}
 
 /// A game family that has a hand-made evaluation.
 pub trait HasHeuristic: Game + crate::neural::Encode + sawah_engine::Codec + Sized {

@@ -1,6 +1,6 @@
 //! The race family's evaluation.
 
-use super::Weights;
+use super::weights::Weights;
 use crate::evaluator::Evaluator;
 use sawah_engine::Player;
 use sawah_engine::race::{Position, RuleSet};

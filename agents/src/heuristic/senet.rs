@@ -1,6 +1,6 @@
 //! Senet's evaluation.
 
-use super::Weights;
+use super::weights::Weights;
 use crate::evaluator::Evaluator;
 use sawah_engine::Player;
 use sawah_engine::senet::{BEAUTY, OFF, Position, SAFE, Senet};

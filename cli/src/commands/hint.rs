@@ -1,7 +1,7 @@
 //! `sawah hint`: every legal move for a roll ranked by the reference's win
 //! probability, with what each does, through the protocol's `hint`.
 
-use crate::bot::{BotFiles, native_bot, setup};
+use crate::commands::bot::lines::{BotFiles, native_bot, setup};
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_protocol::native::Limits;

@@ -18,3 +18,4 @@ pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod tournament;
+pub mod train;

@@ -4,7 +4,7 @@
 //! `sawah puzzle`: puzzles in the terminal, through the protocol's
 //! `puzzle` and `solve_puzzle`.
 
-use crate::bot::{BotFiles, native_bot, setup};
+use crate::commands::bot::lines::{BotFiles, native_bot, setup};
 use crate::render::{Render, wrap};
 use anyhow::{Context, Result, bail};
 use sawah_agents::endgame::EndgameTable;

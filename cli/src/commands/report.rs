@@ -3,7 +3,7 @@
 //! rule files included: the levels of a rule set the models do not cover
 //! are the built-in presets.
 
-use crate::bot::native_bot;
+use crate::commands::bot::lines::native_bot;
 use crate::commands::describe::RulesArgs;
 use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;

@@ -2,7 +2,7 @@
 //! tournament, summed up per agent), through the protocol's `review`, so
 //! the answer is the one every front door gives.
 
-use crate::bot::{BotFiles, native_bot, setup};
+use crate::commands::bot::lines::{BotFiles, native_bot, setup};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use sawah_agents::review::{Players, Review, Summary};
@@ -147,7 +147,8 @@ pub(crate) fn all_games(path: &Path, text: &str) -> Result<Vec<Value>> {
 /// `sawah review --endgame TABLE`: each Senet turn the endgame table covers,
 /// against its exact values; per agent with --all.
 fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()> {
-    use sawah_agents::endgame::{EndgameTable, review_endgame};
+    use sawah_agents::endgame::EndgameTable;
+    use sawah_agents::review::review_endgame;
     use sawah_engine::record::Record;
     if args.format == "svg" {
         bail!("--endgame prints md or json; the svg draws whole games");

@@ -18,10 +18,8 @@ pub use successors::Successors;
 
 use super::position::{Position, Side};
 use super::rules::RuleSet;
-use crate::combinatorics::{BINOMIAL, colex_rank, colex_unrank, combinations};
+use crate::combinatorics::{binomial, colex_rank, colex_unrank, combinations};
 use crate::player::Player;
-
-/// The largest number of squares the index handles (bits of a `u32`, 1..=30).
 
 /// Where one layer sits in the index.
 #[derive(Clone, Debug)]
@@ -315,10 +313,10 @@ impl PositionIndex {
                             for m_o in 0..=(free_o - k_o).min(c - m_m) {
                                 let block = ((k_m * width + m_m) * width + k_o) * width + m_o;
                                 offsets[block] = total;
-                                total += BINOMIAL[a_m][k_m]
-                                    * BINOMIAL[a_o][k_o]
-                                    * BINOMIAL[c][m_m]
-                                    * BINOMIAL[c - m_m][m_o];
+                                total += binomial(a_m, k_m)
+                                    * binomial(a_o, k_o)
+                                    * binomial(c, m_m)
+                                    * binomial(c - m_m, m_o);
                             }
                         }
                     }
@@ -454,8 +452,8 @@ impl PositionIndex {
         let a_o = self.private_opponent_count;
         let layer = usize::from(s_m) * width + usize::from(s_o);
         let block = (((layer * width + k_m) * width + m_m) * width + k_o) * width + m_o;
-        let within = ((r_pm * BINOMIAL[a_o][k_o] + r_po) * BINOMIAL[c as usize][m_m] + r_sm)
-            * BINOMIAL[c as usize - m_m][m_o]
+        let within = ((r_pm * binomial(a_o, k_o) + r_po) * binomial(c as usize, m_m) + r_sm)
+            * binomial(c as usize - m_m, m_o)
             + r_so;
         // Both borne off (not a valid position) stays u64::MAX.
         self.block_offsets[block].saturating_add(within)
@@ -495,12 +493,12 @@ impl PositionIndex {
         let c = self.shared.count_ones() as usize;
         let [k_m, m_m, k_o, m_o] = [block.k_m, block.m_m, block.k_o, block.m_o].map(usize::from);
         let mut within = offset;
-        let r_sh_o = within % BINOMIAL[c - m_m][m_o];
-        within /= BINOMIAL[c - m_m][m_o];
-        let r_sh_m = within % BINOMIAL[c][m_m];
-        within /= BINOMIAL[c][m_m];
-        let r_priv_o = within % BINOMIAL[a_o][k_o];
-        let r_priv_m = within / BINOMIAL[a_o][k_o];
+        let r_sh_o = within % binomial(c - m_m, m_o);
+        within /= binomial(c - m_m, m_o);
+        let r_sh_m = within % binomial(c, m_m);
+        within /= binomial(c, m_m);
+        let r_priv_o = within % binomial(a_o, k_o);
+        let r_priv_m = within / binomial(a_o, k_o);
         let priv_m = expand(colex_unrank(r_priv_m, a_m, k_m), self.private_mover);
         let priv_o = expand(colex_unrank(r_priv_o, a_o, k_o), self.private_opponent);
         let sh_m = colex_unrank(r_sh_m, c, m_m);
@@ -658,10 +656,10 @@ impl PositionIndex {
                         let id = ((k_m * width + m_m) * width + k_o) * width + m_o;
                         blocks.push(Block {
                             start: layer_offsets[id],
-                            len: BINOMIAL[a_m][k_m]
-                                * BINOMIAL[a_o][k_o]
-                                * BINOMIAL[c][m_m]
-                                * BINOMIAL[c - m_m][m_o],
+                            len: binomial(a_m, k_m)
+                                * binomial(a_o, k_o)
+                                * binomial(c, m_m)
+                                * binomial(c - m_m, m_o),
                             s_m,
                             s_o,
                             k_m: k_m as u8,

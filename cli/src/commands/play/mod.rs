@@ -1,5 +1,7 @@
 //! `sawah play`: a game in the terminal against the computer.
 
+pub mod game;
+
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 use sawah_engine::registry::Registry;
@@ -8,7 +10,6 @@ use sawah_engine::{AnyGame, Player, with_game};
 use std::io;
 use std::path::PathBuf;
 
-use crate::play;
 use sawah_agents::review::{Class, Review};
 use sawah_protocol::native::{Limits, Setup, TableArg};
 
@@ -128,7 +129,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     let models = crate::models::find(models.as_deref())?;
     let seed_given = seed.is_some();
     let seed = seed.unwrap_or_else(clock_seed);
-    let mut options = play::PlayOptions::seeded(side.into(), seed);
+    let mut options = game::PlayOptions::seeded(side.into(), seed);
     if let Some(date) = daily {
         options.rolls = daily_rolls(&game, &date, opponent.as_deref(), seed_given)?;
     }
@@ -142,7 +143,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     options.hints = Some(std::sync::Arc::clone(&bot));
     options.tutor = tutor.then_some(tutor_threshold);
     let stdin = io::stdin();
-    let played = with_game!(&game, g => play::play_game(g, &options, stdin.lock(), io::stdout()))?;
+    let played = with_game!(&game, g => game::play_game(g, &options, stdin.lock(), io::stdout()))?;
     let (light, dark) = match options.human {
         Player::Light => ("you".to_string(), options.opponent_name.clone()),
         Player::Dark => (options.opponent_name.clone(), "you".to_string()),
@@ -194,7 +195,7 @@ fn reference_bot(
         untrusted: false,
         limits: Limits::NONE,
     };
-    crate::bot::native_bot(registry.clone(), &setup)
+    crate::commands::bot::lines::native_bot(registry.clone(), &setup)
 }
 
 /// `--record FILE`: the game record (RGN for a .rgn file), written atomically.
@@ -244,7 +245,7 @@ fn daily_rolls(
     date: &str,
     opponent: Option<&str>,
     seed_given: bool,
-) -> Result<play::Rolls> {
+) -> Result<game::Rolls> {
     if !matches!(game, AnyGame::Senet(_)) {
         bail!("--daily is for senet only: the game of the day is a Senet game");
     }
@@ -260,7 +261,7 @@ fn daily_rolls(
         date.to_string()
     };
     let throws = DailyThrows::new(&date)?;
-    Ok(play::Rolls::Daily { date, throws })
+    Ok(game::Rolls::Daily { date, throws })
 }
 
 /// Refuses an output path that cannot be written: a folder, or a file in a

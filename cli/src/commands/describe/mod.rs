@@ -1,10 +1,10 @@
-//! `sawah moves` and `sawah rules`: arguments for `crate::describe`.
+//! `sawah moves` and `sawah rules`: arguments for `crate::commands::describe::text`.
+
+pub mod text;
 
 use anyhow::Result;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
-
-use crate::describe;
 
 /// The arguments of `sawah moves`.
 #[derive(clap::Args, Debug)]
@@ -55,7 +55,7 @@ pub struct RulesArgs {
 
 /// Lists the legal moves.
 pub fn moves_command(registry: &mut Registry, args: MovesArgs) -> Result<()> {
-    describe::moves(
+    text::moves(
         registry,
         args.rules.as_deref(),
         &args.position,
@@ -69,5 +69,5 @@ pub fn rules_command(registry: &mut Registry, args: RulesArgs) -> Result<()> {
     if args.report {
         return crate::commands::report::run(registry, &args);
     }
-    describe::describe_rules(registry, args.name.as_deref(), args.json)
+    text::describe_rules(registry, args.name.as_deref(), args.json)
 }

@@ -91,7 +91,7 @@ pub fn search<G: HasHeuristic>(game: &G, ply: u8, count: usize, seed: u64) -> St
             let index = if pruning {
                 search.best_move(position, &moves, ply + 1).0
             } else {
-                sawah_agents::agent::best_index(&search.move_values(position, &moves, ply + 1))
+                sawah_agents::evaluator::best_index(&search.move_values(position, &moves, ply + 1))
             };
             nodes += search.nodes;
             chosen.push(index);

@@ -1,10 +1,12 @@
-//! `sawah bot`: arguments, start-up, then the JSON-lines loop of `crate::bot`.
+//! `sawah bot`: arguments, start-up, then the JSON-lines loop of `crate::commands::bot::lines`.
+
+pub mod lines;
 
 use anyhow::Result;
 use sawah_engine::registry::Registry;
 use std::io::{self, BufWriter};
 
-use crate::bot::{self, BotFiles, LimitArgs};
+use lines::{BotFiles, LimitArgs};
 
 /// The arguments of `sawah bot`.
 #[derive(clap::Args, Debug)]
@@ -26,14 +28,14 @@ pub struct BotArgs {
 /// Loads everything, then answers stdin until end of input.
 pub fn bot_command(registry: Registry, args: BotArgs) -> Result<()> {
     let limits = args.limits.limits(args.untrusted);
-    let setup = bot::setup(&args.files, args.untrusted, limits)?;
-    let server = bot::native_bot(registry, &setup)?;
+    let setup = lines::setup(&args.files, args.untrusted, limits)?;
+    let server = lines::native_bot(registry, &setup)?;
     // The levels and the review reference always run: a depth bound they
     // would break stops the start (as `sawah serve` does).
     server
         .check_levels_within_depth()
         .map_err(anyhow::Error::msg)?;
     let stdin = io::stdin();
-    bot::serve(&server, &limits, stdin.lock(), BufWriter::new(io::stdout()))?;
+    lines::serve(&server, &limits, stdin.lock(), BufWriter::new(io::stdout()))?;
     Ok(())
 }

@@ -5,36 +5,14 @@ use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
 
-/// `sawah solve`'s settings besides the rule set and output.
-pub struct SolveSettings {
-    /// The largest change of a sweep at which a layer pair counts as solved.
-    pub tolerance: f64,
-    /// Memory the solver may hold, in GiB.
-    pub memory: f64,
-    /// A line per sweep on stderr.
-    pub verbose: bool,
-    /// How the table stores its values.
-    pub values: sawah_agents::table::ValueType,
-    /// Whether sweeps extrapolate their convergence.
-    pub extrapolate: bool,
-}
-
 /// `sawah solve`: solves a race rule set, reporting each layer pair, and
 /// writes its table.
-pub fn solve(
-    registry: &mut Registry,
-    rules: &str,
-    settings: SolveSettings,
-    out: Option<&std::path::Path>,
-) -> Result<()> {
-    let SolveSettings {
-        tolerance,
-        memory,
-        verbose,
-        values,
-        extrapolate,
-    } = settings;
-    let AnyGame::Race(rules) = registry.resolve(rules)? else {
+pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
+    let (tolerance, memory, verbose, values) =
+        (args.tolerance, args.memory, args.verbose, args.values);
+    let extrapolate = !args.no_extrapolation;
+    let out = args.out.as_deref();
+    let AnyGame::Race(rules) = registry.resolve(&args.rules)? else {
         bail!(
             "senet is not solved whole; solve its endgames with --pieces K (at most K pieces per side on the board)"
         );

@@ -1,13 +1,13 @@
 //! The `bench` subcommands: playouts, search, neural evaluation, choosing
 //! a move, and the bot protocol, each printing its figures.
 
+pub mod measure;
+
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_engine::with_game;
 use std::path::PathBuf;
 use std::time::Duration;
-
-use crate::bench;
 
 /// The arguments of `sawah bench-search`.
 #[derive(clap::Args, Debug)]
@@ -116,7 +116,7 @@ pub fn bench_search(registry: &mut Registry, args: BenchSearchArgs) -> Result<()
     println!("search at depth {depth} (plies) on {positions} positions per rule set, seed {seed}");
     for name in rules {
         let game = registry.resolve(&name)?;
-        let report = with_game!(&game, g => bench::search(g, depth, positions, seed));
+        let report = with_game!(&game, g => measure::search(g, depth, positions, seed));
         println!("{report}");
     }
     Ok(())
@@ -145,7 +145,7 @@ pub fn bench_choose(registry: &mut Registry, args: BenchChooseArgs) -> Result<()
                 .with_context(|| format!("agent {text}"))?;
             let result = with_game!(&game, g => {
                 let mut agent = spec.build(g)?;
-                bench::choose_latency(g, agent.as_mut(), positions, seed)
+                measure::choose_latency(g, agent.as_mut(), positions, seed)
             });
             println!(
                 "{:<16} {:<8} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({})",
@@ -184,7 +184,7 @@ pub fn bench_neural(registry: &mut Registry, args: BenchNeuralArgs) -> Result<()
                 Some(path) => sawah_agents::neural::NeuralNet::load(path, g)?,
                 None => sawah_agents::neural::NeuralNet::with_random_weights(g, &hidden, seed)?,
             };
-            bench::neural(g, &net, seed, Duration::from_secs_f64(seconds))
+            measure::neural(g, &net, seed, Duration::from_secs_f64(seconds))
         });
         println!(
             "{:<16} layers {:?} ({} parameters): {:.2} M evaluations/s ({:.0} ns each)",
@@ -212,7 +212,7 @@ pub fn bench_playouts(registry: &mut Registry, args: BenchArgs) -> Result<()> {
     for name in rules {
         let game = registry.resolve(&name)?;
         let duration = Duration::from_secs_f64(seconds);
-        let result = with_game!(&game, g => bench::random_playouts(g, seed, duration));
+        let result = with_game!(&game, g => measure::random_playouts(g, seed, duration));
         println!(
             "{:<16} {:>6.2} M moves/s  {:>8} games  {:>6.1} moves/game  rolls/game: mean {:.1}, min {}, median {}, p90 {}, p99 {}, max {}",
             result.rules,
@@ -237,16 +237,16 @@ pub fn bench_protocol(registry: Registry, args: BenchProtocolArgs) -> Result<()>
         models,
         warmup,
     } = args;
-    let files = crate::bot::BotFiles {
+    let files = crate::commands::bot::lines::BotFiles {
         models,
         ..Default::default()
     };
-    let setup = crate::bot::setup(&files, false, Default::default())?;
-    let server = crate::bot::native_bot(registry, &setup)?;
+    let setup = crate::commands::bot::lines::setup(&files, false, Default::default())?;
+    let server = crate::commands::bot::lines::native_bot(registry, &setup)?;
     let text = std::fs::read_to_string(&requests)
         .with_context(|| format!("requests {}", requests.display()))?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    for (line, micros) in bench::protocol_latency(&server, &lines, warmup)
+    for (line, micros) in measure::protocol_latency(&server, &lines, warmup)
         .into_iter()
         .enumerate()
     {

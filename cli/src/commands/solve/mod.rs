@@ -1,11 +1,11 @@
-//! `sawah solve` and `sawah quantize`: arguments for `crate::solve`.
+//! `sawah solve` and `sawah quantize`: arguments for `crate::commands::solve::run`.
+
+pub mod run;
 
 use anyhow::Result;
 use sawah_agents::table::ValueType;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
-
-use crate::solve::{self, SolveSettings};
 
 /// The arguments of `sawah solve`.
 #[derive(clap::Args, Debug)]
@@ -65,7 +65,7 @@ pub struct QuantizeArgs {
 /// Solves the rule set and writes its table when asked.
 pub fn solve_command(registry: &mut Registry, args: SolveArgs) -> Result<()> {
     if let Some(pieces) = args.pieces {
-        return solve::solve_senet_endgames(
+        return run::solve_senet_endgames(
             registry,
             &args.rules,
             pieces,
@@ -74,17 +74,10 @@ pub fn solve_command(registry: &mut Registry, args: SolveArgs) -> Result<()> {
             args.out.as_deref(),
         );
     }
-    let settings = SolveSettings {
-        tolerance: args.tolerance,
-        memory: args.memory,
-        verbose: args.verbose,
-        values: args.values,
-        extrapolate: !args.no_extrapolation,
-    };
-    solve::solve(registry, &args.rules, settings, args.out.as_deref())
+    run::solve(registry, &args)
 }
 
 /// Writes the u16 copy of a table.
 pub fn quantize_command(registry: &mut Registry, args: QuantizeArgs) -> Result<()> {
-    solve::quantize(registry, &args.rules, &args.table, &args.out)
+    run::quantize(registry, &args.rules, &args.table, &args.out)
 }

@@ -1,11 +1,13 @@
 //! `sawah tournament`, `sawah elo` and `sawah sprt`: arguments, checked and
-//! handed to `crate::tournament`.
+//! handed to `crate::commands::tournament::run`.
+
+pub mod run;
 
 use anyhow::{Context, Result};
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
 
-use crate::tournament::{self, SprtArgs, TournamentArgs};
+use run::{SprtArgs, TournamentArgs};
 
 /// How an Elo table is made (shared by `tournament` and `elo`).
 #[derive(clap::Args, Debug)]
@@ -110,7 +112,7 @@ pub struct SprtCommandArgs {
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
     /// What the Elo bounds mean: logistic or normalized.
-    #[arg(long, default_value = "logistic", value_parser = tournament::parse_model)]
+    #[arg(long, default_value = "logistic", value_parser = run::parse_model)]
     pub model: sawah_eval::sprt::EloModel,
     /// Seed for the dice of every pair.
     #[arg(long, default_value_t = 1)]
@@ -188,7 +190,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         outside,
         luck,
     };
-    tournament::tournament(registry, args, anchor_given)?;
+    run::tournament(registry, args, anchor_given)?;
     Ok(())
 }
 
@@ -231,9 +233,9 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
     } = args;
     let anchor_given = anchor.is_some();
     let anchor = anchor.unwrap_or_else(|| "random=0".into());
-    tournament::elo(
+    run::elo(
         registry,
-        tournament::EloRun {
+        run::EloRun {
             dirs: &dirs,
             out: out.as_deref(),
             anchor: &anchor,
@@ -288,7 +290,7 @@ pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()
         logs,
         luck,
     };
-    tournament::sprt_command(registry, args)?;
+    run::sprt_command(registry, args)?;
     Ok(())
 }
 

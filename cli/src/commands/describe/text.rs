@@ -1,7 +1,7 @@
 //! `sawah moves` and `sawah rules`: legal moves and rule sets, for people
 //! and as JSON.
 
-use crate::bot;
+use crate::commands::bot::lines;
 use crate::render::{Render, both_routes};
 use anyhow::{Context, Result, bail};
 use sawah_engine::json::PositionJson;
@@ -39,7 +39,7 @@ pub fn moves(
         });
         println!(
             "{}",
-            bot::Bot::new(registry.clone()).handle_line(&request.to_string())
+            lines::Bot::new(registry.clone()).handle_line(&request.to_string())
         );
         return Ok(());
     }
