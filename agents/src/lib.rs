@@ -2,6 +2,8 @@
 //! expectiminimax agents, evaluators, and strength as configuration.
 //!
 //! No threads and no training here, so the crate builds for WebAssembly.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 // Three rooms, each findable and changeable alone; no file imports a file
 // that imports it back (tests/imports.rs checks it).

@@ -1,6 +1,8 @@
 //! `sawah`: play, serve the bot protocol, list moves, describe rule sets,
 //! benchmark. This file parses the command line and dispatches; each
 //! subcommand's arguments and start-up live in `sawah_cli::commands`.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

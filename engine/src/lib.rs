@@ -3,6 +3,8 @@
 //!
 //! Everything here is plain data and pure functions: no threads, no I/O
 //! beyond reading a rule file, so the crate also compiles to WebAssembly.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 pub mod bits;
 pub mod combinatorics;

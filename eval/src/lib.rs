@@ -1,5 +1,7 @@
 //! Measuring agents: paired-dice matches and tournaments, Bradley–Terry Elo
 //! tables with intervals, SPRT, and game analysis against solved tables.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 pub mod adjusted;
 pub mod analysis;

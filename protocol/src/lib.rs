@@ -12,6 +12,8 @@
 //! objects) held in a [`sawah_agents::MemoryAssets`]; a native front door
 //! may add a store behind it that reads files by path
 //! ([`Bot::with_fallback`]).
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 mod analysis;
 mod batch;

@@ -5,6 +5,8 @@
 //! Everything is the same Rust the CLI, the server and the browser package
 //! run: a request answered through `sawah.request` is answered exactly as
 //! `sawah bot` answers it.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 mod agents;
 mod env;

@@ -19,6 +19,8 @@
 //!   once.
 //!
 //! [`loadtest`] is the load tool that measures it.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 pub mod answers;
 pub mod api;

@@ -24,6 +24,8 @@
 //! `margins` (when recorded candidates and choices may stand in for every
 //! move), `extrapolation`, `memory` (huge pages, zero pages, peak memory)
 //! and `checkpoint` (per-pair files). See docs/solver.md.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 pub mod checkpoint;
 mod extrapolation;

@@ -6,6 +6,8 @@
 //! the same response here as from `sawah bot`. Files (models, tables,
 //! weights) are handed over as bytes under a name; nothing is read from
 //! anywhere else.
+// No function outside tests longer than 100 lines (clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 use sawah_agents::manifest::Models;
 use sawah_engine::registry::Registry;
