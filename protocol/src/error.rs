@@ -4,7 +4,19 @@ use serde_json::{Value, json};
 use std::fmt;
 
 /// What kind of request was refused (`"kind"` in an error response).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+// Its serde name is `ErrorKind::as_str`'s (a test checks).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The line is not JSON (or not UTF-8).
     InvalidJson,
@@ -122,6 +134,16 @@ impl std::error::Error for ProtocolError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_writes_as_its_name() {
+        for kind in ErrorKind::ALL {
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                Value::from(kind.as_str())
+            );
+        }
+    }
 
     #[test]
     fn every_kind_round_trips_through_its_name() {

@@ -558,41 +558,9 @@ pub struct SolvePuzzleAnswer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorBody {
     /// What went wrong, for programs.
-    pub kind: ErrorKindName,
+    pub kind: crate::ErrorKind,
     /// What went wrong, for people.
     pub message: String,
-}
-
-/// The error kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKindName {
-    /// See [`crate::ErrorKind::InvalidJson`].
-    InvalidJson,
-    /// See [`crate::ErrorKind::InvalidRequest`].
-    InvalidRequest,
-    /// See [`crate::ErrorKind::MissingField`].
-    MissingField,
-    /// See [`crate::ErrorKind::InvalidField`].
-    InvalidField,
-    /// See [`crate::ErrorKind::UnknownCommand`].
-    UnknownCommand,
-    /// See [`crate::ErrorKind::UnknownRules`].
-    UnknownRules,
-    /// See [`crate::ErrorKind::InvalidPosition`].
-    InvalidPosition,
-    /// See [`crate::ErrorKind::InvalidRoll`].
-    InvalidRoll,
-    /// See [`crate::ErrorKind::InvalidBot`].
-    InvalidBot,
-    /// See [`crate::ErrorKind::GameNotOver`].
-    GameNotOver,
-    /// See [`crate::ErrorKind::Unsupported`].
-    Unsupported,
-    /// See [`crate::ErrorKind::TooLarge`].
-    TooLarge,
-    /// See [`crate::ErrorKind::TooExpensive`].
-    TooExpensive,
 }
 
 /// An error answer.

@@ -3,7 +3,7 @@
 //! server's own answers here, so a client generated from `/openapi.json`
 //! reads exactly what the server writes.
 
-use sawah_protocol::messages::ErrorKindName;
+use sawah_protocol::ErrorKind;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -31,7 +31,7 @@ pub enum ServerErrorKind {
 #[serde(untagged)]
 pub enum HttpErrorKind {
     /// A protocol error kind.
-    Protocol(ErrorKindName),
+    Protocol(ErrorKind),
     /// A refusal by the HTTP layer.
     Server(ServerErrorKind),
 }

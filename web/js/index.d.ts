@@ -49,7 +49,7 @@ export type SenetRules = Schemas['SenetExport'];
 /** A rule set for front ends. */
 export type Rules = Schemas['RulesExport'];
 /** A protocol error kind. */
-export type ErrorKind = Schemas['ErrorKindName'];
+export type ErrorKind = Schemas['ErrorKind'];
 /** The `error` field of a response. */
 export type ProtocolErrorJson = Schemas['ErrorBody'];
 /** A protocol request (see docs/protocol.md); `id` is echoed in the response. */

@@ -1273,12 +1273,12 @@ export interface components {
         /** @description An error's kind and message (the kinds of `docs/protocol.md`). */
         ErrorBody: {
             /** @description What went wrong, for programs. */
-            kind: components["schemas"]["ErrorKindName"];
+            kind: components["schemas"]["ErrorKind"];
             /** @description What went wrong, for people. */
             message: string;
         };
-        /** @description The error kinds. */
-        ErrorKindName: "invalid_json" | "invalid_request" | "missing_field" | "invalid_field" | "unknown_command" | "unknown_rules" | "invalid_position" | "invalid_roll" | "invalid_bot" | "game_not_over" | "unsupported" | "too_large" | "too_expensive";
+        /** @description What kind of request was refused (`"kind"` in an error response). */
+        ErrorKind: "invalid_json" | "invalid_request" | "missing_field" | "invalid_field" | "unknown_command" | "unknown_rules" | "invalid_position" | "invalid_roll" | "invalid_bot" | "game_not_over" | "unsupported" | "too_large" | "too_expensive";
         ReviewAnswer: components["schemas"]["Review"];
         /**
          * @description Every error answer of the server: `{"error":{"kind":K,"message":M}}`,
@@ -1298,7 +1298,7 @@ export interface components {
             message: string;
         };
         /** @description An error kind of an HTTP answer: the protocol's, or the server's own. */
-        HttpErrorKind: components["schemas"]["ErrorKindName"] | components["schemas"]["ServerErrorKind"];
+        HttpErrorKind: components["schemas"]["ErrorKind"] | components["schemas"]["ServerErrorKind"];
         /** @description The kinds of refusal the HTTP layer adds to the protocol's. */
         ServerErrorKind: "not_found" | "method_not_allowed" | "overloaded" | "unavailable" | "timeout" | "internal";
         /** @description The answer of `/healthz`. */
