@@ -1,6 +1,10 @@
 //! Reading a request object into its [`Request`] type, once, with the
 //! protocol's error for each fault: the field it names, in the order the
 //! fields are read (the command, the position, the roll, then the rest).
+//! A request is read whole before anything is looked up for it, so when a
+//! `puzzle` or `solve_puzzle` request has a bad field and names a rule set
+//! without a puzzle set, the field is reported (before this reader, the
+//! missing set was); a request with one fault gets the error it always got.
 
 use crate::Bot;
 use crate::MAX_DAILY_COUNT;
