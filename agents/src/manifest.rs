@@ -429,15 +429,6 @@ impl Models {
             .find(|l| l.rules == rules && l.level == level)
     }
 
-    /// The spec that plays `rules` at about `elo` by its dial, in its
-    /// canonical text form, or `None` without a dial.
-    pub fn dial_spec(&self, rules: &str, elo: f64) -> Option<String> {
-        self.dial(rules, elo)
-            .ok()
-            .flatten()
-            .map(|spec| spec.to_string())
-    }
-
     /// The spec that plays `rules` at about `elo` by its dial: the dial's
     /// model with its noise (to four decimals), or hard's spec where the
     /// dial hands over to hard (hard stronger than the noiseless point,
@@ -466,9 +457,12 @@ impl Models {
     /// read from a folder, named by its path there: for agents that read
     /// model files from the file system rather than from [`Models::add_to`]'s
     /// store (which holds them by the manifest's names).
+    /// A file of that name where the agent runs wins, as it does over an
+    /// embedded model (`crate::assets::default_assets`).
     pub fn located(&self, mut spec: AgentSpec) -> AgentSpec {
         if let (Some(dir), Some(model)) = (&self.dir, &spec.model)
             && self.nets.contains_key(model)
+            && !std::path::Path::new(model).exists()
         {
             spec.model = Some(dir.join(model).display().to_string());
         }

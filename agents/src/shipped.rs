@@ -44,8 +44,10 @@ mod tests {
             // The strength dial: a noisy small network in the middle of
             // the range, hard at the top.
             let middle = models
-                .dial_spec(rules, 150.0)
-                .expect("every rule set has a dial");
+                .dial(rules, 150.0)
+                .unwrap()
+                .expect("every rule set has a dial")
+                .to_string();
             assert!(middle.contains(":noise="), "{rules}: {middle}");
             let top = models.dial(rules, 5000.0).unwrap();
             let hard = models.level(rules, "hard").map(|l| l.spec.as_str());

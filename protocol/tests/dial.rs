@@ -27,34 +27,36 @@ fn elo_specs_resolve_through_the_dial() {
                 .find_map(|o| o.strip_prefix("noise="))
                 .map_or(0.0, |n| n.parse::<f64>().unwrap())
         };
+        // The dial's spec at an Elo, in its text form.
+        let dial_spec = |rules: &str, elo: f64| {
+            models
+                .dial(rules, elo)
+                .unwrap()
+                .map(|spec| spec.to_string())
+        };
         let ((easy, easy_elo), (medium, medium_elo), (hard, hard_elo)) =
             (level("easy"), level("medium"), level("hard"));
         // At a level's Elo, the level's own noise.
         for (spec, elo) in [(&easy, easy_elo), (&medium, medium_elo)] {
-            let dialled = models.dial_spec(rules, elo).unwrap();
+            let dialled = dial_spec(rules, elo).unwrap();
             assert!(
                 (noise_of(&dialled) - noise_of(spec)).abs() < 1e-4,
                 "{rules}: {dialled} for {spec}"
             );
         }
         // Between easy and medium, a noise between theirs.
-        let between = models
-            .dial_spec(rules, (easy_elo + medium_elo) / 2.0)
-            .unwrap();
+        let between = dial_spec(rules, (easy_elo + medium_elo) / 2.0).unwrap();
         let noise = noise_of(&between);
         assert!(
             noise < noise_of(&easy) && noise > noise_of(&medium),
             "{rules}: {between}"
         );
         // Hard's Elo and above play hard; far below, the noisiest point.
-        let top = models.dial_spec(rules, hard_elo + 500.0).unwrap();
+        let top = dial_spec(rules, hard_elo + 500.0).unwrap();
         let parse = |text: &str| sawah_agents::AgentSpec::parse(text, rules).unwrap();
         assert_eq!(parse(&top), parse(&hard), "{rules}: {top} plays as hard");
         let (low, _) = dial.range();
-        assert_eq!(
-            models.dial_spec(rules, low - 500.0),
-            models.dial_spec(rules, low)
-        );
+        assert_eq!(dial_spec(rules, low - 500.0), dial_spec(rules, low));
         // Well below easy: 150 Elo, or (Senet, whose whole scale is about
         // 215 Elo) half of easy's.
         assert!(
