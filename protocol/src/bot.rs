@@ -3,9 +3,10 @@
 
 use crate::error::{ErrorKind, ProtocolError};
 use crate::messages::{
-    Answer, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, EvaluateAnswer,
-    EvaluateRequest, HelloAnswer, LegalMovesAnswer, LegalMovesRequest, ListRulesAnswer, ListedMove,
-    MoveValue, Request, RulesAnswer, ScoreAnswer, ScoreRequest, StartAnswer,
+    Answer, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, ErrorAnswer,
+    EvaluateAnswer, EvaluateRequest, HelloAnswer, LegalMovesAnswer, LegalMovesRequest,
+    ListRulesAnswer, ListedMove, MoveValue, Request, RulesAnswer, ScoreAnswer, ScoreRequest,
+    StartAnswer,
 };
 use crate::request::{RequestObject, position_of};
 use sawah_agents::heuristic::HasHeuristic;
@@ -15,7 +16,7 @@ use sawah_agents::{Agent, AgentSpec, Assets, MemoryAssets, evaluator::terminal_v
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily;
 use sawah_engine::{AnyGame, Codec, with_game};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 type Reply = Result<Value, ProtocolError>;
 
@@ -539,12 +540,10 @@ fn invalid_bot(e: sawah_agents::SpecError) -> ProtocolError {
 
 /// An error response: the request's id (if it had one), then the error.
 fn error_response(id: Option<Value>, error: &ProtocolError) -> Value {
-    let mut response = Map::new();
-    if let Some(id) = id {
-        response.insert("id".to_string(), id);
-    }
-    response.insert("error".to_string(), error.to_json());
-    Value::Object(response)
+    json!(ErrorAnswer {
+        id,
+        error: error.clone(),
+    })
 }
 
 fn legal_moves<G: Codec>(

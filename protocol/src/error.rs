@@ -1,6 +1,5 @@
 //! Protocol errors: a machine-readable kind and a message for people.
 
-use serde_json::{Value, json};
 use std::fmt;
 
 /// What kind of request was refused (`"kind"` in an error response).
@@ -99,8 +98,11 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// A refused request: its kind and what was wrong, naming the field or value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A refused request: its kind and what was wrong, naming the field or value
+/// (the `"error"` object of a response, `{"kind":K,"message":M}`).
+#[derive(
+    Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ProtocolError {
     /// The kind.
     pub kind: ErrorKind,
@@ -116,11 +118,6 @@ impl ProtocolError {
             message: message.into(),
         }
     }
-
-    /// The `"error"` object of a response: `{"kind":K,"message":M}`.
-    pub fn to_json(&self) -> Value {
-        json!({ "kind": self.kind.as_str(), "message": self.message })
-    }
 }
 
 impl fmt::Display for ProtocolError {
@@ -134,6 +131,7 @@ impl std::error::Error for ProtocolError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn every_kind_writes_as_its_name() {

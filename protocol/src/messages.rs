@@ -17,8 +17,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// A position as a request may give it: the JSON form, or the compact
-/// notation of `docs/protocol.md` (`"ur l 7/0 . d 7/0 ."`).
+/// A position as a request may give it: the JSON form, or the one-line
+/// notation of `docs/protocol.md` (`"ur light 7/-/0 7/-/0"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum PositionInput {
@@ -26,6 +26,17 @@ pub enum PositionInput {
     Json(PositionJson),
     /// The notation.
     Notation(String),
+}
+
+/// A request's position read as [`PositionInput`] says: the notation is
+/// turned into the JSON form (its rule set is checked when it is used).
+fn position_input<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PositionJson, D::Error> {
+    match PositionInput::deserialize(d)? {
+        PositionInput::Json(json) => Ok(json),
+        PositionInput::Notation(text) => {
+            sawah_engine::notation::parse(&text).map_err(serde::de::Error::custom)
+        }
+    }
 }
 
 /// Who plays or measures: an agent spec as text (`"expectiminimax:depth=2"`),
@@ -93,6 +104,7 @@ pub enum Pass {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LegalMovesRequest {
     /// The position.
+    #[serde(deserialize_with = "position_input")]
     #[schemars(with = "PositionInput")]
     pub position: PositionJson,
     /// The roll.
@@ -103,6 +115,7 @@ pub struct LegalMovesRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ChooseRequest {
     /// The position.
+    #[serde(deserialize_with = "position_input")]
     #[schemars(with = "PositionInput")]
     pub position: PositionJson,
     /// The roll.
@@ -112,7 +125,7 @@ pub struct ChooseRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<BotSpec>")]
     pub bot: Option<Value>,
-    /// What a tournament referee adds for an outside bot (`docs/tournaments.md`),
+    /// What a tournament referee adds for an outside bot (`docs/bots.md`),
     /// absent otherwise.
     #[serde(flatten)]
     pub referee: Option<RefereeFields>,
@@ -139,6 +152,7 @@ pub struct RefereeFields {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EvaluateRequest {
     /// The position.
+    #[serde(deserialize_with = "position_input")]
     #[schemars(with = "PositionInput")]
     pub position: PositionJson,
     /// Who evaluates (as in [`ChooseRequest::bot`]).
@@ -158,6 +172,7 @@ pub struct RulesRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ScoreRequest {
     /// The finished position.
+    #[serde(deserialize_with = "position_input")]
     #[schemars(with = "PositionInput")]
     pub position: PositionJson,
 }
@@ -193,6 +208,7 @@ pub struct ReviewRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HintRequest {
     /// The position.
+    #[serde(deserialize_with = "position_input")]
     #[schemars(with = "PositionInput")]
     pub position: PositionJson,
     /// The roll; absent (or null) for the roll table.
@@ -327,7 +343,8 @@ pub struct MoveValue {
 /// Present when a server limit stopped a search early.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Cut {
-    /// The limit that stopped it (`"time"`, `"nodes"`).
+    /// The limit that stopped it, in words ("the node budget of 5000000
+    /// nodes a request").
     pub limit: String,
     /// The plies the search finished: the answer's depth.
     pub finished_depth: Option<u8>,
@@ -554,15 +571,6 @@ pub struct SolvePuzzleAnswer {
     pub moves: Vec<PuzzleMoveLoss>,
 }
 
-/// An error's kind and message (the kinds of `docs/protocol.md`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct ErrorBody {
-    /// What went wrong, for programs.
-    pub kind: crate::ErrorKind,
-    /// What went wrong, for people.
-    pub message: String,
-}
-
 /// An error answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorAnswer {
@@ -570,7 +578,7 @@ pub struct ErrorAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<Value>,
     /// The error.
-    pub error: ErrorBody,
+    pub error: crate::ProtocolError,
 }
 
 /// Any answer of the protocol, as [`Bot::handle`](crate::Bot::handle)
@@ -768,6 +776,64 @@ mod tests {
         for name in shared {
             assert_eq!(requests[name], answers[name], "{name}");
         }
+    }
+
+    /// `value`, read as a `T` and written again, is `value`.
+    fn reads_back<T: serde::de::DeserializeOwned + Serialize>(value: &Value) {
+        let typed: T = serde_json::from_value(value.clone())
+            .unwrap_or_else(|e| panic!("{value} does not read as its type: {e}"));
+        assert_eq!(&serde_json::to_value(typed).unwrap(), value);
+    }
+
+    #[test]
+    fn the_bots_answers_and_requests_read_back_as_their_types() {
+        use serde_json::json;
+        let bot = crate::Bot::new(sawah_engine::Registry::new());
+        let start = "ur light 7/-/0 7/-/0";
+        let ask = |request: Value| {
+            let mut answer = bot.respond(&request);
+            answer.as_object_mut().unwrap().remove("id");
+            answer
+        };
+        let choose =
+            json!({"cmd": "choose", "position": start, "roll": 2, "bot": "expectiminimax:depth=1"});
+        reads_back::<LegalMovesAnswer>(&ask(
+            json!({"cmd": "legal_moves", "position": start, "roll": 4}),
+        ));
+        reads_back::<ChooseAnswer>(&ask(choose.clone()));
+        reads_back::<ChooseAnswer>(&ask(
+            json!({"cmd": "choose", "position": start, "roll": 0, "bot": "random"}),
+        ));
+        reads_back::<EvaluateAnswer>(&ask(
+            json!({"cmd": "evaluate", "position": start, "bot": "heuristic"}),
+        ));
+        reads_back::<StartAnswer>(&ask(json!({"cmd": "start", "rules": "senet"})));
+        reads_back::<RulesAnswer>(&ask(json!({"cmd": "rules", "rules": "ur"})));
+        reads_back::<DailyAnswer>(&ask(
+            json!({"cmd": "daily", "date": "2026-12-05", "count": 3}),
+        ));
+        reads_back::<HintAnswer>(&ask(
+            json!({"cmd": "hint", "position": start, "roll": 4, "bot": "heuristic"}),
+        ));
+        reads_back::<RollTableAnswer>(&ask(
+            json!({"cmd": "hint", "position": start, "bot": "heuristic"}),
+        ));
+        reads_back::<HelloAnswer>(&ask(json!({"cmd": "hello"})));
+        reads_back::<ErrorAnswer>(&bot.respond(&json!({"id": 3, "cmd": "fly"})));
+        // A request with a position in notation reads as the JSON form.
+        let line: RequestLine =
+            serde_json::from_value(json!({"id": 1, "cmd": "choose", "position": start, "roll": 2}))
+                .unwrap();
+        let Request::Choose(request) = line.request else {
+            panic!("{line:?}");
+        };
+        assert_eq!(request.position.light.waiting, Some(7));
+        assert!(
+            serde_json::from_value::<RequestLine>(
+                json!({"cmd": "choose", "position": "ur light x", "roll": 2})
+            )
+            .is_err()
+        );
     }
 
     #[test]

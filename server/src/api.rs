@@ -7,7 +7,7 @@ use crate::answers::AnswerMemory;
 use crate::errors::{ApiError, json_response, status_of};
 use crate::metrics::Metrics;
 use crate::pool::{Answer, Gone, Pool, Refused};
-use crate::schema::{Health, Readiness};
+use crate::schema::{Health, Readiness, ServerErrorKind};
 use axum::body::Body;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{MatchedPath, Path, Query, Request, State};
@@ -17,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
+use sawah_protocol::ErrorKind;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -127,7 +128,7 @@ async fn answer(
         .map_err(|_| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "overloaded",
+                ServerErrorKind::Overloaded,
                 "every worker is busy and the queue is full; retry after the time in Retry-After",
             )
         })?;
@@ -135,12 +136,12 @@ async fn answer(
         Ok(Ok(answers)) => Ok(answers),
         Ok(Err(Refused::Expired)) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
+            ServerErrorKind::Overloaded,
             "the request waited for a worker past its time budget; retry after the time in Retry-After",
         )),
         Err(_) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+            ServerErrorKind::Unavailable,
             "the server is shutting down",
         )),
     }
@@ -161,7 +162,7 @@ fn held_response(state: &AppState, status: StatusCode, text: String) -> Response
             .into_response(),
         Err(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "overloaded",
+            ServerErrorKind::Overloaded,
             "answers waiting to be read fill the server's answer memory; retry after the time in Retry-After",
         )
         .into_response(),
@@ -185,7 +186,7 @@ async fn answer_one(
             // The pool answers every request of a job; never reached.
             None => ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ServerErrorKind::Internal,
                 "the request got no answer; it has been logged",
             )
             .into_response(),
@@ -226,7 +227,7 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
     let too_large = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            ErrorKind::TooLarge,
             format!("the body is larger than {limit} bytes"),
         )
     };
@@ -245,7 +246,7 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
         .map_err(|_| {
             ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
-                "timeout",
+                ServerErrorKind::Timeout,
                 format!(
                     "the body did not arrive within {} ms",
                     state.body_timeout.as_millis()
@@ -260,7 +261,7 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
         Err(error) => {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
-                "invalid_request",
+                ErrorKind::InvalidRequest,
                 format!("the body could not be read: {error}"),
             ));
         }
@@ -268,7 +269,7 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
     let value = serde_json::from_slice(&bytes).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            "invalid_json",
+            ErrorKind::InvalidJson,
             format!("the body is not JSON: {e}"),
         )
     })?;
@@ -307,7 +308,7 @@ async fn request(State(state): Shared, request: Request) -> Response {
     match body {
         Value::Array(requests) if requests.len() > state.max_batch => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            ErrorKind::TooLarge,
             format!(
                 "a batch of {} requests; at most {} per batch",
                 requests.len(),
@@ -318,8 +319,12 @@ async fn request(State(state): Shared, request: Request) -> Response {
         Value::Array(requests) if requests.is_empty() => Json(json!([])).into_response(),
         Value::Array(requests) => {
             if let Err(error) = sawah_protocol::check_batch(&requests) {
-                return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", error.message)
-                    .into_response();
+                return ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    ErrorKind::TooLarge,
+                    error.message,
+                )
+                .into_response();
             }
             match answer(&state, requests, bytes, arrived).await {
                 // A batch is 200 whatever its elements say (each element
@@ -457,7 +462,7 @@ async fn daily(
         Err(rejection) => {
             return ApiError::new(
                 StatusCode::BAD_REQUEST,
-                "invalid_request",
+                ErrorKind::InvalidRequest,
                 format!("the query string does not read: {}", rejection.body_text()),
             )
             .into_response();
@@ -572,7 +577,7 @@ async fn solve_puzzle(State(state): Shared, request: Request) -> Response {
 fn query_error(rejection: QueryRejection) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
-        "invalid_request",
+        ErrorKind::InvalidRequest,
         format!("the query string does not read: {}", rejection.body_text()),
     )
 }
@@ -581,7 +586,7 @@ fn query_error(rejection: QueryRejection) -> ApiError {
 fn path_error(rejection: PathRejection) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
-        "invalid_request",
+        ErrorKind::InvalidRequest,
         format!("the path does not read: {}", rejection.body_text()),
     )
 }
@@ -609,7 +614,7 @@ async fn readyz(State(state): Shared) -> Response {
     if !state.ready.load(Ordering::Relaxed) {
         return ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+            ServerErrorKind::Unavailable,
             "shutting down",
         )
         .into_response();
@@ -623,7 +628,7 @@ async fn readyz(State(state): Shared) -> Response {
     if state.pool.stalled(stall) {
         return ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+            ServerErrorKind::Unavailable,
             format!(
                 "work waits and no worker has finished a job for {} ms",
                 stall.as_millis()
@@ -666,7 +671,7 @@ async fn openapi() -> Response {
 async fn not_found(request: Request) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "not_found",
+        ServerErrorKind::NotFound,
         format!(
             "no route {} {}; see /openapi.json",
             request.method(),
@@ -678,7 +683,7 @@ async fn not_found(request: Request) -> ApiError {
 async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ServerErrorKind::MethodNotAllowed,
         format!(
             "{} is not allowed on {}; see /openapi.json",
             request.method(),

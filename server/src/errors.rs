@@ -3,6 +3,7 @@
 //! overloaded) carry the protocol's error body too.
 
 use crate::pool::Answer;
+use crate::schema::{HttpError, HttpErrorBody, HttpErrorKind};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use sawah_protocol::ErrorKind;
@@ -47,26 +48,35 @@ pub fn kind_status(kind: ErrorKind, path_names_rules: bool) -> StatusCode {
 pub struct ApiError {
     /// The status.
     pub status: StatusCode,
-    /// The error kind (a protocol kind, or `not_found`,
-    /// `method_not_allowed`, `overloaded`, `unavailable`).
-    pub kind: &'static str,
+    /// The error kind: a protocol kind, or the HTTP layer's own.
+    pub kind: HttpErrorKind,
     /// What was wrong.
     pub message: String,
 }
 
 impl ApiError {
     /// An error of `status` and `kind` saying `message`.
-    pub fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(
+        status: StatusCode,
+        kind: impl Into<HttpErrorKind>,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
-            kind,
+            kind: kind.into(),
             message: message.into(),
         }
     }
 
-    /// The body `{"error":{"kind":K,"message":M}}`.
+    /// The body `{"error":{"kind":K,"message":M}}` ([`HttpError`]).
     pub fn body(&self) -> Value {
-        json!({"error": {"kind": self.kind, "message": self.message}})
+        json!(HttpError {
+            id: None,
+            error: HttpErrorBody {
+                kind: self.kind,
+                message: self.message.clone(),
+            },
+        })
     }
 }
 

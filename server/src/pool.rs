@@ -13,9 +13,12 @@
 //! already running stops at its next check: nothing is computed for
 //! clients that are gone.
 
+use crate::errors::ApiError;
+use crate::schema::ServerErrorKind;
+use axum::http::StatusCode;
 use sawah_protocol::native::Limits;
 use sawah_protocol::{Bot, ErrorKind};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -313,7 +316,12 @@ fn answer(bot: &Bot, request: &Value, stop: Option<&sawah_agents::search::Stop>)
         }
         Err(_) => {
             tracing::error!(%request, "a request made the bot panic");
-            let response = json!({"error": {"kind": "internal", "message": "the bot failed on this request; it has been logged"}});
+            let response = ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                ServerErrorKind::Internal,
+                "the bot failed on this request; it has been logged",
+            )
+            .body();
             Answer {
                 text: response.to_string(),
                 error: None,
@@ -327,6 +335,7 @@ fn answer(bot: &Bot, request: &Value, stop: Option<&sawah_agents::search::Stop>)
 mod tests {
     use super::*;
     use sawah_engine::registry::Registry;
+    use serde_json::json;
     use std::time::Duration;
 
     fn slow(bot: &Bot) -> Value {

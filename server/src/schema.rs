@@ -36,6 +36,18 @@ pub enum HttpErrorKind {
     Server(ServerErrorKind),
 }
 
+impl From<ErrorKind> for HttpErrorKind {
+    fn from(kind: ErrorKind) -> HttpErrorKind {
+        HttpErrorKind::Protocol(kind)
+    }
+}
+
+impl From<ServerErrorKind> for HttpErrorKind {
+    fn from(kind: ServerErrorKind) -> HttpErrorKind {
+        HttpErrorKind::Server(kind)
+    }
+}
+
 /// The error of an HTTP answer.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct HttpErrorBody {

@@ -51,7 +51,7 @@ export type Rules = Schemas['RulesExport'];
 /** A protocol error kind. */
 export type ErrorKind = Schemas['ErrorKind'];
 /** The `error` field of a response. */
-export type ProtocolErrorJson = Schemas['ErrorBody'];
+export type ProtocolErrorJson = Schemas['ProtocolError'];
 /** A protocol request (see docs/protocol.md); `id` is echoed in the response. */
 export type Request = Schemas['RequestLine'];
 /** Which puzzle: by id, of the day, or near a rating. */

@@ -381,8 +381,8 @@ export interface components {
             cmd: "solve_puzzle";
         } & components["schemas"]["SolvePuzzleRequest"]));
         /**
-         * @description A position as a request may give it: the JSON form, or the compact
-         *     notation of `docs/protocol.md` (`"ur l 7/0 . d 7/0 ."`).
+         * @description A position as a request may give it: the JSON form, or the one-line
+         *     notation of `docs/protocol.md` (`"ur light 7/-/0 7/-/0"`).
          */
         PositionInput: components["schemas"]["PositionJson"] | string;
         /** @description A position as JSON: `{"rules":…,"turn":…,"light":{…},"dark":{…}}`. */
@@ -659,7 +659,10 @@ export interface components {
         };
         /** @description Present when a server limit stopped a search early. */
         Cut: {
-            /** @description The limit that stopped it (`"time"`, `"nodes"`). */
+            /**
+             * @description The limit that stopped it, in words ("the node budget of 5000000
+             *     nodes a request").
+             */
             limit: string;
             /**
              * Format: uint8
@@ -1268,13 +1271,16 @@ export interface components {
             /** @description The request's id, when it had one. */
             id?: unknown;
             /** @description The error. */
-            error: components["schemas"]["ErrorBody"];
+            error: components["schemas"]["ProtocolError"];
         };
-        /** @description An error's kind and message (the kinds of `docs/protocol.md`). */
-        ErrorBody: {
-            /** @description What went wrong, for programs. */
+        /**
+         * @description A refused request: its kind and what was wrong, naming the field or value
+         *     (the `"error"` object of a response, `{"kind":K,"message":M}`).
+         */
+        ProtocolError: {
+            /** @description The kind. */
             kind: components["schemas"]["ErrorKind"];
-            /** @description What went wrong, for people. */
+            /** @description What was wrong, for people. */
             message: string;
         };
         /** @description What kind of request was refused (`"kind"` in an error response). */

@@ -150,5 +150,5 @@ fn skip_rest_of_line(input: &mut impl BufRead) -> io::Result<()> {
 }
 
 fn error_line(error: ProtocolError) -> String {
-    serde_json::json!({ "error": error.to_json() }).to_string()
+    serde_json::json!(sawah_protocol::messages::ErrorAnswer { id: None, error }).to_string()
 }
