@@ -643,7 +643,7 @@ pub type Side = Player;
 /// The schemas of what a bot reads, or of what it writes: a request's
 /// optional fields may be left out, an answer's fields are there whenever
 /// it writes them (null included), and each side's schema says so.
-fn generator(answers: bool) -> schemars::SchemaGenerator {
+pub fn schema_generator(answers: bool) -> schemars::SchemaGenerator {
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
         s.definitions_path = "/components/schemas".into();
     });
@@ -656,8 +656,9 @@ fn generator(answers: bool) -> schemars::SchemaGenerator {
 }
 
 /// The schemas `generator` made, each `roots` entry under its name
-/// (a root that only refers to its own definition adds nothing).
-fn definitions(
+/// (a root that only refers to its own definition adds nothing), written
+/// for OpenAPI tools as well as JSON Schema ones.
+pub fn schema_definitions(
     mut generator: schemars::SchemaGenerator,
     roots: Vec<(&str, schemars::Schema)>,
 ) -> Map<String, Value> {
@@ -679,7 +680,7 @@ fn definitions(
 
 /// The requests' schemas by name ([`schema_document`]).
 fn request_schemas() -> Map<String, Value> {
-    let mut g = generator(false);
+    let mut g = schema_generator(false);
     let roots = vec![
         ("RequestLine", g.subschema_for::<RequestLine>()),
         ("LegalMovesRequest", g.subschema_for::<LegalMovesRequest>()),
@@ -692,12 +693,12 @@ fn request_schemas() -> Map<String, Value> {
             g.subschema_for::<SolvePuzzleRequest>(),
         ),
     ];
-    definitions(g, roots)
+    schema_definitions(g, roots)
 }
 
 /// The answers' schemas by name ([`schema_document`]).
 fn answer_schemas() -> Map<String, Value> {
-    let mut g = generator(true);
+    let mut g = schema_generator(true);
     let roots = vec![
         ("Response", g.subschema_for::<Response>()),
         ("LegalMovesAnswer", g.subschema_for::<LegalMovesAnswer>()),
@@ -716,7 +717,7 @@ fn answer_schemas() -> Map<String, Value> {
         ("SolvePuzzleAnswer", g.subschema_for::<SolvePuzzleAnswer>()),
         ("ErrorAnswer", g.subschema_for::<ErrorAnswer>()),
     ];
-    definitions(g, roots)
+    schema_definitions(g, roots)
 }
 
 /// Every request and answer type by name, with its JSON Schema: the

@@ -4,6 +4,7 @@
 //! reads exactly what the server writes.
 
 use sawah_protocol::ErrorKind;
+use sawah_protocol::messages::{schema_definitions, schema_generator};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -181,24 +182,15 @@ fn one_of(names: &[&str]) -> Value {
 /// Every schema the document refers to: the protocol's and the server's.
 fn schemas() -> Map<String, Value> {
     let mut schemas = sawah_protocol::schema_document();
-    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
-        s.definitions_path = "/components/schemas".into();
-    });
     // The server's own answers: schemas of what it writes.
-    let mut generator = settings.for_serialize().into_generator();
-    let own = [
+    let mut generator = schema_generator(true);
+    let own = vec![
         ("HttpError", generator.subschema_for::<HttpError>()),
         ("Health", generator.subschema_for::<Health>()),
         ("Readiness", generator.subschema_for::<Readiness>()),
     ];
-    for (name, schema) in generator.take_definitions(true) {
+    for (name, schema) in schema_definitions(generator, own) {
         schemas.entry(name).or_insert(schema);
-    }
-    for (name, schema) in own {
-        let schema = schema.to_value();
-        if schema["$ref"] != reference(name)["$ref"] {
-            schemas.insert(name.to_string(), schema);
-        }
     }
     schemas
 }
