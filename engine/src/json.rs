@@ -90,11 +90,7 @@ impl MoveJson {
 
 impl From<MoveJson> for serde_json::Value {
     fn from(mv: MoveJson) -> serde_json::Value {
-        let to = match mv.to {
-            MoveTarget::Square(square) => serde_json::Value::from(square),
-            MoveTarget::Off(_) => serde_json::Value::from("off"),
-        };
-        serde_json::json!({ "from": mv.from, "to": to })
+        serde_json::json!(mv)
     }
 }
 

@@ -65,18 +65,6 @@ pub fn houses_of_slots(slots: u32) -> u32 {
     ((slots & ((1 << 26) - 1)) << 1) | ((slots >> 26) & 0b111) << 28
 }
 
-/// The colex rank of a set of slots among all subsets of its size.
-#[inline]
-fn rank(bits: u32) -> u64 {
-    colex_rank(bits)
-}
-
-/// The set of `size` slots among `0..n` with colex rank `r`.
-#[inline]
-fn unrank(r: u64, size: u32, n: u32) -> u32 {
-    colex_unrank(r, n as usize, size as usize)
-}
-
 /// `bits` with the slots held in `taken` squeezed out (each slot moves down
 /// by the number of taken slots below it).
 #[inline]
@@ -223,8 +211,8 @@ impl EndgameIndex {
         let other = squeeze(slots_of_houses(other), mover);
         Some(
             self.starts[a as usize][b as usize]
-                + rank(mover) * choose(u32::from(SLOTS) - a, b)
-                + rank(other),
+                + colex_rank(mover) * choose(u32::from(SLOTS) - a, b)
+                + colex_rank(other),
         )
     }
 
@@ -249,9 +237,9 @@ impl EndgameIndex {
         debug_assert!(self.layer(a, b).contains(&index));
         let within = index - self.starts[a as usize][b as usize];
         let others = choose(u32::from(SLOTS - a), b.into());
-        let mover = unrank(within / others, a.into(), SLOTS.into());
+        let mover = colex_unrank(within / others, SLOTS.into(), a.into());
         let other = spread(
-            unrank(within % others, b.into(), u32::from(SLOTS - a)),
+            colex_unrank(within % others, (SLOTS - a).into(), b.into()),
             mover,
         );
         Endgame {
