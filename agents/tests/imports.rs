@@ -49,8 +49,7 @@ fn module_of(file: &str) -> Vec<String> {
 /// child module, each as (base, segments), `{a, b::c}` groups expanded.
 fn named_paths(code: &str) -> Vec<(String, Vec<String>)> {
     let mut found = Vec::new();
-    let bytes: Vec<char> = code.chars().collect();
-    let text: String = bytes.iter().collect();
+    let text = code;
     for base in ["crate::", "super::"] {
         let mut from = 0;
         while let Some(at) = text[from..].find(base) {
