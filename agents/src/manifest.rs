@@ -136,6 +136,19 @@ pub struct DialPoint {
 }
 
 impl Dial {
+    /// The dial's model at `elo`: its spec with the noise the dial gives
+    /// there, rounded to `decimals` places (players get four; puzzle
+    /// ratings were measured with six).
+    pub fn spec_at(&self, rules: &str, elo: f64, decimals: i32) -> Result<AgentSpec, SpecError> {
+        let mut spec = AgentSpec::parse(&self.spec, rules)?;
+        let noise = self.noise_for(elo);
+        if noise > 0.0 {
+            let scale = 10f64.powi(decimals);
+            spec.noise = (noise * scale).round() / scale;
+        }
+        Ok(spec)
+    }
+
     /// The dial's range of Elo: its noisiest point's to its best.
     pub fn range(&self) -> (f64, f64) {
         let elos = self.points.iter().map(|p| p.elo);
@@ -383,7 +396,7 @@ impl Models {
     }
 
     /// Puts every model into `assets` under the name the manifest gives it,
-    /// so that specs from [`Models::expand_by_name`] build from memory.
+    /// so that the specs levels resolve to ([`Levels`]) build from memory.
     pub fn add_to(&self, assets: &mut MemoryAssets) {
         for (name, net) in &self.nets {
             assets.add_model(name, Arc::clone(net));
@@ -445,12 +458,7 @@ impl Models {
         {
             return AgentSpec::parse(&hard.spec, rules).map(Some);
         }
-        let mut spec = AgentSpec::parse(&dial.spec, rules)?;
-        let noise = dial.noise_for(elo);
-        if noise > 0.0 {
-            spec.noise = (noise * 1e4).round() / 1e4;
-        }
-        Ok(Some(spec))
+        dial.spec_at(rules, elo, 4).map(Some)
     }
 
     /// `spec` with its model, when it is one of these models and they were

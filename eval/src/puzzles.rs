@@ -458,15 +458,10 @@ pub fn solve_rate<G: Codec + HasHeuristic + 'static>(
     Ok(solved as f64 / count as f64)
 }
 
-/// The dial's spec at `elo` (its model with the noise the dial gives).
+/// The dial's spec at `elo` (its model with the noise the dial gives, to
+/// six places, as the shipped puzzles were rated).
 pub fn dial_spec(dial: &Dial, elo: f64, rules: &str) -> Result<AgentSpec, String> {
-    let noise = dial.noise_for(elo);
-    let text = if noise > 0.0 {
-        format!("{}:noise={noise:.6}", dial.spec)
-    } else {
-        dial.spec.clone()
-    };
-    AgentSpec::parse(&text, rules).map_err(|e| e.to_string())
+    dial.spec_at(rules, elo, 6).map_err(|e| e.to_string())
 }
 
 fn rate_one<G: Codec + HasHeuristic + 'static>(
