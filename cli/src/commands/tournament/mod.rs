@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
 
-use run::{SprtArgs, TournamentArgs};
+use run::TournamentArgs;
 
 /// How an Elo table is made (shared by `tournament` and `elo`).
 #[derive(clap::Args, Debug)]
@@ -250,48 +250,20 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
 
 /// Runs the sequential test.
 pub fn sprt_command(registry: &mut Registry, args: SprtCommandArgs) -> Result<()> {
-    let SprtCommandArgs {
-        rules,
-        new,
-        base,
-        elo0,
-        elo1,
-        alpha,
-        beta,
-        model,
-        seed,
-        batch,
-        max_games,
-        out,
-        table,
-        models,
-        logs,
-        outside,
-        luck,
-    } = args;
-    let args = SprtArgs {
-        rules,
-        new,
-        base,
-        params: sawah_eval::sprt::SprtParams {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            model,
-        },
-        seed,
-        batch,
-        max_games,
-        out,
-        table,
-        models,
-        outside,
-        logs,
-        luck,
-    };
-    run::sprt_command(registry, args)?;
-    Ok(())
+    run::sprt_command(registry, args)
+}
+
+impl SprtCommandArgs {
+    /// The test's settings.
+    pub fn params(&self) -> sawah_eval::sprt::SprtParams {
+        sawah_eval::sprt::SprtParams {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+            model: self.model,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use sawah_eval::luck::LuckMeter;
 use sawah_eval::merge::merge;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
 use sawah_eval::results::{self, GameRecord};
-use sawah_eval::sprt::{self, EloModel, SprtParams};
+use sawah_eval::sprt::{self, EloModel};
 use sawah_eval::tournament::{self, Format, Progress, Shard, Tournament};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -453,46 +453,16 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
     Ok(())
 }
 
-/// What `sawah sprt` was asked.
-#[derive(Debug)]
-pub struct SprtArgs {
-    /// Rule set.
-    pub rules: String,
-    /// The candidate.
-    pub new: String,
-    /// The incumbent.
-    pub base: String,
-    /// Test settings.
-    pub params: SprtParams,
-    /// Seed.
-    pub seed: u64,
-    /// Pairs per batch.
-    pub batch: u64,
-    /// Stop after this many games.
-    pub max_games: u64,
-    /// Where to write the result as JSON.
-    pub out: Option<PathBuf>,
-    /// The table of `perfect` agents that name none.
-    pub table: Option<String>,
-    /// The shipped models' folder.
-    pub models: Option<PathBuf>,
-    /// Outside bots and how they are refereed.
-    pub outside: crate::entrants::OutsideArgs,
-    /// Where outside bots' stderr goes.
-    pub logs: Option<PathBuf>,
-    /// Whether to decide on luck-adjusted scores, and by what reference.
-    pub luck: crate::luck::LuckArgs,
-}
-
 fn run_sprt<G: HasHeuristic + Sync + 'static>(
     game: &G,
-    args: &SprtArgs,
+    args: &super::SprtCommandArgs,
     new: &Entrant,
     base: &Entrant,
     meter: Option<&sawah_eval::luck::ReviewLuck>,
 ) -> Result<sprt::SprtState> {
     let bar = progress_bar(args.max_games.div_ceil(2), "pairs");
-    let (low, high) = (args.params.lower_bound(), args.params.upper_bound());
+    let params = args.params();
+    let (low, high) = (params.lower_bound(), params.upper_bound());
     let schedule = sprt::SprtSchedule {
         seed: args.seed,
         batch: args.batch,
@@ -513,17 +483,23 @@ fn run_sprt<G: HasHeuristic + Sync + 'static>(
         ));
     };
     let state = match meter {
-        None => sprt::run(game, new, base, &args.params, schedule, &mut observe)?,
-        Some(meter) => {
-            sprt::run_with_luck(game, new, base, &args.params, schedule, meter, &mut observe)?
-        }
+        None => sprt::run(game, new, base, &args.params(), schedule, &mut observe)?,
+        Some(meter) => sprt::run_with_luck(
+            game,
+            new,
+            base,
+            &args.params(),
+            schedule,
+            meter,
+            &mut observe,
+        )?,
     };
     bar.finish_and_clear();
     Ok(state)
 }
 
 /// Runs `sawah sprt`: checks the settings, plays the test, reports it.
-pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
+pub fn sprt_command(registry: &mut Registry, args: super::SprtCommandArgs) -> Result<()> {
     check_sprt_args(&args)?;
     let game = registry.resolve(&args.rules)?;
     if let Some(path) = &args.table {
@@ -555,8 +531,8 @@ pub fn sprt_command(registry: &mut Registry, args: SprtArgs) -> Result<()> {
 }
 
 /// The batch and game bounds, and the test's own settings.
-fn check_sprt_args(args: &SprtArgs) -> Result<()> {
-    args.params.validate()?;
+fn check_sprt_args(args: &super::SprtCommandArgs) -> Result<()> {
+    args.params().validate()?;
     if args.batch == 0 || args.batch > 1_000_000 {
         bail!(
             "--batch must be from 1 to 1000000 pairs, not {}",
@@ -573,8 +549,8 @@ fn check_sprt_args(args: &SprtArgs) -> Result<()> {
 }
 
 /// What is tested, with which bounds, and what measures the luck.
-fn print_sprt_intro(rules: &str, args: &SprtArgs, reference: Option<&str>) {
-    let p = &args.params;
+fn print_sprt_intro(rules: &str, args: &super::SprtCommandArgs, reference: Option<&str>) {
+    let p = &args.params();
     println!(
         "SPRT on {rules}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",
         args.new,
@@ -629,11 +605,11 @@ fn print_sprt_verdict(state: &sprt::SprtState) {
 fn write_sprt_json(
     path: &Path,
     rules: &str,
-    args: &SprtArgs,
+    args: &super::SprtCommandArgs,
     state: &sprt::SprtState,
     reference: Option<&str>,
 ) -> Result<()> {
-    let p = &args.params;
+    let p = &args.params();
     let json = serde_json::json!({
         "rules": rules,
         "new": args.new,
