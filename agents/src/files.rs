@@ -8,22 +8,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Opens `path` for reading if it is a regular file, refusing anything else
-/// (a folder, a device, a FIFO) before opening it: opening a FIFO blocks
-/// until something writes to it, so a FIFO given as a table or a model
-/// must be refused by looking, not by opening. The opened file is checked
-/// again, in case the path changed in between.
-pub fn open_regular(path: &Path) -> std::io::Result<File> {
-    let not_regular = || std::io::Error::other("not a regular file");
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(not_regular());
-    }
-    let file = File::open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(not_regular());
-    }
-    Ok(file)
-}
+pub use sawah_engine::files::open_regular;
 
 /// Writes `bytes` to `path` atomically. Errors name the file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

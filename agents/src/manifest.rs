@@ -22,6 +22,8 @@ use crate::neural::NeuralNet;
 use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
 use crate::puzzle::PuzzleSet;
 use crate::spec::{AgentSpec, Levels, SpecError};
+use sawah_engine::race::{RuleFileFormat, RuleSet};
+use sawah_engine::registry::{AnyGame, Registry};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -93,6 +95,24 @@ pub struct Manifest {
     /// The puzzle set of each rule set ([`crate::puzzle`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub puzzles: Vec<PuzzleFile>,
+    /// The rule files of the rule sets that are not built in, so that the
+    /// folder carries everything needed to play them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_files: Vec<RuleFile>,
+}
+
+/// A rule set's rule file (TOML or JSON, `docs/rules.md`), listed in the
+/// manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleFile {
+    /// The rule set id the file defines.
+    pub rules: String,
+    /// The file, inside the models folder (`.toml` is read as TOML, any
+    /// other name as JSON).
+    pub file: String,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
 }
 
 /// A rule set's puzzle set, listed in the manifest.
@@ -252,17 +272,78 @@ pub struct Models {
     manifest: Manifest,
     nets: BTreeMap<String, Arc<NeuralNet>>,
     puzzles: BTreeMap<String, Arc<PuzzleSet>>,
+    /// The rule sets of the manifest's rule files, in its order.
+    rule_sets: Vec<Arc<RuleSet>>,
+}
+
+/// Reads and checks every rule file the manifest lists: a plain file name,
+/// the stated SHA-256, a valid rule set of the stated name, one file per
+/// rule set, and no built-in rule set redefined with other rules.
+fn load_rule_files(
+    manifest: &Manifest,
+    shown: &str,
+    file: &mut impl FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<Vec<Arc<RuleSet>>, ManifestError> {
+    let built_in = Registry::default();
+    let mut sets: Vec<Arc<RuleSet>> = Vec::new();
+    for listed in &manifest.rule_files {
+        let fail = |message: String| ManifestError::File {
+            path: shown.to_string(),
+            message: format!("rule file of {} ({}): {message}", listed.rules, listed.file),
+        };
+        if !is_plain_file_name(&listed.file) {
+            return Err(fail("must be a file inside the models folder".into()));
+        }
+        if sets.iter().any(|r| r.name() == listed.rules) {
+            return Err(fail("a second rule file for the same rule set".into()));
+        }
+        let bytes = file(&listed.file).map_err(fail)?;
+        let digest = format!("{:x}", Sha256::digest(&bytes));
+        if digest != listed.sha256 {
+            return Err(fail(format!(
+                "SHA-256 {digest}, the manifest says {}",
+                listed.sha256
+            )));
+        }
+        let format = RuleFileFormat::of_path(std::path::Path::new(&listed.file));
+        let rules =
+            RuleSet::from_bytes(&bytes, &listed.file, format).map_err(|e| fail(e.to_string()))?;
+        if rules.name() != listed.rules {
+            return Err(fail(format!("the file defines {:?}", rules.name())));
+        }
+        match built_in.get(rules.name()) {
+            Ok(AnyGame::Race(known)) if *known == rules => {}
+            Ok(_) => {
+                return Err(fail(
+                    "a built-in rule set of that name has other rules".into(),
+                ));
+            }
+            Err(_) => {}
+        }
+        sets.push(Arc::new(rules));
+    }
+    Ok(sets)
 }
 
 /// Reads and checks every puzzle set the manifest lists: a plain file
 /// name, the stated SHA-256 and count, one set per rule set, and every
-/// puzzle valid under its (built-in) rule set.
+/// puzzle valid under its rule set (built in, or one of the folder's rule
+/// files).
 fn load_puzzles(
     manifest: &Manifest,
     shown: &str,
+    rule_sets: &[Arc<RuleSet>],
     file: &mut impl FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<BTreeMap<String, Arc<PuzzleSet>>, ManifestError> {
-    let registry = sawah_engine::registry::Registry::default();
+    let mut registry = Registry::default();
+    for rules in rule_sets {
+        registry
+            .add((**rules).clone(), shown)
+            .map_err(|e| ManifestError::File {
+                path: shown.to_string(),
+                message: e.to_string(),
+            })?;
+    }
     let mut sets = BTreeMap::new();
     for listed in &manifest.puzzles {
         let fail = |message: String| ManifestError::File {
@@ -385,13 +466,15 @@ impl Models {
                 }
             }
         }
-        let puzzles = load_puzzles(&manifest, shown, &mut file)?;
+        let rule_sets = load_rule_files(&manifest, shown, &mut file)?;
+        let puzzles = load_puzzles(&manifest, shown, &rule_sets, &mut file)?;
         Ok(Models {
             dir: None,
             shown: shown.to_string(),
             manifest,
             nets,
             puzzles,
+            rule_sets,
         })
     }
 
@@ -401,6 +484,25 @@ impl Models {
         for (name, net) in &self.nets {
             assets.add_model(name, Arc::clone(net));
         }
+    }
+
+    /// The rule sets the folder's rule files define (none are built in).
+    pub fn rule_sets(&self) -> &[Arc<RuleSet>] {
+        &self.rule_sets
+    }
+
+    /// Makes the folder's rule sets known to `registry` by their names (a
+    /// rule set it already knows by that name must be the same one).
+    pub fn register(&self, registry: &mut Registry) -> Result<(), ManifestError> {
+        for rules in &self.rule_sets {
+            registry
+                .add((**rules).clone(), &self.shown)
+                .map_err(|e| ManifestError::File {
+                    path: self.shown.clone(),
+                    message: format!("rule file of {}: {e}", rules.name()),
+                })?;
+        }
+        Ok(())
     }
 
     /// The puzzle set of rule set `rules`, if the manifest lists one.

@@ -28,6 +28,17 @@ pub struct OutsideArgs {
     pub withdraw_after: u32,
 }
 
+impl Default for OutsideArgs {
+    /// No outside bots, the command line's defaults.
+    fn default() -> OutsideArgs {
+        OutsideArgs {
+            bots: None,
+            move_time: 10.0,
+            withdraw_after: 5,
+        }
+    }
+}
+
 impl OutsideArgs {
     /// The refereeing these options ask for, checked; logs go to `log_dir`.
     pub fn referee(&self, log_dir: Option<PathBuf>) -> Result<Referee> {

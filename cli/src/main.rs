@@ -5,11 +5,11 @@
 #![warn(clippy::too_many_lines)]
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use sawah_cli::commands::train;
 use sawah_cli::commands::{
-    bench, bot, check_bot, curve, describe, export_games, hint, matches, play, puzzles, review,
-    serve, solve, tournament,
+    bench, bot, check_bot, curve, describe, export_games, hint, levels, matches, play, puzzles,
+    review, serve, solve, tournament,
 };
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
@@ -115,6 +115,11 @@ enum Command {
     /// Play puzzles in the terminal: the puzzle of the day, one by id, or
     /// a series near a rating.
     Puzzle(puzzles::PuzzleArgs),
+    /// Make a rule set's opponents: `sawah levels build --rules NAME_OR_FILE
+    /// --out DIR` solves, distils, searches and calibrates easy, medium,
+    /// hard and the strength dial, mines puzzles and writes a report, into
+    /// a models folder every front door loads (docs/training.md).
+    Levels(levels::LevelsArgs),
     /// Check an outside bot before a tournament (docs/bots.md): positions
     /// from random games of each rule set, edge cases first; legal,
     /// illegal and malformed answers, crashes and latency; pass or fail.
@@ -122,20 +127,30 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let models = ModelsArgument::of(&matches);
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
     if !matches!(cli.command, Command::Serve(_) | Command::Loadtest(_)) {
         end_quietly_on_a_closed_pipe();
     }
-    if let Err(error) = run(cli) {
+    if let Err(error) = run(cli, &models) {
         eprintln!("error: {}", error_chain(&error));
         std::process::exit(1);
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
     let mut registry = Registry::new();
     for path in &cli.rules_files {
         registry.load_file(path)?;
+    }
+    if let ModelsArgument::Taken(dir) = models {
+        // The rule sets of the folder's rule files are known by name, as
+        // if each were given with --rules-file.
+        sawah_cli::models::register_rule_files(&mut registry, dir.as_deref())?;
     }
     let registry = &mut registry;
     match cli.command {
@@ -165,6 +180,49 @@ fn run(cli: Cli) -> Result<()> {
         Command::Puzzles(args) => puzzles::run(registry, args),
         Command::Puzzle(args) => puzzles::puzzle_command(registry, args),
         Command::CheckBot(args) => check_bot::run(registry, args),
+        Command::Levels(args) => levels::run(registry, args, &command_line()),
+    }
+}
+
+/// The command line as given, for records that name the command (each
+/// argument quoted where a shell would need it).
+fn command_line() -> String {
+    std::env::args()
+        .map(|arg| {
+            let plain = !arg.is_empty()
+                && arg
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+            if plain {
+                arg
+            } else {
+                format!("'{}'", arg.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether the command given takes a models folder (`--models DIR`), and
+/// which one it was given.
+enum ModelsArgument {
+    /// The command has no `--models`.
+    NotTaken,
+    /// The command has `--models`: the folder given, if any.
+    Taken(Option<PathBuf>),
+}
+
+impl ModelsArgument {
+    /// Looks for a `models` argument in the innermost subcommand given.
+    fn of(matches: &clap::ArgMatches) -> ModelsArgument {
+        let mut matches = matches;
+        while let Some((_, inner)) = matches.subcommand() {
+            matches = inner;
+        }
+        match matches.try_get_one::<PathBuf>("models") {
+            Ok(dir) => ModelsArgument::Taken(dir.cloned()),
+            Err(_) => ModelsArgument::NotTaken,
+        }
     }
 }
 

@@ -25,6 +25,21 @@ pub fn find(explicit: Option<&Path>) -> Result<Option<Models>> {
     Ok(Some(sawah_agents::manifest::Models::shipped().clone()))
 }
 
+/// Makes the rule sets of the models folder a command uses (`explicit`,
+/// else `./models`; the embedded models have none) known to `registry`.
+pub fn register_rule_files(
+    registry: &mut sawah_engine::Registry,
+    explicit: Option<&Path>,
+) -> Result<()> {
+    if explicit.is_none() && !Path::new("models").join(MANIFEST_FILE).exists() {
+        return Ok(());
+    }
+    if let Some(models) = find(explicit)? {
+        models.register(registry)?;
+    }
+    Ok(())
+}
+
 /// The spec a command line names for rule set `rules`: the text form or
 /// the JSON form (`{"agent":"hard","depth":1}`), its level or `elo=N`
 /// resolved through `models` either way, and a model of models read from

@@ -32,6 +32,16 @@ pub fn rate(per_second: f64) -> String {
     }
 }
 
+/// A duration for people: `42 s`, `3 min 05 s`, `2 h 04 min`.
+pub fn duration(seconds: f64) -> String {
+    let whole = seconds.max(0.0).round() as u64;
+    match whole {
+        0..60 => format!("{:.0} s", seconds.max(0.0)),
+        60..3600 => format!("{} min {:02} s", whole / 60, whole % 60),
+        _ => format!("{} h {:02} min", whole / 3600, (whole % 3600) / 60),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -39,5 +49,12 @@ mod tests {
         assert_eq!(super::rate(1234.5678), "1235/s");
         assert_eq!(super::rate(4.5678), "4.6/s");
         assert_eq!(super::rate(f64::INFINITY), "-/s");
+    }
+
+    #[test]
+    fn durations_are_written_for_reading() {
+        assert_eq!(super::duration(42.4), "42 s");
+        assert_eq!(super::duration(185.0), "3 min 05 s");
+        assert_eq!(super::duration(7440.0), "2 h 04 min");
     }
 }

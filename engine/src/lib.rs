@@ -10,6 +10,7 @@ pub mod bits;
 pub mod combinatorics;
 pub mod dice;
 pub mod export;
+pub mod files;
 pub mod game;
 pub mod json;
 pub mod movelist;
@@ -24,6 +25,7 @@ pub mod rgn;
 pub mod seed;
 pub mod senet;
 pub mod tags;
+pub mod text;
 
 pub use dice::{Dice, DiceSource};
 pub use game::{Game, Step};

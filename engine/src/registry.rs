@@ -182,9 +182,22 @@ impl Registry {
     /// Loads a rule file and makes its rule set known by its name.
     pub fn load_file(&mut self, path: &Path) -> Result<AnyGame, ResolveError> {
         let rules = RuleSet::from_file(path)?;
-        if self.get(rules.name()).is_ok() {
+        self.add(rules, &path.display().to_string())
+    }
+
+    /// Makes a race rule set known by its name (read from `shown`, which
+    /// errors name). A rule set already known by that name is kept when
+    /// it is the same one (the same file loaded twice), and refused when
+    /// it differs.
+    pub fn add(&mut self, rules: RuleSet, shown: &str) -> Result<AnyGame, ResolveError> {
+        if let Ok(known) = self.get(rules.name()) {
+            if let AnyGame::Race(same) = &known
+                && **same == rules
+            {
+                return Ok(known);
+            }
             return Err(ResolveError::NameTaken {
-                path: path.display().to_string(),
+                path: shown.to_string(),
                 name: rules.name().to_string(),
             });
         }

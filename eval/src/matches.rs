@@ -179,10 +179,32 @@ pub fn play_match_with_luck<G>(
 where
     G: HasHeuristic + Sync + 'static,
 {
+    play_match_with_luck_observed(game, first, second, games, seed, meter, &|_| {})
+}
+
+/// [`play_match_with_luck`], telling `observe` the pairs finished so far
+/// after each pair (in any order: pairs are played in parallel).
+pub fn play_match_with_luck_observed<G>(
+    game: &G,
+    first: &Entrant,
+    second: &Entrant,
+    games: u64,
+    seed: u64,
+    meter: &dyn LuckMeter,
+    observe: &(dyn Fn(u64) + Sync),
+) -> Result<MatchResult, LuckMatchError>
+where
+    G: HasHeuristic + Sync + 'static,
+{
     let pairs = games.div_ceil(2).max(1);
+    let done = std::sync::atomic::AtomicU64::new(0);
     let played: Vec<((GameOutcome, GameOutcome), f64)> = (0..pairs)
         .into_par_iter()
-        .map(|index| play_pair_with_luck(game, first, second, pair_seed(seed, index), meter))
+        .map(|index| {
+            let pair = play_pair_with_luck(game, first, second, pair_seed(seed, index), meter);
+            observe(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+            pair
+        })
         .collect::<Result<_, LuckMatchError>>()?;
     let (outcomes, adjusted): (Vec<_>, Vec<_>) = played.into_iter().unzip();
     let mut result = tally(first, second, outcomes, Some(adjusted));

@@ -10,7 +10,7 @@ use crate::messages::{
 };
 use crate::request::{RequestObject, position_of};
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::manifest::Models;
+use sawah_agents::manifest::{ManifestError, Models};
 use sawah_agents::search::Stop;
 use sawah_agents::{Agent, AgentSpec, Assets, MemoryAssets, evaluator::terminal_value};
 use sawah_engine::registry::Registry;
@@ -90,19 +90,24 @@ impl Bot {
 
     /// The shipped levels: `"bot":"easy"|"medium"|"hard"` resolve through
     /// the manifest (rule sets it does not list use the built-in presets),
-    /// and its models are held in memory under the names it gives them.
-    pub fn with_models(mut self, models: Option<Models>) -> Bot {
-        self.set_models(models);
-        self
+    /// its models are held in memory under the names it gives them, and
+    /// the rule sets of its rule files become known. Refused when a rule
+    /// file redefines a rule set the bot knows with other rules.
+    pub fn with_models(mut self, models: Option<Models>) -> Result<Bot, ManifestError> {
+        self.set_models(models)?;
+        Ok(self)
     }
 
     /// [`Bot::with_models`] in place (replacing any models set before; the
-    /// model files stay held under their names).
-    pub fn set_models(&mut self, models: Option<Models>) {
+    /// model files stay held under their names, and rule sets once known
+    /// stay known).
+    pub fn set_models(&mut self, models: Option<Models>) -> Result<(), ManifestError> {
         if let Some(models) = &models {
+            models.register(&mut self.registry)?;
             models.add_to(&mut self.assets);
         }
         self.models = models;
+        Ok(())
     }
 
     /// Where names the bot does not hold are looked up (natively, the file

@@ -172,6 +172,9 @@ pub enum SetupError {
     /// A model in the models folder could not be read.
     #[error("{0}")]
     Model(#[from] sawah_agents::neural::ModelError),
+    /// The models folder's rule files clash with the rule sets known.
+    #[error("{0}")]
+    Manifest(#[from] sawah_agents::manifest::ManifestError),
     /// The models folder could not be listed.
     #[error("models folder {path}: {source}")]
     Folder {
@@ -185,7 +188,7 @@ pub enum SetupError {
 /// A bot for `registry` set up from `setup`, every file opened and checked.
 pub fn bot(registry: Registry, setup: &Setup) -> Result<Bot, SetupError> {
     let mut bot = Bot::new(registry)
-        .with_models(setup.models.clone())
+        .with_models(setup.models.clone())?
         .with_max_depth(setup.limits.max_depth);
     if let Some(dir) = setup.models.as_ref().and_then(Models::dir) {
         add_folder_models(&mut bot, dir)?;

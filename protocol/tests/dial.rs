@@ -68,7 +68,9 @@ fn elo_specs_resolve_through_the_dial() {
 
 #[test]
 fn a_request_may_name_a_strength() {
-    let bot = Bot::new(Registry::new()).with_models(Some(shipped()));
+    let bot = Bot::new(Registry::new())
+        .with_models(Some(shipped()))
+        .unwrap();
     let position = "ur light 5/2,6/0 6/7/0";
     for request_bot in [
         json!("elo=700"),
@@ -102,7 +104,9 @@ fn a_request_may_name_a_strength() {
     // A text strength that is not a number is named as such, with or without a dial.
     for bot in [
         &bare,
-        &Bot::new(Registry::new()).with_models(Some(shipped())),
+        &Bot::new(Registry::new())
+            .with_models(Some(shipped()))
+            .unwrap(),
     ] {
         let answer =
             bot.respond(&json!({"cmd":"choose","position":position,"roll":3,"bot":"elo=high"}));

@@ -35,10 +35,14 @@ fn ask(bot: &Bot, request: Value) -> Value {
 
 #[test]
 fn models_handed_over_as_bytes_answer_like_models_from_the_folder() {
-    let in_memory = Bot::new(Registry::new()).with_models(Some(models_from_bytes(None).unwrap()));
-    let from_folder = Bot::new(Registry::new()).with_models(Some(
-        Models::load(&models_dir()).expect("the shipped models load"),
-    ));
+    let in_memory = Bot::new(Registry::new())
+        .with_models(Some(models_from_bytes(None).unwrap()))
+        .unwrap();
+    let from_folder = Bot::new(Registry::new())
+        .with_models(Some(
+            Models::load(&models_dir()).expect("the shipped models load"),
+        ))
+        .unwrap();
     for rules in ["ur", "sawah", "masters", "senet"] {
         let start = ask(&in_memory, json!({"cmd":"start","rules":rules}))["position"].clone();
         for level in ["easy", "medium", "hard"] {

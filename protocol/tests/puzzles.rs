@@ -11,7 +11,7 @@ use std::path::Path;
 
 fn bot() -> Bot {
     let models = Models::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")).unwrap();
-    Bot::new(Registry::new()).with_models(Some(models))
+    Bot::new(Registry::new()).with_models(Some(models)).unwrap()
 }
 
 fn fixture() -> Value {

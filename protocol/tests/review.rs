@@ -58,9 +58,12 @@ fn bots() -> (Bot, Bot, RuleSet, Table) {
         Err(format!("no file {name}"))
     })
     .unwrap();
-    let without = Bot::new(Registry::new()).with_models(Some(models.clone()));
+    let without = Bot::new(Registry::new())
+        .with_models(Some(models.clone()))
+        .unwrap();
     let mut bot = Bot::new(Registry::new())
         .with_models(Some(models))
+        .unwrap()
         .with_table(Some("ur-2.sawah".to_string()));
     bot.assets_mut()
         .add_table_bytes("ur-2.sawah", bytes.clone());
@@ -197,7 +200,9 @@ fn without_a_table_the_strength_comes_from_the_scale_measured_by_the_default_ref
 fn without_a_table_hard_reviews_one_ply_deeper() {
     let models =
         Models::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")).unwrap();
-    let bot = Bot::new(Registry::new()).with_models(Some(models.clone()));
+    let bot = Bot::new(Registry::new())
+        .with_models(Some(models.clone()))
+        .unwrap();
     let answer =
         bot.respond(&json!({"cmd":"review","game":{"rules":"senet","moves":["2:9-11","3:10-13"]}}));
     let reference = answer["reference"]
@@ -226,6 +231,7 @@ fn without_a_table_hard_reviews_one_ply_deeper() {
     // refused when the server starts.
     let capped = Bot::new(Registry::new())
         .with_models(Some(models.clone()))
+        .unwrap()
         .with_max_depth(1);
     let review = json!({"cmd":"review","game":{"rules":"senet","moves":["2:9-11"]}});
     assert_eq!(capped.respond(&review), bot.respond(&review));
@@ -238,6 +244,7 @@ fn without_a_table_hard_reviews_one_ply_deeper() {
     assert!(
         Bot::new(Registry::new())
             .with_models(Some(models))
+            .unwrap()
             .with_max_depth(sawah_protocol::native::Limits::UNTRUSTED.max_depth)
             .check_levels_within_depth()
             .is_ok(),

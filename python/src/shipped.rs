@@ -37,5 +37,6 @@ pub fn spec(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {
 pub fn bot() -> sawah_protocol::Bot {
     sawah_protocol::Bot::new(sawah_engine::Registry::new())
         .with_models(Some(models().clone()))
+        .expect("the shipped models have no rule files of their own")
         .with_fallback(FileAssets)
 }

@@ -280,7 +280,9 @@ fn heavy_batch(n: usize) -> String {
 
 /// The native answer with no limits: what `sawah bot` gives.
 fn unlimited(request: &Value) -> Value {
-    let bot = Bot::new(Registry::new()).with_models(Some(Models::load(&models_dir()).unwrap()));
+    let bot = Bot::new(Registry::new())
+        .with_models(Some(Models::load(&models_dir()).unwrap()))
+        .unwrap();
     bot.respond(request)
 }
 

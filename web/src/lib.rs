@@ -61,8 +61,9 @@ impl WasmBot {
                 .ok_or_else(|| "not handed over".to_string())
         })
         .map_err(|e| JsError::new(&e.to_string()))?;
-        self.bot.set_models(Some(models));
-        Ok(())
+        self.bot
+            .set_models(Some(models))
+            .map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Holds a model (SafeTensors bytes) under `name`, for specs such as

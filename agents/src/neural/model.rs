@@ -599,27 +599,7 @@ pub const MAX_MODEL_BYTES: u64 = 64 << 20;
 /// a folder, a larger file) is refused before reading, and the read itself
 /// is bounded in case the file grows meanwhile.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    // No file system in a browser: there the open fails as it would.
-    #[cfg(not(target_arch = "wasm32"))]
-    let file = crate::files::open_regular(path)?;
-    #[cfg(target_arch = "wasm32")]
-    let file = std::fs::File::open(path)?;
-    let metadata = file.metadata()?;
-    if metadata.len() > limit {
-        return Err(std::io::Error::other(format!(
-            "{} bytes; at most {limit} are read",
-            metadata.len()
-        )));
-    }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(std::io::Error::other(format!(
-            "more than {limit} bytes; at most {limit} are read"
-        )));
-    }
-    Ok(bytes)
+    sawah_engine::files::read_bounded(path, limit)
 }
 
 fn le_bytes(values: &[f32]) -> Vec<u8> {

@@ -5,7 +5,7 @@ use crate::luck::LuckArgs;
 use anyhow::{Context, Result, bail};
 use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
-use sawah_eval::matches::{play_match, play_match_with_luck};
+use sawah_eval::matches::{play_match, play_match_with_luck_observed};
 use sawah_eval::stats::elo_from_score;
 use std::path::PathBuf;
 
@@ -45,8 +45,24 @@ pub struct MatchArgs {
     pub luck: LuckArgs,
 }
 
-/// Plays the match and prints the score with its interval.
-pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
+/// A match as played: the rule set, the agents as typed and what they
+/// resolved to, and the result.
+pub struct Played {
+    /// The rule set's name.
+    pub rules: String,
+    /// The agents as typed, with their portable specs.
+    pub agents: [(String, String); 2],
+    /// The result.
+    pub result: sawah_eval::matches::MatchResult,
+}
+
+/// Plays the match `args` asks for; a luck-adjusted one tells `observe`
+/// the pairs played so far.
+pub fn play(
+    registry: &mut Registry,
+    args: MatchArgs,
+    observe: &(dyn Fn(u64) + Sync),
+) -> Result<Played> {
     let MatchArgs {
         first,
         second,
@@ -83,22 +99,51 @@ pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
         (AnyGame::Senet(s), None) => {
             play_match(&**s, &first_entrant, &second_entrant, games, seed)?
         }
-        (AnyGame::Race(r), Some(meter)) => {
-            play_match_with_luck(&**r, &first_entrant, &second_entrant, games, seed, meter)?
-        }
-        (AnyGame::Senet(s), Some(meter)) => {
-            play_match_with_luck(&**s, &first_entrant, &second_entrant, games, seed, meter)?
-        }
+        (AnyGame::Race(r), Some(meter)) => play_match_with_luck_observed(
+            &**r,
+            &first_entrant,
+            &second_entrant,
+            games,
+            seed,
+            meter,
+            observe,
+        )?,
+        (AnyGame::Senet(s), Some(meter)) => play_match_with_luck_observed(
+            &**s,
+            &first_entrant,
+            &second_entrant,
+            games,
+            seed,
+            meter,
+            observe,
+        )?,
     };
+    Ok(Played {
+        rules: game.name().to_string(),
+        agents: [
+            (first_name.to_string(), first_entrant.portable()),
+            (second_name.to_string(), second_entrant.portable()),
+        ],
+        result,
+    })
+}
+
+/// Plays the match and prints the score with its interval.
+pub fn run(registry: &mut Registry, args: MatchArgs) -> Result<()> {
+    let seed = args.seed;
+    let Played {
+        rules,
+        agents,
+        result,
+    } = play(registry, args, &|_| {})?;
+    let [(first_name, first_spec), (second_name, second_spec)] = &agents;
     let score = result.score();
     println!(
-        "{first_name} vs {second_name} on {}: {} games ({} pairs, paired dice, seed {seed})",
-        game.name(),
+        "{first_name} vs {second_name} on {rules}: {} games ({} pairs, paired dice, seed {seed})",
         result.games(),
         result.pair_scores.len()
     );
-    for (name, entrant) in [(first_name, &first_entrant), (second_name, &second_entrant)] {
-        let spec = entrant.portable();
+    for (name, spec) in [(first_name, first_spec), (second_name, second_spec)] {
         if spec != name {
             println!("  {name} = {spec}");
         }

@@ -10,6 +10,7 @@ pub mod curve;
 pub mod describe;
 pub mod export_games;
 pub mod hint;
+pub mod levels;
 pub mod matches;
 pub mod play;
 pub mod puzzles;

@@ -50,7 +50,7 @@ pub enum PuzzlesAction {
 }
 
 /// The arguments of `sawah puzzles generate`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct GenerateArgs {
     /// The rule set.
     #[arg(long)]
@@ -156,7 +156,11 @@ fn rating_config(models: &Models, rules: &str, seeds: u64) -> Result<RatingConfi
         .iter()
         .find(|d| d.rules == rules)
         .cloned()
-        .with_context(|| format!("the models' manifest has no strength dial for {rules}"))?;
+        .with_context(|| {
+            format!(
+                "the models' manifest has no strength dial for {rules}, which rates puzzles; `sawah levels build --rules {rules} --out DIR` makes one (then give --models DIR)"
+            )
+        })?;
     let hard = named(models, "hard", rules)?.remove(0);
     let hard_elo = models
         .level(rules, "hard")
@@ -171,6 +175,42 @@ fn rating_config(models: &Models, rules: &str, seeds: u64) -> Result<RatingConfi
 }
 
 fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
+    let made = generate_set(registry, &args, false)?;
+    let ratings: Vec<f64> = made.set.puzzles.iter().map(|p| p.rating).collect();
+    println!(
+        "{} puzzles of {} from {} games ({} decisions with a choice) in {:.1} s; ratings {:.0} to {:.0} (median {:.0}); written to {}",
+        made.set.puzzles.len(),
+        made.set.header.rules,
+        made.games,
+        made.decisions,
+        made.seconds,
+        ratings.iter().copied().fold(f64::INFINITY, f64::min),
+        ratings.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        median(&ratings),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// A puzzle set as made: the set, the games it took, and the time.
+pub struct Generated {
+    /// The set written.
+    pub set: PuzzleSet,
+    /// Games played to find it.
+    pub games: u64,
+    /// Decisions with a choice seen.
+    pub decisions: u64,
+    /// Seconds the mining took.
+    pub seconds: f64,
+}
+
+/// Mines, rates and writes the puzzle set `args` asks for (`quiet`: no
+/// line but the progress bar).
+pub fn generate_set(
+    registry: &mut Registry,
+    args: &GenerateArgs,
+    quiet: bool,
+) -> Result<Generated> {
     if !(args.margin.is_finite() && args.margin > 0.0) {
         bail!("--margin must be a positive number of percentage points");
     }
@@ -196,7 +236,7 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
     let rating = rating_config(&models, &rules, args.rating_seeds)?;
     let bar = crate::progress::bar(
         args.count as u64,
-        "{elapsed_precise} [{bar:40}] {pos}/{len} puzzles, {msg}",
+        "{elapsed_precise} [{bar:40}] {pos}/{len} puzzles (ETA {eta}), {msg}",
     );
     let progress = |games: u64, found: usize| {
         bar.set_position(found.min(args.count) as u64);
@@ -207,7 +247,7 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
     bar.finish_and_clear();
     let mined_in = started.elapsed();
     let mut found = mined.puzzles;
-    if found.len() < args.count {
+    if found.len() < args.count && !quiet {
         eprintln!(
             "only {} puzzles in {} games (--max-games); writing those",
             found.len(),
@@ -239,19 +279,12 @@ fn generate(registry: &mut Registry, args: GenerateArgs) -> Result<()> {
     with_game!(&game, g => PuzzleSet::parse(g, text.as_bytes(), "the new set"))?;
     sawah_agents::files::write_atomically(&args.out, text.as_bytes())
         .with_context(|| format!("writing {}", args.out.display()))?;
-    let ratings: Vec<f64> = set.puzzles.iter().map(|p| p.rating).collect();
-    println!(
-        "{} puzzles of {rules} from {} games ({} decisions with a choice) in {:.1} s; ratings {:.0} to {:.0} (median {:.0}); written to {}",
-        set.puzzles.len(),
-        mined.games,
-        mined.decisions,
-        mined_in.as_secs_f64(),
-        ratings.iter().copied().fold(f64::INFINITY, f64::min),
-        ratings.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        median(&ratings),
-        args.out.display()
-    );
-    Ok(())
+    Ok(Generated {
+        set,
+        games: mined.games,
+        decisions: mined.decisions,
+        seconds: mined_in.as_secs_f64(),
+    })
 }
 
 /// Mines `game` valued by the table at `path` (a solved table, or Senet's

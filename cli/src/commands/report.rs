@@ -17,6 +17,18 @@ use serde_json::{Value, json};
 
 /// Measures the rule set and prints the report.
 pub fn run(registry: &mut Registry, args: &RulesArgs) -> Result<()> {
+    let report = variant_report(registry, args)?;
+    if args.json {
+        println!("{report}");
+    } else {
+        print!("{}", markdown(&report));
+    }
+    Ok(())
+}
+
+/// Measures the rule set: the report as JSON (`markdown` writes it for
+/// people).
+pub fn variant_report(registry: &mut Registry, args: &RulesArgs) -> Result<Value> {
     let name = args.name.as_deref().context("--report needs a rule set")?;
     let game = registry.resolve(name)?;
     let rules = game.name().to_string();
@@ -103,12 +115,7 @@ pub fn run(registry: &mut Registry, args: &RulesArgs) -> Result<()> {
         "pass_share": measured.0.pass_share,
         "first_rolls": first_rolls,
     });
-    if args.json {
-        println!("{report}");
-    } else {
-        print!("{}", markdown(&report));
-    }
-    Ok(())
+    Ok(report)
 }
 
 /// The self-play games and the skill matches.
@@ -146,7 +153,7 @@ fn pct(value: &Value) -> String {
 }
 
 /// The report for people.
-fn markdown(report: &Value) -> String {
+pub fn markdown(report: &Value) -> String {
     let mut out = format!(
         "# {}\n\n{}\n\n",
         report["rules"].as_str().unwrap_or("?"),

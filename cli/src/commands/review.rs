@@ -69,40 +69,22 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
     if let Some(table) = &args.endgame {
         return endgame_review(&args, table, &text);
     }
-    let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
-    let reference = args.reference.as_deref().map(Value::from);
     if args.all {
-        let games = all_games(&args.game, &text)?;
-        // A review per game: without a table, a search per roll of every
-        // turn, so thousands of games take minutes. The bar shows them.
-        let bar = crate::progress::bar(
-            games.len() as u64,
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games reviewed ({rate}, ETA {eta})",
-        );
-        let reviewed: Vec<(Value, Review)> = games
-            .into_par_iter()
-            .enumerate()
-            .map(|(k, value)| {
-                let review = bot
-                    .review_game(&value, reference.as_ref(), None)
-                    .with_context(|| format!("{}: game {}", args.game.display(), k + 1))?;
-                bar.inc(1);
-                Ok((value, review))
-            })
-            .collect::<Result<_>>()?;
-        bar.finish_and_clear();
-        let calibration = bot.calibration(&reviewed[0].1, reference.is_none());
-        let summaries: Vec<_> = reviewed
-            .iter()
-            .map(|(record, review)| (record, [review.light.clone(), review.dark.clone()]))
-            .collect();
-        let totals = per_agent(&summaries, calibration.as_ref());
+        let (totals, first) = review_all(
+            registry,
+            &args.game,
+            &text,
+            &args.files,
+            args.reference.as_deref(),
+        )?;
         match args.format.as_str() {
             "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
-            _ => print!("{}", totals_markdown(&totals, &reviewed[0].1)),
+            _ => print!("{}", totals_markdown(&totals, &first)),
         }
         return Ok(());
     }
+    let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
+    let reference = args.reference.as_deref().map(Value::from);
     let value = game_in(&text, &args.game, args.game_number)?;
     let mut review = bot
         .review_game(&value, reference.as_ref(), None)
@@ -121,11 +103,56 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
 
 /// One agent's totals over a tournament's games.
 #[derive(Debug, serde::Serialize)]
-struct AgentTotals {
-    agent: String,
-    games: u64,
+pub struct AgentTotals {
+    /// The agent, as the results name it.
+    pub agent: String,
+    /// Games it played.
+    pub games: u64,
+    /// Its losses and luck over them.
     #[serde(flatten)]
-    summary: Summary,
+    pub summary: Summary,
+}
+
+/// Reviews every game of the results file `path` (its text, as a JSON
+/// record per game, in `text`) with the bot `files` set up, against
+/// `reference` (default: the bot's), in parallel under a progress bar:
+/// each agent's totals, and the first game's review (its heading).
+pub fn review_all(
+    registry: &Registry,
+    path: &Path,
+    text: &str,
+    files: &BotFiles,
+    reference: Option<&str>,
+) -> Result<(Vec<AgentTotals>, Review)> {
+    let bot = native_bot(registry.clone(), &setup(files, false, Limits::NONE)?)?;
+    let reference = reference.map(Value::from);
+    let games = all_games(path, text)?;
+    // A review per game: without a table, a search per roll of every
+    // turn, so thousands of games take minutes. The bar shows them.
+    let bar = crate::progress::bar(
+        games.len() as u64,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games reviewed ({rate}, ETA {eta})",
+    );
+    let mut reviewed: Vec<(Value, Review)> = games
+        .into_par_iter()
+        .enumerate()
+        .map(|(k, value)| {
+            let review = bot
+                .review_game(&value, reference.as_ref(), None)
+                .with_context(|| format!("{}: game {}", path.display(), k + 1))?;
+            bar.inc(1);
+            Ok((value, review))
+        })
+        .collect::<Result<_>>()?;
+    bar.finish_and_clear();
+    let calibration = bot.calibration(&reviewed[0].1, reference.is_none());
+    let summaries: Vec<_> = reviewed
+        .iter()
+        .map(|(record, review)| (record, [review.light.clone(), review.dark.clone()]))
+        .collect();
+    let totals = per_agent(&summaries, calibration.as_ref());
+    let first = reviewed.swap_remove(0).1;
+    Ok((totals, first))
 }
 
 /// Every game of a results.jsonl (`text`, read from `path`), parsed; at

@@ -325,21 +325,37 @@ fn train_senet(
 /// Runs `sawah train`.
 pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
     let plan = plan(registry, &args)?;
-    let bar = progress(&plan.config);
-    let mut observe = |status: &Status| show_status(&bar, &plan.config, status);
     announce(&plan);
-    let result = match &plan.game {
-        AnyGame::Race(rules) => train_race(rules, &plan, &bar, &mut observe),
-        AnyGame::Senet(senet) => train_senet(senet, &plan, &mut observe),
-    };
-    bar.finish_and_clear();
-    result?;
+    run_plan(&plan)?;
     println!(
         "model: {} (export with `sawah export {} --out models/NAME.safetensors`)",
         plan.folder.join("current.safetensors").display(),
         plan.folder.display()
     );
     Ok(())
+}
+
+/// Trains (or, with `resume`, goes on with) the run in `folder`: `game`
+/// with `config`, under a progress bar with an ETA.
+pub fn train_in(game: &AnyGame, folder: &Path, config: TrainConfig, resume: bool) -> Result<()> {
+    run_plan(&Plan {
+        game: game.clone(),
+        folder: folder.to_path_buf(),
+        config,
+        resume,
+    })
+}
+
+/// Trains a plan under its progress bar.
+fn run_plan(plan: &Plan) -> Result<()> {
+    let bar = progress(&plan.config);
+    let mut observe = |status: &Status| show_status(&bar, &plan.config, status);
+    let result = match &plan.game {
+        AnyGame::Race(rules) => train_race(rules, plan, &bar, &mut observe),
+        AnyGame::Senet(senet) => train_senet(senet, plan, &mut observe),
+    };
+    bar.finish_and_clear();
+    result
 }
 
 /// Runs `sawah export`.

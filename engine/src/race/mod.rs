@@ -16,5 +16,6 @@ pub use presets::{
     all_preset_names, preset, preset_spec,
 };
 pub use rules::{
-    Cell, MAX_PIECES, MAX_ROUTE_LEN, Marks, RuleError, RuleFileError, RuleSet, RuleSpec,
+    Cell, MAX_PIECES, MAX_ROUTE_LEN, MAX_RULE_FILE_BYTES, Marks, RuleError, RuleFileError,
+    RuleFileFormat, RuleSet, RuleSpec,
 };

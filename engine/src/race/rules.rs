@@ -220,6 +220,32 @@ pub enum RuleFileError {
     },
 }
 
+/// The largest rule file read (a rule file is a few KB).
+pub const MAX_RULE_FILE_BYTES: u64 = 1 << 20;
+
+/// How a rule file is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleFileFormat {
+    /// TOML (a `.toml` file).
+    Toml,
+    /// JSON (any other file).
+    Json,
+}
+
+impl RuleFileFormat {
+    /// The format a file's name says: TOML for `.toml`, else JSON.
+    pub fn of_path(path: &Path) -> RuleFileFormat {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+        {
+            RuleFileFormat::Toml
+        } else {
+            RuleFileFormat::Json
+        }
+    }
+}
+
 /// Per-player lookup tables, all in that player's own square numbering.
 #[derive(Clone, Debug)]
 pub(crate) struct Tables {
@@ -375,29 +401,38 @@ impl RuleSet {
         })
     }
 
-    /// Reads a rule set from a TOML file (`.toml`) or a JSON file (anything else).
+    /// Reads a rule set from a TOML file (`.toml`) or a JSON file (anything
+    /// else): a regular file of at most [`MAX_RULE_FILE_BYTES`].
     pub fn from_file(path: &Path) -> Result<RuleSet, RuleFileError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| RuleFileError::Io {
-            path: shown.clone(),
-            source,
+        let bytes = crate::files::read_bounded(path, MAX_RULE_FILE_BYTES).map_err(|source| {
+            RuleFileError::Io {
+                path: shown.clone(),
+                source,
+            }
         })?;
-        let is_toml = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
-        let spec: RuleSpec = if is_toml {
-            toml::from_str(&text).map_err(|e| RuleFileError::Syntax {
-                path: shown.clone(),
-                message: e.to_string(),
-            })?
-        } else {
-            serde_json::from_str(&text).map_err(|e| RuleFileError::Syntax {
-                path: shown.clone(),
-                message: e.to_string(),
-            })?
+        RuleSet::from_bytes(&bytes, &shown, RuleFileFormat::of_path(path))
+    }
+
+    /// Reads a rule set from a rule file's bytes (named `shown` in errors).
+    pub fn from_bytes(
+        bytes: &[u8],
+        shown: &str,
+        format: RuleFileFormat,
+    ) -> Result<RuleSet, RuleFileError> {
+        let syntax = |message: String| RuleFileError::Syntax {
+            path: shown.to_string(),
+            message,
+        };
+        let text = std::str::from_utf8(bytes).map_err(|e| syntax(format!("not UTF-8: {e}")))?;
+        let spec: RuleSpec = match format {
+            RuleFileFormat::Toml => toml::from_str(text).map_err(|e| syntax(e.to_string()))?,
+            RuleFileFormat::Json => {
+                serde_json::from_str(text).map_err(|e| syntax(e.to_string()))?
+            }
         };
         RuleSet::new(spec).map_err(|source| RuleFileError::Invalid {
-            path: shown,
+            path: shown.to_string(),
             source,
         })
     }

@@ -5,44 +5,83 @@ use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
 
+/// Bytes in a GiB.
+const GIB: f64 = (1u64 << 30) as f64;
+
 /// `sawah solve`: solves a race rule set, reporting each layer pair, and
 /// writes its table.
 pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
-    let (tolerance, memory, verbose, values) =
-        (args.tolerance, args.memory, args.verbose, args.values);
-    let extrapolate = !args.no_extrapolation;
-    let out = args.out.as_deref();
     let AnyGame::Race(rules) = registry.resolve(&args.rules)? else {
         bail!(
             "senet is not solved whole; solve its endgames with --pieces K (at most K pieces per side on the board)"
         );
     };
-    let options = solve_options(tolerance, memory, extrapolate)?;
-    // With --out, finished layer pairs are kept in FILE.layers/ until the
-    // table is written, so a killed solve resumes where it stopped.
+    let options = solve_options(args.tolerance, args.memory, !args.no_extrapolation)?;
+    let solved = solve_table(
+        &rules,
+        options,
+        args.out.as_deref(),
+        args.values,
+        args.verbose,
+    )?;
+    print_layers(&solved.solution);
+    let sweeps: u32 = solved.solution.layers.iter().map(|l| l.sweeps).sum();
+    println!(
+        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{}; first player's win probability at the start: {:.10} ({:.10}%)",
+        rules.name(),
+        solved.solution.values.len(),
+        solved.solution.layers.len(),
+        sweeps,
+        solved.solution.residual,
+        solved.seconds,
+        solved
+            .peak_bytes
+            .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
+            .unwrap_or_default(),
+        solved.start_value,
+        100.0 * solved.start_value
+    );
+    if let Some(path) = &args.out {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// A solve's outcome.
+pub struct Solved {
+    /// The solution.
+    pub solution: sawah_solver::Solution,
+    /// The first player's win probability at the start.
+    pub start_value: f64,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// The process's peak resident memory during the solve, where known.
+    pub peak_bytes: Option<u64>,
+}
+
+/// Solves `rules` under a progress bar, writing the table to `out` when
+/// given (layer pairs kept in OUT.layers/ until then, so a killed solve
+/// resumes where it stopped).
+pub fn solve_table(
+    rules: &sawah_engine::race::RuleSet,
+    options: sawah_solver::SolveOptions,
+    out: Option<&std::path::Path>,
+    values: sawah_agents::table::ValueType,
+    verbose: bool,
+) -> Result<Solved> {
+    let tolerance = options.tolerance;
     let checkpoints = out.map(|path| {
         let mut folder = path.as_os_str().to_owned();
         folder.push(".layers");
         PathBuf::from(folder)
     });
     let start = std::time::Instant::now();
-    let solution = solve_with_progress(&rules, options, checkpoints.as_deref(), verbose)?;
-    print_layers(&solution);
-    let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
+    let solution = solve_with_progress(rules, options, checkpoints.as_deref(), verbose)?;
+    let seconds = start.elapsed().as_secs_f64();
     // The process's peak so far, the solve's (the table written below is
     // streamed from the values already held).
-    let peak = peak_memory();
-    println!(
-        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{peak}; first player's win probability at the start: {:.10} ({:.10}%)",
-        rules.name(),
-        solution.values.len(),
-        solution.layers.len(),
-        sweeps,
-        solution.residual,
-        start.elapsed().as_secs_f64(),
-        solution.value(&rules.start()),
-        100.0 * solution.value(&rules.start())
-    );
+    let peak_bytes = sawah_solver::peak_resident_bytes();
+    let start_value = solution.value(&rules.start());
     if let Some(path) = out {
         let info = sawah_agents::table::TableInfo {
             states: solution.values.len() as u64,
@@ -50,15 +89,19 @@ pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
             tolerance,
             value_type: values,
         };
-        sawah_agents::table::write_table(path, &rules, &solution.values, &info)?;
-        println!("wrote {}", path.display());
+        sawah_agents::table::write_table(path, rules, &solution.values, &info)?;
         if let Some(folder) = &checkpoints {
             std::fs::remove_dir_all(folder).with_context(|| {
                 format!("wrote the table, but cannot remove {}", folder.display())
             })?;
         }
     }
-    Ok(())
+    Ok(Solved {
+        solution,
+        start_value,
+        seconds,
+        peak_bytes,
+    })
 }
 
 /// Solves `rules` under a progress bar over the layer pairs (by positions),
@@ -80,7 +123,7 @@ fn solve_with_progress(
         .sum();
     let bar = crate::progress::bar(
         unfinished,
-        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta})  {msg}",
     );
     let mut current = sawah_engine::race::LayerPair::new(u8::MAX, u8::MAX);
     let solution = sawah_solver::solve_with_checkpoints(rules, options, checkpoints, |report| {
@@ -122,12 +165,11 @@ fn solve_with_progress(
 }
 
 /// The solver's options from `sawah solve`'s flags, checked.
-fn solve_options(
+pub fn solve_options(
     tolerance: f64,
     memory_gib: f64,
     extrapolate: bool,
 ) -> Result<sawah_solver::SolveOptions> {
-    const GIB: f64 = (1u64 << 30) as f64;
     if !(tolerance.is_finite() && tolerance > 0.0) {
         bail!("--tolerance must be a positive number, not {tolerance}");
     }
@@ -171,7 +213,6 @@ fn print_layers(solution: &sawah_solver::Solution) {
 
 /// ", peak memory N GiB": the process's peak so far, where it is known.
 fn peak_memory() -> String {
-    const GIB: f64 = (1u64 << 30) as f64;
     sawah_solver::peak_resident_bytes()
         .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
         .unwrap_or_default()
@@ -200,7 +241,7 @@ pub fn solve_senet_endgames(
     let start = std::time::Instant::now();
     let bar = crate::progress::bar(
         index.len(),
-        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions  {msg}",
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta})  {msg}",
     );
     let solution = sawah_solver::senet_endgame::solve_senet_endgames(options, |report| {
         let (a, b) = report.layers;

@@ -146,6 +146,24 @@ fn counted(count: usize, noun: &str) -> String {
 
 /// Runs `sawah tournament`.
 pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: bool) -> Result<()> {
+    let table = play_and_rate(registry, &args, anchor_given, false)?;
+    print!("{}", table.markdown());
+    println!(
+        "written: {}/elo.md, elo.csv, elo.json, elo.svg",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Plays (or resumes) the tournament `args` asks for and writes its Elo
+/// table into its folder; `quiet` leaves out every line but the progress
+/// bar (for commands that run tournaments as a step).
+pub fn play_and_rate(
+    registry: &mut Registry,
+    args: &TournamentArgs,
+    anchor_given: bool,
+    quiet: bool,
+) -> Result<EloTable> {
     if args.games == 0 || args.games > 100_000_000 {
         bail!("--games must be from 1 to 100000000, not {}", args.games);
     }
@@ -173,25 +191,31 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         game.name(),
         args.table.clone(),
     )?;
-    let t = schedule(&game, &args, &mut entrants)?;
+    let t = schedule(&game, args, &mut entrants)?;
     let anchor = anchor_options(&args.anchor, &t.names(), anchor_given)?;
-    println!(
-        "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
-        t.format,
-        t.rules,
-        t.agents.len(),
-        counted(t.pairings().len(), "pairing"),
-        t.pairs_per_pairing() * 2,
-        t.seed,
-        t.shard,
-        args.out.display()
-    );
+    if !quiet {
+        println!(
+            "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
+            t.format,
+            t.rules,
+            t.agents.len(),
+            counted(t.pairings().len(), "pairing"),
+            t.pairs_per_pairing() * 2,
+            t.seed,
+            t.shard,
+            args.out.display()
+        );
+    }
     let meter = meter.as_ref().map(|m| m as &dyn LuckMeter);
-    if let Some(meter) = meter {
+    if let Some(meter) = meter
+        && !quiet
+    {
         println!("luck measured by {}", meter.reference().name);
     }
     let summary = play_with_progress(&game, &t, &args.out, meter)?;
-    report_run(&entrants, &summary, &args.out);
+    if !quiet {
+        report_run(&entrants, &summary, &args.out);
+    }
     let heading = format!(
         "# {} Elo table\n\nCommand: `sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}`",
         t.rules,
@@ -218,12 +242,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
     table
         .write(&args.out, &heading)
         .with_context(|| format!("writing the Elo table to {}", args.out.display()))?;
-    print!("{}", table.markdown());
-    println!(
-        "written: {}/elo.md, elo.csv, elo.json, elo.svg",
-        args.out.display()
-    );
-    Ok(())
+    Ok(table)
 }
 
 /// The tournament `args` asks for, its agents resolved by `entrants`.

@@ -1,0 +1,235 @@
+//! The parameters of a build, picked from the rule set: what a person used
+//! to choose by hand for `scripts/levels.sh` and `scripts/hard.sh` (layer
+//! widths, training budgets, the search depths tried, game counts), as
+//! functions of the rule set's size, so a rule file gets what the shipped
+//! rule sets were given.
+//!
+//! Budgets are counted in games, never in minutes, so that a build does
+//! not depend on what else the machine is doing, and the same seed gives
+//! the same model files. The figures behind each choice are in
+//! docs/training.md ("Levels for any rule set").
+
+use super::BuildArgs;
+use anyhow::{Result, bail};
+use sawah_engine::AnyGame;
+use sawah_engine::race::{PositionIndex, RuleSet};
+
+/// How the networks learn.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Route {
+    /// The rule set is solved: the networks are distilled from the table,
+    /// and every level is measured against perfect play.
+    Exact {
+        /// Positions in the table.
+        states: u64,
+    },
+    /// No table: the networks learn by self-play TD(λ), and the levels are
+    /// measured against search (expectiminimax).
+    SelfPlay {
+        /// Why there is no table.
+        reason: String,
+    },
+}
+
+/// One network's training.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetPlan {
+    /// Hidden layer widths.
+    pub hidden: Vec<usize>,
+    /// Games of the first pass (distillation, or self-play).
+    pub games: u64,
+    /// Games of the second pass: distillation on every move's result where
+    /// the choice matters (`choice_margin`), from the first pass's weights
+    /// at a low learning rate (none on the self-play route).
+    pub polish_games: u64,
+}
+
+/// Everything the build will do, decided before it starts.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Solved or self-play (decided once `solve` has run or been refused).
+    pub route: Route,
+    /// The small network: easy, medium and the dial.
+    pub small: NetPlan,
+    /// Hard's network.
+    pub hard: NetPlan,
+    /// Hard's searches, cheapest first; the first that meets the target
+    /// against perfect play is kept.
+    pub searches: Vec<String>,
+    /// Paired games per candidate in the search stage.
+    pub search_games: u64,
+    /// Games per pairing of the calibration round robin.
+    pub calibration_games: u64,
+    /// Games per pairing of the check round robin.
+    pub check_games: u64,
+    /// Games per pairing reviewed for the reference scale.
+    pub reference_games: u64,
+    /// Games of hard against perfect play on a fresh seed.
+    pub verify_games: u64,
+    /// Puzzles to mine.
+    pub puzzles: usize,
+    /// Games of the variant report.
+    pub report_games: u64,
+    /// Positions timed for hard's latency.
+    pub latency_positions: u64,
+}
+
+/// The noise levels of the small network measured for the dial (σ in win
+/// probability), as the shipped dials were measured, plus 0.04 and 0.02 so
+/// that easy's and medium's usual settings are measured points.
+pub const DIAL_NOISES: [f64; 7] = [0.32, 0.16, 0.08, 0.04, 0.02, 0.01, 0.0];
+
+/// The target hard must meet against perfect play, luck-adjusted, before
+/// the search stage stops going deeper (a little above the 0.495,
+/// so that the fresh-seed verification has room for its noise).
+pub const SEARCH_TARGET: f64 = 0.4975;
+
+/// The Elo gap sought between easy and medium and between medium and hard:
+/// the middle of the shipped rule sets' band (150 to 300).
+pub const LEVEL_GAP: f64 = 225.0;
+
+/// The band the gaps must fall in.
+pub const GAP_BAND: (f64, f64) = (150.0, 300.0);
+
+fn scaled(games: u64, effort: f64, least: u64) -> u64 {
+    ((games as f64 * effort).round() as u64).max(least)
+}
+
+impl Plan {
+    /// The plan for `game` at the build's effort. The route is the exact
+    /// one for race rule sets until the solver says the table does not fit.
+    pub fn for_game(game: &AnyGame, args: &BuildArgs) -> Result<Plan> {
+        let effort = args.effort;
+        let route = match game {
+            AnyGame::Race(rules) => Route::Exact {
+                states: PositionIndex::new(rules).len(),
+            },
+            AnyGame::Senet(_) => Route::SelfPlay {
+                reason: "Senet is not solved whole".into(),
+            },
+        };
+        if let AnyGame::Race(rules) = game
+            && rules.pieces() > 7
+        {
+            bail!(
+                "{} has {} pieces a side; the levels are built for rule sets of at most 7",
+                rules.name(),
+                rules.pieces()
+            );
+        }
+        let mut plan = Plan {
+            route,
+            small: NetPlan {
+                hidden: vec![128, 64],
+                games: 0,
+                polish_games: 0,
+            },
+            hard: NetPlan {
+                hidden: vec![256, 128],
+                games: 0,
+                polish_games: 0,
+            },
+            searches: vec!["depth=1".into(), "depth=2".into(), "depth=3:focus=2".into()],
+            search_games: scaled(2_000, effort, 20),
+            calibration_games: scaled(400, effort, 10),
+            check_games: scaled(400, effort, 10),
+            reference_games: scaled(40, effort, 2),
+            verify_games: scaled(4_000, effort, 20),
+            puzzles: ((300.0 * effort.min(1.0)).round() as usize).max(5),
+            report_games: scaled(1_000, effort, 20),
+            latency_positions: scaled(1_000, effort, 20),
+        };
+        plan.set_budgets(game, effort);
+        Ok(plan)
+    }
+
+    /// The training budgets for the route.
+    fn set_budgets(&mut self, game: &AnyGame, effort: f64) {
+        match (&self.route, game) {
+            (Route::Exact { states }, _) => {
+                // Distillation: games in proportion to the positions to
+                // learn, within the shipped sets' budgets (masters-5, 41 M
+                // positions: 500 k games; the 7-piece sets, 501 M: 800 k).
+                let by_size = (*states as f64).sqrt() * 110.0;
+                let small = by_size.clamp(100_000.0, 600_000.0) as u64;
+                self.small.games = scaled(small, effort, 400);
+                self.small.polish_games = scaled(small / 2, effort, 200);
+                let hard = by_size.clamp(150_000.0, 800_000.0) as u64;
+                self.hard.games = scaled(hard, effort, 400);
+                self.hard.polish_games = scaled(hard / 2, effort, 200);
+            }
+            (Route::SelfPlay { .. }, AnyGame::Senet(_)) => {
+                // Senet's shipped network: 830 k games of self-play.
+                self.small.games = scaled(800_000, effort, 400);
+                self.hard = self.small.clone();
+                self.searches = vec!["depth=1".into()];
+            }
+            (Route::SelfPlay { .. }, AnyGame::Race(_)) => {
+                self.small.games = scaled(1_000_000, effort, 400);
+                self.hard = self.small.clone();
+                self.searches = vec!["depth=1".into(), "depth=2".into()];
+            }
+        }
+    }
+
+    /// The route changed to self-play (the table did not fit): budgets
+    /// follow.
+    pub fn go_self_play(&mut self, game: &AnyGame, reason: String, effort: f64) {
+        self.route = Route::SelfPlay { reason };
+        self.set_budgets(game, effort);
+    }
+
+    /// Whether one network plays every level (the self-play route).
+    pub fn one_network(&self) -> bool {
+        matches!(self.route, Route::SelfPlay { .. })
+    }
+
+    /// One line for people.
+    pub fn summary(&self) -> String {
+        let route = match &self.route {
+            Route::Exact { states } => format!("solved ({states} positions), distilled"),
+            Route::SelfPlay { reason } => format!("self-play ({reason})"),
+        };
+        format!(
+            "{route}; networks {:?} ({} + {} games) and {:?} ({} + {} games); hard's search from {}",
+            self.small.hidden,
+            self.small.games,
+            self.small.polish_games,
+            self.hard.hidden,
+            self.hard.games,
+            self.hard.polish_games,
+            self.searches.join(", ")
+        )
+    }
+}
+
+/// A rough distance between two race rule sets for transfer: how far apart
+/// their routes, pieces, dice and marks are. Only rule sets whose inputs
+/// mean the same (route length and pieces equal) are compared.
+pub fn distance(a: &RuleSet, b: &RuleSet) -> Option<f64> {
+    if a.route_len() != b.route_len() || a.pieces() != b.pieces() {
+        return None;
+    }
+    let (da, db) = (a.dice().probabilities(), b.dice().probabilities());
+    let rolls = da.len().max(db.len());
+    let dice: f64 = (0..rolls)
+        .map(|r| (da.get(r).copied().unwrap_or(0.0) - db.get(r).copied().unwrap_or(0.0)).abs())
+        .sum::<f64>()
+        / 2.0;
+    let player = sawah_engine::Player::Light;
+    let marks = (1..=a.route_len())
+        .filter(|&s| a.is_marked_square(player, s) != b.is_marked_square(player, s))
+        .count();
+    let shared = (1..=a.route_len())
+        .filter(|&s| a.is_shared_square(player, s) != b.is_shared_square(player, s))
+        .count();
+    let flags = [
+        a.spec().marks.extra_roll != b.spec().marks.extra_roll,
+        a.spec().marks.safe != b.spec().marks.safe,
+        a.spec().capture_extra_roll != b.spec().capture_extra_roll,
+    ]
+    .iter()
+    .filter(|&&f| f)
+    .count();
+    Some(4.0 * dice + marks as f64 + shared as f64 + 2.0 * flags as f64)
+}

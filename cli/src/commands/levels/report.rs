@@ -1,0 +1,352 @@
+//! Stages `puzzles`, `verify` and `report`: the puzzle set, hard measured
+//! against perfect play on a seed no other stage used (with its latency),
+//! and the report, in Markdown and JSON, with the command behind every
+//! figure.
+
+use super::calibrate::{Calibration, Check};
+use super::folder::{puzzles_name, report_json_name, report_md_name};
+use super::networks::Network;
+use super::plan::{GAP_BAND, Route};
+use super::search::{Chosen, luck_match};
+use super::stages::Build;
+use crate::commands::puzzles::{GenerateArgs, generate_set};
+use anyhow::Result;
+use sawah_agents::manifest::PuzzleFile;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// The puzzle set made.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Puzzles {
+    /// Puzzles kept (0: none made, see `note`).
+    pub count: usize,
+    /// Games mined.
+    pub games: u64,
+    /// Ratings: lowest, median, highest.
+    pub ratings: (f64, f64, f64),
+    /// The command that makes it again.
+    pub command: Option<String>,
+    /// Why there are none, when there are none.
+    pub note: Option<String>,
+}
+
+/// The puzzles file in the stage's folder.
+const PUZZLES_FILE: &str = "puzzles.jsonl";
+
+/// Runs the puzzles stage and stages the set.
+pub fn puzzles(build: &mut Build) -> Result<Puzzles> {
+    let mut inputs = build.base_inputs();
+    for level in &build.entries.levels {
+        inputs.insert(format!("{} spec", level.level), level.spec.clone());
+    }
+    inputs.insert(
+        "dial".into(),
+        format!("{:?}", build.entries.dial.as_ref().map(|d| &d.points)),
+    );
+    inputs.insert("count".into(), build.plan.puzzles.to_string());
+    let made = build.stage("puzzles", &inputs, |build, dir| {
+        let Some(table) = build.table.clone() else {
+            let note = "no puzzles: they need exact values (a solved table; for Senet, an endgame table from `sawah solve --rules senet --pieces K`, then `sawah puzzles generate`)";
+            return Ok((
+                Puzzles {
+                    count: 0,
+                    games: 0,
+                    ratings: (0.0, 0.0, 0.0),
+                    command: None,
+                    note: Some(note.into()),
+                },
+                Vec::new(),
+            ));
+        };
+        let args = GenerateArgs {
+            rules: build.name().to_string(),
+            table: table.clone(),
+            count: build.plan.puzzles,
+            seed: build.seed_for("puzzles"),
+            margin: sawah_eval::puzzles::DEFAULT_MARGIN_PP,
+            players: "easy,medium,hard".into(),
+            natural: "medium,easy,heuristic".into(),
+            rating_seeds: 64,
+            max_games: 200_000,
+            models: Some(build.staging.dir.clone()),
+            out: dir.file(PUZZLES_FILE),
+        };
+        let made = generate_set(build.registry, &args, true)?;
+        let mut ratings: Vec<f64> = made.set.puzzles.iter().map(|p| p.rating).collect();
+        ratings.sort_by(f64::total_cmp);
+        let count = ratings.len();
+        let command = format!(
+            "sawah puzzles generate --rules {} --table {} --count {} --seed {} --models {} --out {}",
+            args.rules,
+            table.display(),
+            args.count,
+            args.seed,
+            build.staging.dir.display(),
+            args.out.display()
+        );
+        Ok((
+            Puzzles {
+                count,
+                games: made.games,
+                ratings: (
+                    ratings.first().copied().unwrap_or(0.0),
+                    ratings.get(count / 2).copied().unwrap_or(0.0),
+                    ratings.last().copied().unwrap_or(0.0),
+                ),
+                command: Some(command),
+                note: (count < build.plan.puzzles).then(|| {
+                    format!(
+                        "{count} puzzles found in {} games, fewer than the {} sought",
+                        made.games, build.plan.puzzles
+                    )
+                }),
+            },
+            if count > 0 {
+                vec![PUZZLES_FILE.to_string()]
+            } else {
+                Vec::new()
+            },
+        ))
+    })?;
+    if made.count > 0 {
+        let name = puzzles_name(build.name());
+        let from = build.work.stage_dir("puzzles").join(PUZZLES_FILE);
+        build.staging.put_file(&name, &from)?;
+        build.entries.puzzles = Some(PuzzleFile {
+            rules: build.name().to_string(),
+            sha256: super::work::sha256_file(&build.staging.dir.join(&name))?,
+            file: name,
+            count: made.count,
+        });
+        build.staging.write_manifest(&build.entries)?;
+        build.staging.load(&build.source.game)?;
+    }
+    println!(
+        "  {} puzzles, ratings {:.0} to {:.0}",
+        made.count, made.ratings.0, made.ratings.2
+    );
+    Ok(made)
+}
+
+/// Hard measured on a fresh seed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Verify {
+    /// Whom hard played (`perfect`, or search without a table).
+    pub opponent: String,
+    /// Luck-adjusted score with its interval (with a table).
+    pub adjusted: Option<(f64, f64, f64)>,
+    /// Raw score with its interval.
+    pub raw: (f64, f64, f64),
+    /// Games.
+    pub games: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The command that plays it again.
+    pub command: String,
+    /// Hard's `choose` latency on one thread: p50, p99, max (ms).
+    pub latency_ms: (f64, f64, f64),
+    /// The command that times it again.
+    pub latency_command: String,
+}
+
+/// Runs the verify stage and puts its figures into hard's entry.
+pub fn verify(build: &mut Build) -> Result<Verify> {
+    let mut inputs = build.base_inputs();
+    for level in &build.entries.levels {
+        inputs.insert(format!("{} spec", level.level), level.spec.clone());
+    }
+    inputs.insert("games".into(), build.plan.verify_games.to_string());
+    let verify = build.stage("verify", &inputs, |build, _dir| {
+        let exact = matches!(build.plan.route, Route::Exact { .. });
+        let opponent = if exact {
+            "perfect"
+        } else {
+            "expectiminimax:depth=2"
+        };
+        let seed = build.seed_for("verify");
+        let games = build.plan.verify_games;
+        let (adjusted, raw) = if exact {
+            let played = luck_match(build, "hard", opponent, games, seed)?;
+            let interval = |i: sawah_eval::stats::Interval| (i.mean, i.low, i.high);
+            (
+                played.result.adjusted_score().map(interval),
+                interval(played.result.score()),
+            )
+        } else {
+            let args = crate::commands::matches::MatchArgs {
+                first: "hard".into(),
+                second: opponent.into(),
+                rules: build.name().to_string(),
+                games,
+                seed,
+                models: Some(build.staging.dir.clone()),
+                table: None,
+                logs: None,
+                outside: crate::entrants::OutsideArgs::default(),
+                luck: crate::luck::LuckArgs::default(),
+            };
+            let played = crate::commands::matches::play(build.registry, args, &|_| {})?;
+            let score = played.result.score();
+            (None, (score.mean, score.low, score.high))
+        };
+        let models = build.staging.dir.display().to_string();
+        let rules = build.name().to_string();
+        let mut command = format!(
+            "sawah match hard {opponent} --rules {rules} --models {models} --games {games} --seed {seed}"
+        );
+        if let Some(table) = &build.table {
+            command.push_str(&format!(" --table {} --luck-adjusted", table.display()));
+        }
+        let latency_ms = latency(build)?;
+        Ok((
+            Verify {
+                opponent: opponent.to_string(),
+                adjusted,
+                raw,
+                games,
+                seed,
+                command,
+                latency_ms,
+                latency_command: format!(
+                    "sawah bench-choose --rules {rules} --agents hard --models {models} --positions {}",
+                    build.plan.latency_positions
+                ),
+            },
+            Vec::new(),
+        ))
+    })?;
+    if let Some((score, low, high)) = verify.adjusted {
+        println!(
+            "  hard against perfect play on a fresh seed: {score:.4} ({low:.4} to {high:.4}), luck-adjusted"
+        );
+    }
+    println!(
+        "  hard's choose: p50 {:.2} ms, p99 {:.2} ms (one thread)",
+        verify.latency_ms.0, verify.latency_ms.1
+    );
+    Ok(verify)
+}
+
+/// Hard's `choose` latency as `sawah bench-choose` measures it.
+fn latency(build: &Build) -> Result<(f64, f64, f64)> {
+    let models = sawah_agents::manifest::Models::load(&build.staging.dir)?;
+    let spec = crate::models::spec_of(&Some(models), "hard", build.name())?;
+    let positions = build.plan.latency_positions as usize;
+    let result = sawah_engine::with_game!(&build.source.game, g => {
+        let mut agent = spec.build(g)?;
+        crate::commands::bench::measure::choose_latency(g, agent.as_mut(), positions, 1)
+    });
+    Ok((
+        result.quantile(0.5),
+        result.quantile(0.99),
+        result.quantile(1.0),
+    ))
+}
+
+/// Everything the report tells.
+pub struct Findings<'a> {
+    /// The small network.
+    pub small: &'a Network,
+    /// Hard's network.
+    pub hard: &'a Network,
+    /// Hard's search.
+    pub search: &'a Chosen,
+    /// The calibration.
+    pub calibration: &'a Calibration,
+    /// The check.
+    pub check: &'a Check,
+    /// The puzzles.
+    pub puzzles: &'a Puzzles,
+    /// Hard on a fresh seed.
+    pub verify: &'a Verify,
+}
+
+/// Runs the report stage: the variant report, the levels report in
+/// Markdown and JSON, and hard's figures in the manifest. Returns the
+/// report's files in the staging folder.
+pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
+    let mut inputs = build.base_inputs();
+    inputs.insert("games".into(), build.plan.report_games.to_string());
+    let variant = build.stage("report", &inputs, |build, _dir| {
+        let args = crate::commands::describe::RulesArgs {
+            name: Some(build.name().to_string()),
+            json: true,
+            report: true,
+            table: build.table.clone(),
+            games: build.plan.report_games,
+            seed: build.seed_for("report"),
+            models: Some(build.staging.dir.clone()),
+        };
+        let report = crate::commands::report::variant_report(build.registry, &args)?;
+        Ok((report, Vec::new()))
+    })?;
+    put_hard_figures(build, findings.verify);
+    build.staging.write_manifest(&build.entries)?;
+    let json = levels_json(build, findings, &variant);
+    let markdown = super::report_text::markdown(build, findings, &variant);
+    let (md_name, json_name) = (report_md_name(build.name()), report_json_name(build.name()));
+    build.staging.put_bytes(&md_name, markdown.as_bytes())?;
+    let mut text = serde_json::to_string_pretty(&json)?;
+    text.push('\n');
+    build.staging.put_bytes(&json_name, text.as_bytes())?;
+    Ok(vec![md_name, json_name])
+}
+
+/// Hard's measured figures in its manifest entry.
+fn put_hard_figures(build: &mut Build, verify: &Verify) {
+    if let Some(hard) = build.entries.levels.iter_mut().find(|l| l.level == "hard")
+        && let Some(measured) = hard.measured.as_object_mut()
+    {
+        if let Some((score, low, high)) = verify.adjusted {
+            measured.insert("score_vs_perfect".into(), json!(score));
+            measured.insert("score_vs_perfect_ci".into(), json!([low, high]));
+            measured.insert("score_vs_perfect_luck_adjusted".into(), json!(true));
+        } else {
+            measured.insert(format!("score_vs_{}", verify.opponent), json!(verify.raw.0));
+        }
+        measured.insert("choose_p99_ms".into(), json!(verify.latency_ms.1));
+    }
+}
+
+/// The report as JSON.
+fn levels_json(build: &Build, f: &Findings, variant: &serde_json::Value) -> serde_json::Value {
+    let gaps = f.check.gaps();
+    json!({
+        "rules": build.name(),
+        "seed": build.args.seed,
+        "route": match &build.plan.route {
+            Route::Exact { states } => json!({"exact": true, "states": states}),
+            Route::SelfPlay { reason } => json!({"exact": false, "reason": reason}),
+        },
+        "code_version": sawah_train::neural::run::code_version(),
+        "levels": build.entries.levels.iter().map(|l| json!({
+            "level": l.level, "spec": l.spec, "measured": l.measured,
+        })).collect::<Vec<_>>(),
+        "networks": [
+            {"stage": f.small.stage, "hidden": f.small.hidden, "passes": f.small.passes,
+             "init": f.small.init, "loss_vs_perfect_pp": f.small.loss_vs_perfect_pp,
+             "parameters": f.small.parameters, "bytes": f.small.bytes},
+            {"stage": f.hard.stage, "hidden": f.hard.hidden, "passes": f.hard.passes,
+             "init": f.hard.init, "loss_vs_perfect_pp": f.hard.loss_vs_perfect_pp,
+             "parameters": f.hard.parameters, "bytes": f.hard.bytes},
+        ],
+        "hard_search": f.search,
+        "calibration": f.calibration,
+        "check": {
+            "tournament": f.check.tournament,
+            "gaps": gaps.map(|(a, b)| [a, b]),
+            "gaps_in_band": gaps.map(|(a, b)| in_band(a) && in_band(b)),
+            "dial": f.check.dial.iter().map(|(target, elo, low, high)| json!({
+                "target": target, "elo": elo, "low": low, "high": high, "error": elo - target,
+            })).collect::<Vec<_>>(),
+        },
+        "verify": f.verify,
+        "puzzles": f.puzzles,
+        "variant": variant,
+    })
+}
+
+/// Whether a gap between levels lies in the shipped sets' band.
+pub fn in_band(gap: f64) -> bool {
+    (GAP_BAND.0..=GAP_BAND.1).contains(&gap)
+}

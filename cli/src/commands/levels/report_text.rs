@@ -1,0 +1,254 @@
+//! The levels report for people (Markdown): every figure with the command
+//! that measures it again.
+
+use super::plan::{Route, SEARCH_TARGET};
+use super::report::{Findings, in_band};
+use super::stages::Build;
+use std::fmt::Write as _;
+
+/// The hard target against perfect play (luck-adjusted), as the issue of
+/// record states it.
+const HARD_TARGET: f64 = 0.495;
+
+/// The report.
+pub fn markdown(build: &Build, f: &Findings, variant: &serde_json::Value) -> String {
+    let mut out = String::new();
+    let name = build.name();
+    let _ = writeln!(out, "# Levels of {name}\n");
+    let _ = writeln!(
+        out,
+        "Made by `sawah levels build --rules {} --out {} --seed {}` ({}).\n",
+        build.args.rules,
+        build.args.out.display(),
+        build.args.seed,
+        sawah_train::neural::run::code_version()
+    );
+    match &build.plan.route {
+        Route::Exact { states } => {
+            let _ = writeln!(
+                out,
+                "Solved exactly ({states} positions): the networks are distilled from the table, and every level is measured against perfect play.\n"
+            );
+        }
+        Route::SelfPlay { reason } => {
+            let _ = writeln!(
+                out,
+                "Not solved ({reason}): the networks learned by self-play TD(λ), and the levels are measured against expectiminimax two plies deep instead of perfect play.\n"
+            );
+        }
+    }
+    levels_section(&mut out, build, f);
+    hard_section(&mut out, f);
+    calibration_section(&mut out, f);
+    networks_section(&mut out, f);
+    puzzles_section(&mut out, f);
+    let _ = writeln!(out, "## The rule set\n");
+    let variant_md = crate::commands::report::markdown(variant);
+    // The variant report's own heading becomes a paragraph here.
+    let body = variant_md
+        .split_once('\n')
+        .map_or(variant_md.as_str(), |(_, rest)| rest);
+    let _ = writeln!(out, "{}", body.trim());
+    out.push('\n');
+    out
+}
+
+fn levels_section(out: &mut String, build: &Build, f: &Findings) {
+    let _ = writeln!(
+        out,
+        "## Levels\n\nElo on {}'s scale (random = 0).\n\n| level | plays | Elo (95% CI) | loss per move |\n|---|---|---:|---:|",
+        build.name()
+    );
+    for level in &build.entries.levels {
+        let m = &level.measured;
+        let elo = m.get("elo").and_then(|e| e.as_f64());
+        let ci = m
+            .get("elo_ci")
+            .and_then(|c| c.as_array())
+            .map(|c| {
+                format!(
+                    " ({} to {})",
+                    c.first().and_then(|v| v.as_f64()).unwrap_or(f64::NAN),
+                    c.get(1).and_then(|v| v.as_f64()).unwrap_or(f64::NAN)
+                )
+            })
+            .unwrap_or_default();
+        let loss = m
+            .get("loss_per_move")
+            .and_then(|l| l.as_f64())
+            .map_or("-".into(), |l| format!("{:.4} pp", 100.0 * l));
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {}{ci} | {loss} |",
+            level.level,
+            level.spec,
+            elo.map_or("-".into(), |e| format!("{e:.0}"))
+        );
+    }
+    if let Some(perfect) = f.calibration.perfect_elo {
+        let _ = writeln!(
+            out,
+            "| (perfect play) | the solved table | {perfect:.0} | 0 |"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nHard's Elo is the calibration's; easy's and medium's are the check's (their noise was chosen on the calibration's dial).\n"
+    );
+}
+
+fn hard_section(out: &mut String, f: &Findings) {
+    let v = f.verify;
+    let _ = writeln!(out, "## Hard\n");
+    match v.adjusted {
+        Some((score, low, high)) => {
+            let _ = writeln!(
+                out,
+                "* Against perfect play, luck-adjusted, on a seed no other stage used: **{score:.4}** ({low:.4} to {high:.4}) over {} games; target at least {HARD_TARGET}: {}. `{}`",
+                v.games,
+                if score >= HARD_TARGET {
+                    "met"
+                } else {
+                    "**not met**"
+                },
+                v.command
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "* Against {}: {:.4} ({:.4} to {:.4}) over {} games. `{}`",
+                v.opponent, v.raw.0, v.raw.1, v.raw.2, v.games, v.command
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "* Search: `{}`, the cheapest of {} to score at least {SEARCH_TARGET} against perfect play in the search stage{}.",
+        f.search.search,
+        f.search
+            .candidates
+            .iter()
+            .map(|c| match c.adjusted {
+                Some((s, _, _)) => format!("`{}` {s:.4}", c.search),
+                None => format!("`{}`", c.search),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        if f.search.met_target || f.search.candidates.is_empty() {
+            ""
+        } else {
+            " (none did: the best is kept)"
+        }
+    );
+    let _ = writeln!(
+        out,
+        "* `choose` on one thread: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (target p99 at most 20 ms native). `{}`\n",
+        v.latency_ms.0, v.latency_ms.1, v.latency_ms.2, v.latency_command
+    );
+}
+
+fn calibration_section(out: &mut String, f: &Findings) {
+    let c = f.calibration;
+    let _ = writeln!(out, "## Calibration\n");
+    if let Some((low, high)) = f.check.gaps() {
+        let _ = writeln!(
+            out,
+            "* Gaps: easy → medium {low:.0} Elo, medium → hard {high:.0} Elo; the shipped sets' band is 150 to 300: {}.",
+            if in_band(low) && in_band(high) {
+                "in it"
+            } else {
+                "**outside it**"
+            }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "* Noise: medium {} (sought {:.0} Elo), easy {} (sought {:.0} Elo), read off the dial.",
+        c.noise.0, c.targets.0, c.noise.1, c.targets.1
+    );
+    for (target, elo, low, high) in &f.check.dial {
+        let _ = writeln!(
+            out,
+            "* The dial at {target:.0}: {elo:.0} ({low:.0} to {high:.0}), {:+.0} Elo.",
+            elo - target
+        );
+    }
+    let points: Vec<String> = c
+        .dial
+        .iter()
+        .map(|(noise, elo)| format!("{noise}: {elo:.0}"))
+        .collect();
+    let _ = writeln!(out, "* Dial points (noise: Elo): {}.", points.join(", "));
+    for note in &c.notes {
+        let _ = writeln!(out, "* Note: {note}.");
+    }
+    let _ = writeln!(
+        out,
+        "\nThe calibration, {} games: `{}`\n\nThe check, {} games: `{}`\n",
+        c.tournament.games,
+        c.tournament.command,
+        f.check.tournament.games,
+        f.check.tournament.command
+    );
+    let _ = writeln!(
+        out,
+        "| agent | Elo (95% CI) | loss per move |\n|---|---:|---:|"
+    );
+    for row in &c.tournament.rows {
+        let _ = writeln!(
+            out,
+            "| `{}` | {:.0} ({:.0} to {:.0}) | {} |",
+            row.agent,
+            row.elo,
+            row.ci.0,
+            row.ci.1,
+            row.loss_pp.map_or("-".into(), |l| format!("{l:.4} pp"))
+        );
+    }
+    out.push('\n');
+}
+
+fn networks_section(out: &mut String, f: &Findings) {
+    let _ = writeln!(out, "## Networks\n");
+    for (what, n) in [("small (easy, medium, dial)", f.small), ("hard", f.hard)] {
+        let losses: Vec<String> = n
+            .loss_vs_perfect_pp
+            .iter()
+            .map(|l| l.map_or("-".into(), |l| format!("{l:.4} pp")))
+            .collect();
+        let _ = writeln!(
+            out,
+            "* {what}: layers {:?}, {} parameters, {} bytes; passes of {:?} games{}; loss per move against perfect play after each pass: {}.",
+            n.hidden,
+            n.parameters,
+            n.bytes,
+            n.passes,
+            n.init
+                .as_ref()
+                .map(|i| format!(", starting from {i}"))
+                .unwrap_or_default(),
+            losses.join(", ")
+        );
+    }
+    out.push('\n');
+}
+
+fn puzzles_section(out: &mut String, f: &Findings) {
+    let p = f.puzzles;
+    let _ = writeln!(out, "## Puzzles\n");
+    if p.count > 0 {
+        let _ = writeln!(
+            out,
+            "{} puzzles from {} games, rated {:.0} to {:.0} (median {:.0}).",
+            p.count, p.games, p.ratings.0, p.ratings.2, p.ratings.1
+        );
+    }
+    if let Some(note) = &p.note {
+        let _ = writeln!(out, "{note}.");
+    }
+    if let Some(command) = &p.command {
+        let _ = writeln!(out, "`{command}`");
+    }
+    out.push('\n');
+}

@@ -1,0 +1,110 @@
+//! Reading files that someone else may have named: the one helper every
+//! reader of an outside file goes through (rule files, models, tables,
+//! game records, manifests). A file is read only if it is a regular file,
+//! refused before it is opened otherwise (opening a FIFO blocks until
+//! something writes to it, so it must be refused by looking), and read up
+//! to a stated limit, so a large or endless file cannot take the memory.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+/// Opens `path` for reading if it is a regular file, refusing anything else
+/// (a folder, a device, a FIFO) before opening it. The opened file is
+/// checked again, in case the path changed in between.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    let not_regular = |what: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not a regular file ({what})"),
+        )
+    };
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        return Err(not_regular(kind_of(&metadata)));
+    }
+    let file = File::open(path)?;
+    let opened = file.metadata()?;
+    if !opened.is_file() {
+        return Err(not_regular(kind_of(&opened)));
+    }
+    Ok(file)
+}
+
+/// What a file that is not a regular file is, in a word.
+fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    "not a file"
+}
+
+/// Reads the regular file `path` whole, refusing one of more than `limit`
+/// bytes (by its size before reading, and by what is read, in case it
+/// grows meanwhile).
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Err(std::io::Error::other(format!(
+            "{size} bytes; at most {limit} are read"
+        )));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "more than {limit} bytes; at most {limit} are read"
+        )));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_are_refused_and_limits_hold() {
+        let dir = std::env::temp_dir().join(format!("sawah-engine-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let error = read_bounded(&dir, 10).unwrap_err();
+        assert!(error.to_string().contains("a folder"), "{error}");
+        let file = dir.join("f.txt");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_bounded(&file, 10).unwrap(), b"0123456789");
+        let error = read_bounded(&file, 9).unwrap_err();
+        assert!(error.to_string().contains("at most 9"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("sawah-engine-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let error = read_bounded(&fifo, 10).unwrap_err();
+        assert!(error.to_string().contains("a FIFO"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
