@@ -1,4 +1,12 @@
-//! Progress bars in one style (hidden when standard error is not a terminal).
+//! Progress bars in one style. When standard error is not a terminal (a
+//! batch job's log), the bar is hidden and a plain line stands for it
+//! every [`LOG_EVERY`] instead, so long work still shows in the log.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+/// How often a hidden bar writes its plain line.
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// A bar of `len` steps drawn with indicatif's `template` ("=> " as its
 /// characters; the default style should the template not parse). `{rate}`
@@ -6,6 +14,9 @@
 /// `{per_sec}` shows four decimals.
 pub fn bar(len: u64, template: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
+    if !std::io::stderr().is_terminal() {
+        log_lines(&bar);
+    }
     bar.set_style(
         indicatif::ProgressStyle::with_template(template)
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
@@ -18,6 +29,51 @@ pub fn bar(len: u64, template: &str) -> indicatif::ProgressBar {
             .progress_chars("=> "),
     );
     bar
+}
+
+/// Writes `bar`'s state as one plain line on standard error every
+/// [`LOG_EVERY`] until it is finished or dropped (a thread per bar, which
+/// holds it weakly).
+fn log_lines(bar: &indicatif::ProgressBar) {
+    let weak = bar.downgrade();
+    let spawned = std::thread::Builder::new()
+        .name("progress-log".into())
+        .spawn(move || {
+            let mut waited = Duration::ZERO;
+            let tick = Duration::from_millis(500);
+            loop {
+                std::thread::sleep(tick);
+                waited += tick;
+                let Some(bar) = weak.upgrade() else { return };
+                if bar.is_finished() {
+                    return;
+                }
+                if waited >= LOG_EVERY {
+                    waited = Duration::ZERO;
+                    eprintln!("{}", log_line(&bar));
+                }
+            }
+        });
+    // Without the thread the bar only goes unlogged.
+    drop(spawned);
+}
+
+/// A bar's state as a line for a log.
+fn log_line(bar: &indicatif::ProgressBar) -> String {
+    let position = bar.position();
+    let mut line = format!("[{}] {position}", duration(bar.elapsed().as_secs_f64()));
+    if let Some(len) = bar.length().filter(|&len| len > 0) {
+        line.push_str(&format!(
+            "/{len} ({:.0}%), ETA {}",
+            100.0 * position as f64 / len as f64,
+            duration(bar.eta().as_secs_f64())
+        ));
+    }
+    let message = bar.message();
+    if !message.is_empty() {
+        line.push_str(&format!("; {message}"));
+    }
+    line
 }
 
 /// A speed for people: whole numbers from 10 per second up, one decimal

@@ -3,38 +3,11 @@
 //! start with a bad table, and the load tool measures it.
 
 use serde_json::{Value, json};
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::process::{Command, Stdio};
 
 mod common;
 use common::{Served, assert_refused, sawah};
-
-impl Served {
-    /// One HTTP/1.1 request on its own connection: status and body.
-    fn call(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        )
-        .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-        let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-        (status, body.to_string())
-    }
-
-    /// SIGTERM, then the exit code.
-    fn terminate(mut self) -> Option<i32> {
-        let pid = self.child.id().to_string();
-        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-        self.child.wait().unwrap().code()
-    }
-}
 
 #[test]
 fn the_server_answers_as_sawah_bot_does_and_stops_cleanly_on_sigterm() {

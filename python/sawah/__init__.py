@@ -26,6 +26,7 @@ from sawah._native import (
     solve,
     version,
 )
+from sawah import _native
 from sawah.scoring import Score, score
 
 try:  # Registers the Gymnasium environment ids when Gymnasium is installed.
@@ -47,6 +48,19 @@ def request(message):
     if _default_bot is None:
         _default_bot = Bot()
     return _default_bot.request(message)
+
+
+def use_models(path):
+    """Plays the levels from the models folder ``path`` from now on, as
+    ``sawah --models DIR`` does: its levels, strength dial and puzzles, and
+    the rule sets its rule files define, known by name. A folder made by
+    ``sawah levels build`` carries everything needed. Returns the rule sets
+    its rule files add. Raises ``ValueError`` when the folder does not load.
+    """
+    global _default_bot
+    added = _native.use_models(str(path))
+    _default_bot = None
+    return added
 
 
 def __getattr__(name):

@@ -6,7 +6,7 @@ use crate::family::{AnyPosition, Family, move_of, observation_size, observe};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
-use sawah_engine::registry::{AnyGame, Registry};
+use sawah_engine::registry::AnyGame;
 use sawah_engine::{Codec, Game as _, Player, with_game};
 
 /// One rule set: its rules, positions, moves, observations and actions.
@@ -44,7 +44,9 @@ pub struct PyMove {
 impl PyGame {
     /// The rule set named `rules` (a name, or a rule file's path).
     pub fn resolve(rules: &str) -> PyResult<PyGame> {
-        let game = Registry::new().resolve(rules).map_err(value_error)?;
+        let game = crate::shipped::registry()
+            .resolve(rules)
+            .map_err(value_error)?;
         Ok(PyGame { game })
     }
 
@@ -193,7 +195,7 @@ impl PyGame {
     /// form (a dict or JSON text).
     fn position(&self, py: Python<'_>, text_or_json: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
         let value = crate::errors::to_json_value(py, text_or_json)?;
-        let (game, json) = Registry::new()
+        let (game, json) = crate::shipped::registry()
             .parse_position(&value)
             .map_err(value_error)?;
         if game.name() != self.game.name() {

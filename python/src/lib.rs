@@ -33,12 +33,12 @@ impl PyBot {
     /// names).
     #[new]
     #[pyo3(signature = (tables=Vec::new()))]
-    fn new(tables: Vec<String>) -> PyBot {
-        let mut bot = shipped::bot();
+    fn new(tables: Vec<String>) -> PyResult<PyBot> {
+        let mut bot = shipped::bot().map_err(errors::value_error)?;
         for table in tables {
             bot.add_default_table(table);
         }
-        PyBot { bot }
+        Ok(PyBot { bot })
     }
 
     /// Answers one request (a dict, or JSON text) with the protocol's
@@ -62,16 +62,26 @@ impl PyBot {
     }
 }
 
-/// Every rule set's id.
+/// Every rule set's id (the built-in ones, and those of the models folder
+/// in use).
 #[pyfunction]
 fn rule_sets() -> Vec<String> {
-    sawah_engine::Registry::new().names()
+    shipped::registry().names()
 }
 
-/// The levels the shipped models give each rule set: (rules, level, spec).
+/// Plays the levels from the models folder `path` from now on (as
+/// `--models DIR` does for the command line): its levels, dial and
+/// puzzles, and its rule files' rule sets by name. Returns those rule
+/// sets. Refused, with the reason, when the folder does not load.
+#[pyfunction]
+fn use_models(path: std::path::PathBuf) -> PyResult<Vec<String>> {
+    shipped::use_models(&path).map_err(errors::value_error)
+}
+
+/// The levels the models in use give each rule set: (rules, level, spec).
 #[pyfunction]
 fn levels() -> Vec<(String, String, String)> {
-    sawah_agents::manifest::Models::shipped()
+    shipped::models()
         .manifest()
         .levels
         .iter()
@@ -115,6 +125,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agents::solve, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(levels, m)?)?;
+    m.add_function(wrap_pyfunction!(use_models, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(pair_seed, m)?)?;
     m.add_function(wrap_pyfunction!(score_interval, m)?)?;

@@ -4,7 +4,8 @@
 // URL options (for links and tests): ?rules=ur&level=hard&side=dark&seed=7
 // &delay=0 (milliseconds the computer's move is shown before play goes on)
 // &autostart=1 &tutor=1 (the tutor on) &puzzle=2026-12-05 (that day's
-// puzzle at once).
+// puzzle at once) &models=URL (a models folder, such as one `sawah levels
+// build` made, whose rule sets are listed beside the shipped ones).
 //
 // On a screen narrower than the board, the board is drawn turned a quarter
 // (its rows become columns), so it fits a phone without sideways scrolling
@@ -527,10 +528,18 @@ function showDailyControls() {
   $('daily-controls').hidden = $('rules').value !== 'senet';
 }
 
+/** The footer describes the rule set chosen, from the moment it is chosen. */
+async function describeChosen() {
+  const name = $('rules').value;
+  const rules = await game.bot.rules(name);
+  if ($('rules').value === name) $('about').textContent = rules.description;
+}
+
 async function main() {
   try {
     const worker = new Worker(new URL('../dist/worker.js', import.meta.url), { type: 'module' });
-    game.bot = await WorkerBot.create(worker);
+    const folder = params.get('models');
+    game.bot = await WorkerBot.create(worker, folder ? { models: ['shipped', new URL(folder, location.href).href] } : {});
     const names = (await game.bot.listRules()).filter((name) => !/-\d$/.test(name) || name === 'masters-5');
     for (const name of names) $('rules').append(new Option(name, name));
     $('rules').value = params.get('rules') ?? 'ur';
@@ -538,7 +547,11 @@ async function main() {
     $('side').value = params.get('side') ?? 'light';
     $('daily-date').value = new Date().toISOString().slice(0, 10);
     showDailyControls();
-    $('rules').addEventListener('change', showDailyControls);
+    await describeChosen();
+    $('rules').addEventListener('change', () => {
+      showDailyControls();
+      describeChosen();
+    });
     $('setup').addEventListener('submit', (event) => {
       event.preventDefault();
       newGame();

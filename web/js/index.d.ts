@@ -88,15 +88,20 @@ export type Response = Schemas['Response'];
 /** Bytes as the package accepts them. */
 export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
 
+/** One models folder: the shipped one, a base URL, or its manifest and files as data. */
+export type ModelsSource = 'shipped' | string | URL | { manifest: Bytes | string | object; files: Record<string, Bytes> };
+
 /** Options of `createBot` / `Bot.create`. */
 export interface BotOptions {
   /**
    * The levels: `'shipped'` (default: the package's models/ folder), the base
-   * URL of another models folder (with its manifest.json), the manifest and
-   * files as data, or `false` for the built-in presets. Each model's SHA-256
-   * is checked against the manifest.
+   * URL of another models folder (with its manifest.json; a folder made by
+   * `sawah levels build` carries its rule file, whose rule set then becomes
+   * known), the manifest and files as data, a list of these (a later
+   * folder's rule sets replace an earlier one's), or `false` for the
+   * built-in presets. Each file's SHA-256 is checked against the manifest.
    */
-  models?: 'shipped' | string | URL | false | { manifest: Bytes | string | object; files: Record<string, Bytes> };
+  models?: ModelsSource | ModelsSource[] | false;
   /** Load only the models of these rule sets (others play the built-in presets). */
   rules?: string[];
   /** The WebAssembly module: bytes, URL, Response or Module (default: the package's). */

@@ -57,45 +57,70 @@ function asBytes(data) {
   throw new TypeError('expected bytes (Uint8Array or ArrayBuffer) or text');
 }
 
-/** The manifest and model files of `options.models`, as bytes. */
-async function modelFiles(models, rules) {
-  let manifest;
-  let read;
+/** One models folder: its manifest (parsed) and a reader of its files by name. */
+async function modelSource(models) {
   if (models === 'shipped' || models === undefined || models === true) {
     const base = new URL('./models/', import.meta.url);
-    manifest = JSON.parse(new TextDecoder().decode(await readBytes(new URL('manifest.json', base))));
-    read = (name) => readBytes(new URL(name, base));
-  } else if (typeof models === 'string' || models instanceof URL) {
+    const manifest = JSON.parse(new TextDecoder().decode(await readBytes(new URL('manifest.json', base))));
+    return { manifest, read: (name) => readBytes(new URL(name, base)) };
+  }
+  if (typeof models === 'string' || models instanceof URL) {
     const base = new URL(models.toString().endsWith('/') ? models : `${models}/`, globalThis.location?.href);
-    manifest = JSON.parse(new TextDecoder().decode(await readBytes(new URL('manifest.json', base))));
-    read = (name) => readBytes(new URL(name, base));
-  } else {
-    const text = models.manifest;
-    manifest = typeof text === 'object' && !ArrayBuffer.isView(text) && !(text instanceof ArrayBuffer)
-      ? text
-      : JSON.parse(new TextDecoder().decode(asBytes(text)));
-    read = async (name) => {
-      const file = models.files?.[name];
-      if (file === undefined) throw new Error(`${name}, named by the manifest, was not handed over`);
-      return asBytes(file);
-    };
+    const manifest = JSON.parse(new TextDecoder().decode(await readBytes(new URL('manifest.json', base))));
+    return { manifest, read: (name) => readBytes(new URL(name, base)) };
+  }
+  const text = models.manifest;
+  const manifest = typeof text === 'object' && !ArrayBuffer.isView(text) && !(text instanceof ArrayBuffer)
+    ? text
+    : JSON.parse(new TextDecoder().decode(asBytes(text)));
+  const read = async (name) => {
+    const file = models.files?.[name];
+    if (file === undefined) throw new Error(`${name}, named by the manifest, was not handed over`);
+    return asBytes(file);
+  };
+  return { manifest, read };
+}
+
+/** The manifest's lists that hold entries by rule set. */
+const BY_RULES = ['levels', 'anchors', 'dial', 'puzzles', 'rule_files'];
+
+/** The files a manifest names: models, puzzle sets and rule files. */
+function namedFiles(manifest) {
+  return [
+    ...(manifest.levels ?? []).map((level) => level.model).filter(Boolean),
+    ...(manifest.puzzles ?? []).map((set) => set.file),
+    ...(manifest.rule_files ?? []).map((file) => file.file),
+  ];
+}
+
+/**
+ * The manifest and files of `options.models` (one models folder, or several
+ * in a list: a later folder's rule sets replace an earlier one's), as bytes.
+ */
+async function modelFiles(models, rules) {
+  const sources = await Promise.all((Array.isArray(models) ? models : [models]).map(modelSource));
+  const merged = { format: 'sawah-models', format_version: 1 };
+  for (const key of BY_RULES) merged[key] = [];
+  const files = new Map();
+  for (const { manifest, read } of sources) {
+    if (manifest.format !== merged.format || manifest.format_version !== merged.format_version) {
+      merged.format = manifest.format;
+      merged.format_version = manifest.format_version; // refused, with the reason, by loadModels
+    }
+    const theirs = new Set(BY_RULES.flatMap((key) => (manifest[key] ?? []).map((entry) => entry.rules)));
+    for (const key of BY_RULES) {
+      merged[key] = merged[key].filter((entry) => !theirs.has(entry.rules)).concat(manifest[key] ?? []);
+    }
+    for (const name of namedFiles(manifest)) files.set(name, read);
   }
   if (rules) {
     const wanted = new Set(rules);
-    manifest = {
-      ...manifest,
-      levels: (manifest.levels ?? []).filter((level) => wanted.has(level.rules)),
-      puzzles: (manifest.puzzles ?? []).filter((set) => wanted.has(set.rules)),
-    };
+    for (const key of BY_RULES) merged[key] = merged[key].filter((entry) => wanted.has(entry.rules));
   }
-  const names = [
-    ...new Set([
-      ...(manifest.levels ?? []).map((level) => level.model).filter(Boolean),
-      ...(manifest.puzzles ?? []).map((set) => set.file),
-    ]),
-  ];
-  const files = await Promise.all(names.map(async (name) => [name, await read(name)]));
-  return { manifest: new TextEncoder().encode(JSON.stringify(manifest)), files };
+  for (const key of BY_RULES) if (merged[key].length === 0) delete merged[key];
+  const names = [...new Set(namedFiles(merged))];
+  const bytes = await Promise.all(names.map(async (name) => [name, await files.get(name)(name)]));
+  return { manifest: new TextEncoder().encode(JSON.stringify(merged)), files: bytes };
 }
 
 /**
@@ -114,9 +139,13 @@ export class Bot {
 
   /**
    * Options: `models` ('shipped' by default: the levels of the package's
-   * models/ folder; a base URL of another models folder; `{manifest, files}`
-   * with bytes; or false for the built-in presets), `rules` (only load the
-   * models of these rule sets), `wasm` (see `init`).
+   * models/ folder; a base URL of another models folder, such as one
+   * `sawah levels build` made, whose rule files then make its rule sets
+   * known; `{manifest, files}` with bytes; a list of these, a later
+   * folder's rule sets replacing an earlier one's, as in
+   * `['shipped', 'https://example.org/my-levels/']`; or false for the
+   * built-in presets), `rules` (only load the models of these rule sets),
+   * `wasm` (see `init`).
    */
   static async create(options = {}) {
     await init(options.wasm);

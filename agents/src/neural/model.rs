@@ -475,8 +475,10 @@ impl NeuralNet {
                     .map_err(|e| format_error(e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        safetensors::tensor::serialize(views, Some(metadata))
-            .map_err(|e| format_error(e.to_string()))
+        let mut bytes = safetensors::tensor::serialize(views, Some(metadata))
+            .map_err(|e| format_error(e.to_string()))?;
+        sort_metadata(&mut bytes)?;
+        Ok(bytes)
     }
 
     /// Reads a model from SafeTensors bytes, checking everything; a corrupt
@@ -600,6 +602,37 @@ pub const MAX_MODEL_BYTES: u64 = 64 << 20;
 /// is bounded in case the file grows meanwhile.
 pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     sawah_engine::files::read_bounded(path, limit)
+}
+
+/// Writes the header's metadata in the order of its keys: safetensors
+/// keeps it in a hash map, whose order changes from process to process,
+/// and the same network must give the same file. The header keeps its
+/// length (the same entries in another order), so the data stays in place.
+fn sort_metadata(bytes: &mut [u8]) -> Result<(), ModelError> {
+    let broken = || format_error("the header written does not read back");
+    let length = bytes
+        .get(..8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(u64::from_le_bytes)
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(broken)?;
+    let header = bytes.get(8..8 + length).ok_or_else(broken)?;
+    let text = std::str::from_utf8(header)
+        .map_err(|_| broken())?
+        .trim_end();
+    let mut value: serde_json::Value = serde_json::from_str(text).map_err(|_| broken())?;
+    if let Some(metadata) = value
+        .get_mut("__metadata__")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        metadata.sort_keys();
+    }
+    let sorted = serde_json::to_string(&value).map_err(|_| broken())?;
+    if sorted.len() != text.len() {
+        return Err(broken());
+    }
+    bytes[8..8 + sorted.len()].copy_from_slice(sorted.as_bytes());
+    Ok(())
 }
 
 fn le_bytes(values: &[f32]) -> Vec<u8> {

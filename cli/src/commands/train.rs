@@ -335,17 +335,6 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// Trains (or, with `resume`, goes on with) the run in `folder`: `game`
-/// with `config`, under a progress bar with an ETA.
-pub fn train_in(game: &AnyGame, folder: &Path, config: TrainConfig, resume: bool) -> Result<()> {
-    run_plan(&Plan {
-        game: game.clone(),
-        folder: folder.to_path_buf(),
-        config,
-        resume,
-    })
-}
-
 /// Trains a plan under its progress bar.
 fn run_plan(plan: &Plan) -> Result<()> {
     let bar = progress(&plan.config);

@@ -13,8 +13,9 @@
 //!
 //! Rounds: the games of round r + 1 are played (rayon, both cores) with the
 //! network as it was before round r's update, while the learner trains on
-//! round r's positions. Everything follows from the seed and the round
-//! number, and a checkpoint keeps the network the next round's games are
+//! round r's positions (on a thread of its own, so that its sums add up
+//! in the same order every run). Everything follows from the seed and the
+//! round number, and a checkpoint keeps the network the next round's games are
 //! played with, so a resumed run continues exactly as the uninterrupted one
 //! would have.
 
@@ -718,6 +719,12 @@ struct Trainer<'g, 'o, G: HasHeuristic> {
     session_start: Instant,
     seconds_before: f64,
     last_checkpoint: Instant,
+    /// The learner's own pool of one thread. burn's CPU backend splits
+    /// some operations (sums, large products) over the current rayon pool,
+    /// and a float sum split by work stealing comes out in another order
+    /// from run to run; on one thread of its own the learner adds in the
+    /// same order every time, so the same seed trains the same weights.
+    learner: rayon::ThreadPool,
     /// The run folder's lock, held while this process trains.
     _lock: fs::File,
 }
@@ -805,6 +812,11 @@ where
             session_start: Instant::now(),
             seconds_before: counters.seconds,
             last_checkpoint: Instant::now(),
+            learner: rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .thread_name(|_| "learner".into())
+                .build()
+                .map_err(|e| TrainError::Config(format!("starting the learner's thread: {e}")))?,
             _lock: lock,
         })
     }
@@ -868,7 +880,9 @@ where
                     config.heuristic_learning_rate,
                 );
             }
-            let trained = train_round(model, optimizer, update);
+            let trained = self
+                .learner
+                .install(|| train_round(model, optimizer, update));
             (handle.join(), trained)
         });
         let next_samples =

@@ -200,7 +200,13 @@ fn train_network(
                 games,
                 if resume { " (going on)" } else { "" }
             );
-            crate::commands::train::train_in(&build.source.game, &folder, config, resume)?;
+            train_pass(
+                build,
+                &folder,
+                &dir.file(&format!("pass{}.json", k + 1)),
+                &config,
+                resume,
+            )?;
             losses.push(last_loss(&folder));
             previous = Some(folder.join("current.safetensors"));
         }
@@ -219,6 +225,75 @@ fn train_network(
             vec![MODEL_FILE.to_string()],
         ))
     })
+}
+
+/// Trains one pass in a process of its own (`sawah train`, this binary):
+/// a fresh process starts from the same state every time, so the same
+/// settings train the same weights (in a process that has solved a table
+/// first, the learner's buffers land elsewhere in memory, and its vector
+/// sums then take their terms in another grouping).
+fn train_pass(
+    build: &Build,
+    folder: &Path,
+    settings: &Path,
+    config: &TrainConfig,
+    resume: bool,
+) -> Result<()> {
+    let exe = std::env::current_exe().context("finding the sawah binary to train with")?;
+    let mut command = std::process::Command::new(exe);
+    if let Some((file, _)) = &build.source.file {
+        command
+            .arg("--rules-file")
+            .arg(build.staging.dir.join(file));
+    }
+    command.arg("train");
+    if resume {
+        command.arg("--resume").arg(folder);
+    } else {
+        super::work::write_json(settings, config)?;
+        command
+            .args(["--rules", build.name(), "--config"])
+            .arg(settings)
+            .arg("--out")
+            .arg(folder);
+    }
+    die_with_parent(&mut command);
+    let status = command
+        .status()
+        .context("starting `sawah train` for a network")?;
+    if !status.success() {
+        anyhow::bail!(
+            "training in {} failed ({status}); its output is above",
+            folder.display()
+        );
+    }
+    Ok(())
+}
+
+/// Makes the training process end with the build that started it (a
+/// build killed by a signal that reaches it alone must not leave its
+/// trainer running, holding the run's lock).
+fn die_with_parent(command: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure only calls prctl and
+        // getppid, both async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have gone before the call: then end now.
+                if libc::getppid() == 1 {
+                    return Err(std::io::Error::other("the build ended"));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 /// The loss per move against perfect play of a run's last evaluation.

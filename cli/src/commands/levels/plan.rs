@@ -147,11 +147,15 @@ impl Plan {
     fn set_budgets(&mut self, game: &AnyGame, effort: f64) {
         match (&self.route, game) {
             (Route::Exact { states }, _) => {
-                // Distillation: games in proportion to the positions to
-                // learn, within the shipped sets' budgets (masters-5, 41 M
-                // positions: 500 k games; the 7-piece sets, 501 M: 800 k).
-                let by_size = (*states as f64).sqrt() * 110.0;
-                let small = by_size.clamp(100_000.0, 600_000.0) as u64;
+                // Distillation: games growing with the square root of the
+                // positions to learn (ur-three-sticks, 14.7 M positions:
+                // 230 k games; the 5-piece presets, 41 M: 385 k; the
+                // 7-piece ones, 501 M: 800 k for hard, as their shipped
+                // networks had), then half as many on every move's result.
+                // The learner, one thread, takes most of a build's time:
+                // on 2 cores, 118 k positions a second for hard's network.
+                let by_size = (*states as f64).sqrt() * 60.0;
+                let small = by_size.clamp(100_000.0, 500_000.0) as u64;
                 self.small.games = scaled(small, effort, 400);
                 self.small.polish_games = scaled(small / 2, effort, 200);
                 let hard = by_size.clamp(150_000.0, 800_000.0) as u64;

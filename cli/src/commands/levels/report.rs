@@ -282,8 +282,15 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
     })?;
     put_hard_figures(build, findings.verify);
     build.staging.write_manifest(&build.entries)?;
-    let json = levels_json(build, findings, &variant);
-    let markdown = super::report_text::markdown(build, findings, &variant);
+    // The figures were measured on the staging folder, which holds the
+    // rule set's files as the models folder will: the commands name that.
+    let (staged, out) = (
+        build.staging.dir.display().to_string(),
+        build.args.out.display().to_string(),
+    );
+    let json = serde_json::to_string(&levels_json(build, findings, &variant))?;
+    let json: serde_json::Value = serde_json::from_str(&json.replace(&staged, &out))?;
+    let markdown = super::report_text::markdown(build, findings, &variant).replace(&staged, &out);
     let (md_name, json_name) = (report_md_name(build.name()), report_json_name(build.name()));
     build.staging.put_bytes(&md_name, markdown.as_bytes())?;
     let mut text = serde_json::to_string_pretty(&json)?;
