@@ -50,15 +50,16 @@ def request(message):
     return _default_bot.request(message)
 
 
-def use_models(path):
+def use_models(path=None):
     """Plays the levels from the models folder ``path`` from now on, as
     ``sawah --models DIR`` does: its levels, strength dial and puzzles, and
-    the rule sets its rule files define, known by name. A folder made by
-    ``sawah levels build`` carries everything needed. Returns the rule sets
-    its rule files add. Raises ``ValueError`` when the folder does not load.
+    the rule sets its rule files define, known by name (``None``: back to
+    the shipped models). A folder made by ``sawah levels build`` carries
+    everything needed. Returns the rule sets its rule files add. Raises
+    ``ValueError`` when the folder does not load.
     """
     global _default_bot
-    added = _native.use_models(str(path))
+    added = _native.use_models(None if path is None else str(path))
     _default_bot = None
     return added
 

@@ -71,11 +71,19 @@ fn rule_sets() -> Vec<String> {
 
 /// Plays the levels from the models folder `path` from now on (as
 /// `--models DIR` does for the command line): its levels, dial and
-/// puzzles, and its rule files' rule sets by name. Returns those rule
-/// sets. Refused, with the reason, when the folder does not load.
+/// puzzles, and its rule files' rule sets by name; `None` goes back to the
+/// shipped models. Returns the rule sets its rule files add. Refused, with
+/// the reason, when the folder does not load.
 #[pyfunction]
-fn use_models(path: std::path::PathBuf) -> PyResult<Vec<String>> {
-    shipped::use_models(&path).map_err(errors::value_error)
+#[pyo3(signature = (path=None))]
+fn use_models(path: Option<std::path::PathBuf>) -> PyResult<Vec<String>> {
+    match path {
+        Some(path) => shipped::use_models(&path).map_err(errors::value_error),
+        None => {
+            shipped::use_shipped();
+            Ok(Vec::new())
+        }
+    }
 }
 
 /// The levels the models in use give each rule set: (rules, level, spec).

@@ -89,6 +89,11 @@ pub fn use_models(dir: &Path) -> Result<Vec<String>, String> {
     Ok(added)
 }
 
+/// Goes back to the shipped models.
+pub fn use_shipped() {
+    *IN_USE.write().unwrap_or_else(|e| e.into_inner()) = Some(shipped_in_use());
+}
+
 /// A spec as typed: a level (`hard`, `easy:seed=3`) or `elo=N` through
 /// the models in use, or any agent spec.
 pub fn spec(text: &str, rules: &str) -> Result<AgentSpec, SpecError> {

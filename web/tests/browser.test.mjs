@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../scripts/serve.mjs';
-import { RULE_SETS, repository, web } from './helpers.mjs';
+import { RULE_SETS, buildLevels, repository, web } from './helpers.mjs';
 
 const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const results = join(web, 'test-results');
@@ -77,11 +77,13 @@ async function playGame(query, screenshot, { review = false, tutor = false } = {
     assert.deepEqual(problems, []);
     if (!cellsChecked && (await page.locator('.cell').count()) > 0) {
       // The board is drawn from the rules answer: one cell per board cell.
-      const expected = await page.evaluate(async (name) => {
+      const folder = new URLSearchParams(query).get('models');
+      const expected = await page.evaluate(async ([name, folder]) => {
         const { createBot } = await import('../dist/index.js');
-        const rules = (await createBot({ models: false })).rules(name);
+        const models = folder ? [new URL(folder, location.href).href] : false;
+        const rules = (await createBot({ models })).rules(name);
         return rules.family === 'senet' ? rules.board.houses.length : rules.board.cells.length;
-      }, rules);
+      }, [rules, folder]);
       assert.equal(await page.locator('.cell').count(), expected, `${rules}: one cell per board cell`);
       cellsChecked = true;
     }
@@ -202,4 +204,21 @@ test('on a phone (390 px) every board fits without sideways scrolling, with cell
 test("Senet's game of the day plays with the day's throws", { timeout: 6 * 60_000 }, async () => {
   const status = await playGame('rules=senet&daily=2026-12-02&delay=0&autostart=1', 'demo-senet-daily.png');
   assert.match(status, /Score for light: \d+\./);
+});
+
+test('a models folder made by `sawah levels build`: its rule set is listed beside the shipped ones, its hard level plays a whole game, and the footer follows the choice', { timeout: 6 * 60_000 }, async () => {
+  buildLevels('levels-browser');
+  const folder = '../test-results/levels-browser/';
+  const status = await playGame(`models=${folder}&rules=tiny-sticks&level=hard&seed=6&delay=0&autostart=1`, 'demo-levels-tiny-sticks.png');
+  assert.match(status, /^(You won!|The computer won\.)/);
+  const { page, problems } = await openPage(`models=${folder}&rules=ur`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+  const names = await page.locator('#rules option').allTextContents();
+  assert.ok(names.includes('tiny-sticks') && names.includes('ur') && names.includes('senet'), names.join(', '));
+  const ur = await page.textContent('#about');
+  await page.selectOption('#rules', 'tiny-sticks');
+  await page.waitForFunction((before) => document.getElementById('about').textContent !== before, ur);
+  assert.equal(await page.textContent('#about'), 'Finkel route, 3 pieces, three sticks (a test rule file)');
+  assert.deepEqual(problems, [], 'no console error, page error or failed request');
+  await page.close();
 });

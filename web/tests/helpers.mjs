@@ -1,6 +1,6 @@
 // Shared by the package's tests: paths, the native binary, seeded dice and
 // positions from random games.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,4 +93,24 @@ export function recordFromPlay(bot, name, seed, limit = 400) {
     }
   }
   return { rules: name, moves };
+}
+
+/** The tiny rule file the levels tests build (tests/fixtures/tiny-sticks.toml). */
+export const TINY_RULES = join(repository, 'tests', 'fixtures', 'tiny-sticks.toml');
+
+/**
+ * A models folder made from the tiny rule file by the native `sawah levels
+ * build`, at a small effort, into web/test-results/NAME (served with web/);
+ * each test file builds its own.
+ */
+export function buildLevels(name) {
+  const out = join(web, 'test-results', name);
+  for (const path of [out, `${out}.work`, `${out}.lock`]) rmSync(path, { recursive: true, force: true });
+  mkdirSync(join(web, 'test-results'), { recursive: true });
+  const run = spawnSync(nativeBinary(), ['levels', 'build', '--rules', TINY_RULES, '--out', out, '--effort', '0.02'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (run.status !== 0) throw new Error(`sawah levels build exited with ${run.status}: ${run.stderr}`);
+  return out;
 }

@@ -6,7 +6,8 @@
 // this checkout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RULE_SETS, nativeAnswers, packageUrl, positionsFromPlay, recordFromPlay } from './helpers.mjs';
+import { pathToFileURL } from 'node:url';
+import { RULE_SETS, buildLevels, nativeAnswers, packageUrl, positionsFromPlay, recordFromPlay } from './helpers.mjs';
 
 const { createBot } = await import(packageUrl);
 const POSITIONS = Number(process.env.SAWAH_EQUALITY_POSITIONS ?? 2000);
@@ -159,4 +160,25 @@ test('reviews and hints are the native ones for every rule set', { timeout: 30 *
   assert.equal(browser.at(-2).error.kind, 'invalid_field');
   assert.match(browser.at(-2).error.message, /move 2 \("3:0-9"\)/);
   assert.equal(browser.at(-1).error.kind, 'invalid_bot');
+});
+
+test('a models folder made by `sawah levels build` from a rule file: the same answers as `sawah bot --models` for its rule set', async () => {
+  const folder = buildLevels('levels-native');
+  const bot = await createBot({ models: ['shipped', pathToFileURL(`${folder}/`)] });
+  assert.ok(bot.listRules().includes('tiny-sticks'), 'the rule file travels with the folder');
+  const lines = [];
+  positionsFromPlay(bot, 'tiny-sticks', 60, 7).forEach(({ position, roll }, i) => {
+    const chooser = ['easy', 'medium', 'hard', 'elo=200'][i % 4];
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'choose', position, roll, bot: chooser }));
+    lines.push(JSON.stringify({ id: lines.length, cmd: 'evaluate', position, bot: 'hard' }));
+  });
+  lines.push(JSON.stringify({ id: lines.length, cmd: 'rules', rules: 'tiny-sticks' }));
+  lines.push(JSON.stringify({ id: lines.length, cmd: 'puzzle', rules: 'tiny-sticks', rating: 100, seed: 1 }));
+  const native = nativeAnswers(lines, ['--models', folder]);
+  lines.forEach((line, i) => {
+    assert.deepEqual(JSON.parse(bot.request(line)), JSON.parse(native[i]), line);
+  });
+  // The shipped rule sets keep their levels beside the folder's.
+  const ur = bot.request({ cmd: 'choose', position: 'ur light 7/-/0 7/-/0', roll: 2, bot: 'hard' });
+  assert.ok(ur.move, JSON.stringify(ur));
 });

@@ -150,17 +150,18 @@ impl Plan {
                 // Distillation: games growing with the square root of the
                 // positions to learn (ur-three-sticks, 14.7 M positions:
                 // 230 k games; the 5-piece presets, 41 M: 385 k; the
-                // 7-piece ones, 501 M: 800 k for hard, as their shipped
-                // networks had), then half as many on every move's result.
-                // The learner, one thread, takes most of a build's time:
-                // on 2 cores, 118 k positions a second for hard's network.
+                // 7-piece ones, 501 M: 500 k and 600 k), then a quarter as
+                // many on every move's result (about 3.5 times the
+                // positions a game). The learner, one thread, takes most
+                // of a build's time: on 2 cores, 150 k positions a second
+                // for hard's network, 370 k for the small one.
                 let by_size = (*states as f64).sqrt() * 60.0;
                 let small = by_size.clamp(100_000.0, 500_000.0) as u64;
                 self.small.games = scaled(small, effort, 400);
-                self.small.polish_games = scaled(small / 2, effort, 200);
-                let hard = by_size.clamp(150_000.0, 800_000.0) as u64;
+                self.small.polish_games = scaled(small / 4, effort, 200);
+                let hard = by_size.clamp(150_000.0, 600_000.0) as u64;
                 self.hard.games = scaled(hard, effort, 400);
-                self.hard.polish_games = scaled(hard / 2, effort, 200);
+                self.hard.polish_games = scaled(hard / 4, effort, 200);
             }
             (Route::SelfPlay { .. }, AnyGame::Senet(_)) => {
                 // Senet's shipped network: 830 k games of self-play.
