@@ -24,17 +24,20 @@ pub fn write_atomically_with(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    // Unique per process and call, so two writers of one path never share
-    // a temporary file (the last rename wins, whole).
-    static WRITES: AtomicU64 = AtomicU64::new(0);
+    // A new file under a name no one can guess (random, unique per call),
+    // created only if nothing is there (O_EXCL: a link planted under the
+    // name is refused, never followed), in the target's folder.
     let mut temporary = path.as_os_str().to_owned();
-    let call = WRITES.fetch_add(1, Ordering::Relaxed);
-    temporary.push(format!(".tmp{}-{call}", std::process::id()));
+    temporary.push(format!(".tmp-{:016x}", unguessable()));
     let temporary = PathBuf::from(temporary);
     let named =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
     let written = (|| {
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&temporary)?);
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
         fill(&mut out)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()
@@ -45,6 +48,17 @@ pub fn write_atomically_with(
         return Err(named(e));
     }
     std::fs::rename(&temporary, path).map_err(named)
+}
+
+/// A number no other process can guess: the standard library's random
+/// hash keys (from the operating system) mixed with a count of calls.
+fn unguessable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    hasher.finish()
 }
 
 /// Takes an exclusive advisory lock on `dir/name` (created empty if
@@ -82,6 +96,27 @@ mod tests {
         let missing = dir.join("no-such-folder");
         let error = try_lock_folder(&missing, "x.lock").unwrap_err();
         assert_eq!(error.kind(), std::io::ErrorKind::NotFound, "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_link_is_never_written_through() {
+        let dir = std::env::temp_dir().join(format!("sawah-files-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("victim");
+        std::fs::write(&target, b"keep").unwrap();
+        let path = dir.join("out.json");
+        // Whatever name a writer might have used is not predictable now,
+        // and a link under any such name would make the create fail.
+        for guess in [".tmp0-0", &format!(".tmp{}-0", std::process::id())] {
+            let mut link = path.as_os_str().to_owned();
+            link.push(guess);
+            std::os::unix::fs::symlink(&target, &link).unwrap();
+        }
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

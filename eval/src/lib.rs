@@ -6,6 +6,7 @@
 pub mod adjusted;
 pub mod analysis;
 pub mod bradley_terry;
+pub mod crosstable;
 pub mod curve;
 pub mod entrant;
 pub mod gamelog;

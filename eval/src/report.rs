@@ -1,8 +1,9 @@
 //! Elo tables from game records: Bradley–Terry ratings with intervals,
 //! written as Markdown, CSV, JSON and an SVG chart.
 
-use crate::adjusted::{AdjustedError, fit_adjusted};
+use crate::adjusted::{AdjustedError, AdjustedFit, fit_adjusted};
 use crate::bradley_terry::{self, FitError, FitOptions, GameTable};
+use crate::crosstable::Crosstable;
 use crate::results::GameRecord;
 use crate::stats::Z95;
 use serde::Serialize;
@@ -85,6 +86,9 @@ pub struct EloTable {
     pub games: u64,
     /// The anchor agent and its fixed rating.
     pub anchor: (String, f64),
+    /// The agents of known rating the scale was set by, with their known
+    /// ratings (empty: the anchor set it).
+    pub scale: Vec<(String, f64)>,
     /// Virtual drawn games per pairing.
     pub prior: f64,
     /// How the intervals were computed.
@@ -92,6 +96,8 @@ pub struct EloTable {
     /// The fit on luck-adjusted scores, in a luck-adjusted table (rows are
     /// then ordered by it).
     pub luck: Option<LuckSummary>,
+    /// Every pairing head to head (a gauntlet's first agent's first).
+    pub crosstable: Crosstable,
 }
 
 /// How to anchor and regularise.
@@ -104,6 +110,11 @@ pub struct TableOptions {
     /// Also fit on luck-adjusted scores, the luck measured by the reference
     /// named here (every game must carry its luck).
     pub luck_reference: Option<String>,
+    /// Agents of known rating (the shipped levels at their ratings in the
+    /// models' manifest): when any plays, the ratings are shifted so that
+    /// their mean matches these agents' known mean (the anchor then only
+    /// fixes the differences).
+    pub known: Vec<(String, f64)>,
 }
 
 impl Default for TableOptions {
@@ -112,6 +123,7 @@ impl Default for TableOptions {
             anchor: (Some("random".to_string()), 0.0),
             prior: 2.0,
             luck_reference: None,
+            known: Vec::new(),
         }
     }
 }
@@ -189,21 +201,11 @@ pub fn elo_table(
         anchor,
         anchor_elo: options.anchor.1,
     };
-    let fitted =
-        bradley_terry::fit(&counts.table, fit_options).map_err(|e| fit_error(e, &names))?;
-    let adjusted = match &options.luck_reference {
-        None => None,
-        Some(_) => Some(
-            fit_adjusted(games, &index, fit_options).map_err(|e| match e {
-                AdjustedError::Fit(e) => fit_error(e, &names),
-                other => other.into(),
-            })?,
-        ),
-    };
+    let (fitted, adjusted, scale) = fit_all(games, &counts, &index, &names, options, fit_options)?;
     let ranking = adjusted.as_ref().map_or(&fitted, |a| &a.ratings);
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&a, &b| ranking.elo[b].total_cmp(&ranking.elo[a]));
-    let rows = order
+    let rows: Vec<Row> = order
         .iter()
         .enumerate()
         .map(|(rank, &i)| {
@@ -238,12 +240,15 @@ pub fn elo_table(
             }
         })
         .collect();
+    let crosstable = Crosstable::of(games, &crosstable_order(games, &rows));
     Ok(EloTable {
         rules: rules.to_string(),
+        crosstable,
         rows,
         first_move_elo: first_move(&fitted),
         games: games.len() as u64,
-        anchor: (names[anchor].clone(), options.anchor.1),
+        anchor: (names[anchor].clone(), fitted.elo[anchor]),
+        scale: scale.iter().map(|&(i, elo)| (names[i].clone(), elo)).collect(),
         prior: options.prior,
         method: "maximum-likelihood Bradley–Terry (MM, Hunter 2004) with a first-move term; 95% intervals from the inverse Hessian with the anchor fixed, games treated as independent (conservative for paired dice)".into(),
         luck: adjusted.map(|a| LuckSummary {
@@ -254,6 +259,77 @@ pub fn elo_table(
             method: "the same model fitted to luck-adjusted scores (a quasi-likelihood), each pairing taking out the share of its luck that leaves the least spread (a control variate); 95% intervals from the spread of the adjusted results, the two games of a pair as one cluster (sandwich covariance, Liang and Zeger 1986)".into(),
         }),
     })
+}
+
+/// The raw fit and, with a luck reference, the adjusted one, both on the
+/// scale of the agents of known rating when any played (with them).
+#[allow(clippy::type_complexity)]
+fn fit_all(
+    games: &[GameRecord],
+    counts: &Counts,
+    index: &HashMap<&str, usize>,
+    names: &[String],
+    options: &TableOptions,
+    fit_options: FitOptions,
+) -> Result<
+    (
+        bradley_terry::Ratings,
+        Option<AdjustedFit>,
+        Vec<(usize, f64)>,
+    ),
+    EloTableError,
+> {
+    let mut fitted =
+        bradley_terry::fit(&counts.table, fit_options).map_err(|e| fit_error(e, names))?;
+    let mut adjusted = match &options.luck_reference {
+        None => None,
+        Some(_) => Some(
+            fit_adjusted(games, index, fit_options).map_err(|e| match e {
+                AdjustedError::Fit(e) => fit_error(e, names),
+                other => other.into(),
+            })?,
+        ),
+    };
+    let scale: Vec<(usize, f64)> = options
+        .known
+        .iter()
+        .filter_map(|(name, elo)| index.get(name.as_str()).map(|&i| (i, *elo)))
+        .collect();
+    if !scale.is_empty() {
+        shift_to(&mut fitted, &scale);
+        if let Some(a) = adjusted.as_mut() {
+            shift_to(&mut a.ratings, &scale);
+        }
+    }
+    Ok((fitted, adjusted, scale))
+}
+
+/// Shifts every rating so that the mean over `known` (agent, rating)
+/// matches the known mean; differences and intervals' widths stay.
+fn shift_to(ratings: &mut bradley_terry::Ratings, known: &[(usize, f64)]) {
+    let shift = known
+        .iter()
+        .map(|&(i, elo)| elo - ratings.elo[i])
+        .sum::<f64>()
+        / known.len() as f64;
+    for elo in &mut ratings.elo {
+        *elo += shift;
+    }
+}
+
+/// The crosstable's order: the table's (strongest first), but an agent that
+/// played every game (a gauntlet's first agent) first.
+fn crosstable_order(games: &[GameRecord], rows: &[Row]) -> Vec<String> {
+    let mut order: Vec<String> = rows.iter().map(|r| r.agent.clone()).collect();
+    if order.len() > 2
+        && let Some(k) = order
+            .iter()
+            .position(|name| games.iter().all(|g| g.light == *name || g.dark == *name))
+    {
+        let first = order.remove(k);
+        order.insert(0, first);
+    }
+    order
 }
 
 /// The first-move advantage in Elo with its 95% interval.
@@ -322,6 +398,26 @@ fn fit_error(error: FitError, names: &[String]) -> EloTableError {
 }
 
 impl EloTable {
+    /// How the scale was set, in a sentence for the table's foot.
+    pub fn scale_text(&self) -> String {
+        if self.scale.is_empty() {
+            return format!(
+                "Scale: `{}` = {:.0} (intervals relative to it; `--anchor NAME=ELO` sets another).",
+                self.anchor.0, self.anchor.1
+            );
+        }
+        let known: Vec<String> = self
+            .scale
+            .iter()
+            .map(|(name, elo)| format!("{name} {elo:.0}"))
+            .collect();
+        format!(
+            "Scale: the shipped levels at their ratings in the models' manifest ({}), the ratings shifted so that their mean matches; intervals are relative to `{}` (`--anchor NAME=ELO` fixes one agent instead).",
+            known.join(", "),
+            self.anchor.0
+        )
+    }
+
     /// The table in Markdown; a luck-adjusted table leads with the
     /// adjusted ratings, ordered by them, the raw ones beside.
     pub fn markdown(&self) -> String {
@@ -349,14 +445,13 @@ impl EloTable {
         }
         let _ = writeln!(
             out,
-            "\n{} games of {}. Moving first is worth {:+.0} Elo (95% interval {:+.0} to {:+.0}). Anchor: `{}` = {}. Prior: {} virtual drawn games per pairing. Method: {}.",
+            "\n{} games of {}. Moving first is worth {:+.0} Elo (95% interval {:+.0} to {:+.0}). {} Prior: {} virtual drawn games per pairing. Method: {}.",
             self.games,
             self.rules,
             no_negative_zero(self.first_move_elo.0),
             no_negative_zero(self.first_move_elo.1),
             no_negative_zero(self.first_move_elo.2),
-            self.anchor.0,
-            self.anchor.1,
+            self.scale_text(),
             self.prior,
             self.method
         );
@@ -382,6 +477,18 @@ impl EloTable {
             let _ = writeln!(
                 out,
                 "Loss/move: mean win probability (percentage points) given away against the best move by the solved table, over moves with more than one legal choice."
+            );
+        }
+        if !self.crosstable.pairings.is_empty() {
+            let _ = write!(
+                out,
+                "\n## Head to head\n\nEach pairing from the first agent's side; a forfeit is a game lost by failing (a crash, a timeout, an answer that is not a legal move). The score's interval is Wilson's over the games{}.\n\n{}",
+                if self.luck.is_some() {
+                    "; the adjusted score's is over pairs of games"
+                } else {
+                    ""
+                },
+                self.crosstable.markdown()
             );
         }
         out
@@ -434,9 +541,17 @@ impl EloTable {
         let mut text = String::new();
         let n = self.rows.len();
         {
-            let height = 90 + 34 * n as u32;
-            let root = SVGBackend::with_string(&mut text, (820, height)).into_drawing_area();
-            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let chart_height = 90 + 34 * n as u32;
+            let grid_height = if self.crosstable.pairings.is_empty() {
+                0
+            } else {
+                60 + 22 * n as u32
+            };
+            let whole = SVGBackend::with_string(&mut text, (820, chart_height + grid_height))
+                .into_drawing_area();
+            whole.fill(&WHITE).map_err(|e| e.to_string())?;
+            let (root, grid) = whole.split_vertically(chart_height);
+            self.draw_crosstable(&grid)?;
             let ends = |r: &Row| {
                 let adjusted = r.adjusted.as_ref().map(|a| (a.ci_low, a.ci_high));
                 [Some((r.ci_low, r.ci_high)), adjusted]
@@ -513,13 +628,65 @@ impl EloTable {
                     error_bar(&mut chart, elo, (low, high), y, colour)?;
                 }
             }
-            root.present().map_err(|e| e.to_string())?;
+            whole.present().map_err(|e| e.to_string())?;
         }
         Ok(text)
     }
 
-    /// Writes `elo.md`, `elo.csv`, `elo.json` and `elo.svg` into `dir`,
-    /// each atomically.
+    /// The head-to-head scores as a grid of percentages (row agent's score
+    /// against column agent), agents numbered as in the chart's order.
+    fn draw_crosstable<DB: plotters::prelude::DrawingBackend>(
+        &self,
+        area: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    ) -> Result<(), String> {
+        use plotters::prelude::*;
+        if self.crosstable.pairings.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<&str> = self.rows.iter().map(|r| r.agent.as_str()).collect();
+        let n = names.len();
+        let style = ("sans-serif", 13).into_font().color(&BLACK);
+        let draw = |text: String, x: i32, y: i32| {
+            area.draw(&Text::new(text, (x, y), style.clone()))
+                .map_err(|e| e.to_string())
+        };
+        draw(
+            "Head to head: the row's score against the column (%)".into(),
+            12,
+            8,
+        )?;
+        let cell = ((820 - 260) / n.max(1) as i32).min(70);
+        for (j, _) in names.iter().enumerate() {
+            draw(format!("{}", j + 1), 260 + cell * j as i32, 32)?;
+        }
+        for (i, name) in names.iter().enumerate() {
+            let y = 54 + 22 * i as i32;
+            let short: String = if name.chars().count() > 30 {
+                format!("{}…", name.chars().take(29).collect::<String>())
+            } else {
+                name.to_string()
+            };
+            draw(format!("{}. {short}", i + 1), 12, y)?;
+            for (j, other) in names.iter().enumerate() {
+                let score = self.crosstable.pairings.iter().find_map(|p| {
+                    if p.agent == *name && p.opponent == *other {
+                        Some(p.score.score)
+                    } else if p.agent == *other && p.opponent == *name {
+                        Some(1.0 - p.score.score)
+                    } else {
+                        None
+                    }
+                });
+                if let Some(score) = score {
+                    draw(format!("{:.0}", 100.0 * score), 260 + cell * j as i32, y)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `elo.md`, `elo.csv`, `crosstable.csv`, `elo.json` and
+    /// `elo.svg` into `dir`, each atomically.
     pub fn write(&self, dir: &Path, heading: &str) -> Result<(), std::io::Error> {
         fs::create_dir_all(dir)?;
         let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
@@ -527,6 +694,7 @@ impl EloTable {
         for (name, content) in [
             ("elo.md", format!("{heading}\n\n{}", self.markdown())),
             ("elo.csv", self.csv()),
+            ("crosstable.csv", self.crosstable.csv()),
             ("elo.json", json + "\n"),
             ("elo.svg", svg),
         ] {
@@ -641,8 +809,15 @@ fn markdown_row(rank: usize, r: &Row, with_loss: bool) -> String {
     } else {
         String::new()
     };
+    let sweep = if r.games > 0 && r.score == 0.0 {
+        " (lost every game)"
+    } else if r.games > 0 && r.score == 1.0 {
+        " (won every game)"
+    } else {
+        ""
+    };
     format!(
-        "| {} | `{}` |{luck} {:.0} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
+        "| {} | `{}` |{luck} {:.0}{sweep} | {:.0} to {:.0} | {} | {:.1}% | {} | {} |{}",
         rank + 1,
         r.agent,
         no_negative_zero(r.elo),

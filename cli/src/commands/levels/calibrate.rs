@@ -121,17 +121,20 @@ fn command_of(args: &TournamentArgs) -> String {
     if let Some(models) = &args.models {
         command.push_str(&format!(" --models {}", models.display()));
     }
+    if args.anchor != "random=0" {
+        command.push_str(&format!(" --anchor {}", args.anchor));
+    }
     command.push_str(&format!(" --out {}", args.out.display()));
     command
 }
 
 /// Plays (or resumes) a round robin of `agents` into `out` through the
-/// staged models folder, anchored at random = 0.
+/// staged models folder, anchored as `anchor` says (NAME=ELO).
 fn round_robin(
     build: &mut Build,
     agents: Vec<String>,
-    games: u64,
-    seed: u64,
+    (games, seed): (u64, u64),
+    anchor: &str,
     out: &Path,
 ) -> Result<Played> {
     let args = TournamentArgs {
@@ -142,7 +145,7 @@ fn round_robin(
         seed,
         out: out.to_path_buf(),
         shard: Shard::ALL,
-        anchor: "random=0".into(),
+        anchor: anchor.to_string(),
         prior: 2.0,
         table: build.table.as_ref().map(|t| t.display().to_string()),
         models: Some(build.staging.dir.clone()),
@@ -193,7 +196,13 @@ pub fn calibration(
         agents.extend(DIAL_NOISES.iter().map(|&n| noisy(&small_path, n)));
         let seed = build.seed_for("calibration");
         let games = build.plan.calibration_games;
-        let played = round_robin(build, agents, games, seed, &dir.file("tournament"))?;
+        let played = round_robin(
+            build,
+            agents,
+            (games, seed),
+            "random=0",
+            &dir.file("tournament"),
+        )?;
         Ok((decide(build, played, &small_path, &hard_spec)?, Vec::new()))
     })?;
     stage_levels(build, small, hard, &calibration)?;
@@ -405,7 +414,8 @@ pub fn reference(build: &mut Build, calibration: &Calibration) -> Result<Referen
             .collect();
         let seed = build.seed_for("reference");
         let out = dir.file("tournament");
-        let played = round_robin(build, agents, build.plan.reference_games, seed, &out)?;
+        let games = build.plan.reference_games;
+        let played = round_robin(build, agents, (games, seed), "random=0", &out)?;
         let results = out.join(sawah_eval::results::RESULTS_FILE);
         let text = crate::commands::review::read_text(&results)?;
         let files = crate::commands::bot::lines::BotFiles {
@@ -499,6 +509,15 @@ pub fn check(build: &mut Build, calibration: &Calibration) -> Result<Check> {
     let mut inputs = staged_inputs(build, calibration)?;
     inputs.insert("games".into(), build.plan.check_games.to_string());
     let targets = dial_targets(calibration);
+    // On the calibration's scale through the strongest agent both share
+    // (perfect play, else hard), not through random: random sits far below
+    // the levels, and a rating that far from its anchor moves with the
+    // pool of agents around it (tens of Elo on the 7-piece sets).
+    let anchor = match calibration.perfect_elo {
+        Some(elo) => format!("perfect={elo:.1}"),
+        None => format!("hard={:.1}", calibration.hard.elo),
+    };
+    inputs.insert("anchor".into(), anchor.clone());
     let check = build.stage("check", &inputs, |build, dir| {
         let exact = matches!(build.plan.route, Route::Exact { .. });
         let mut agents: Vec<String> = ["random", "easy", "medium", "hard"]
@@ -516,7 +535,8 @@ pub fn check(build: &mut Build, calibration: &Calibration) -> Result<Check> {
         agents.extend(targets.iter().map(|t| format!("elo={t}")));
         let seed = build.seed_for("check");
         let out = dir.file("tournament");
-        let played = round_robin(build, agents, build.plan.check_games, seed, &out)?;
+        let games = build.plan.check_games;
+        let played = round_robin(build, agents, (games, seed), &anchor, &out)?;
         let dial = targets
             .iter()
             .filter_map(|t| {

@@ -278,8 +278,13 @@ pub(crate) fn check_output(path: &std::path::Path) -> Result<()> {
     if !parent.is_dir() {
         bail!("the folder {} does not exist", parent.display());
     }
-    let probe = parent.join(format!(".sawah-probe-{}", std::process::id()));
-    std::fs::File::create(&probe)
+    // A probe under a name no one can guess, created only if nothing is
+    // there (a planted link is refused, never written through).
+    let probe = parent.join(format!(".sawah-probe-{:016x}", rand::random::<u64>()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
         .with_context(|| format!("cannot write in {}", parent.display()))?;
     let _ = std::fs::remove_file(&probe);
     Ok(())

@@ -123,7 +123,7 @@ fn solve_with_progress(
         .sum();
     let bar = crate::progress::bar(
         unfinished,
-        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta})  {msg}",
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta_mean})  {msg}",
     );
     let mut current = sawah_engine::race::LayerPair::new(u8::MAX, u8::MAX);
     let solution = sawah_solver::solve_with_checkpoints(rules, options, checkpoints, |report| {
@@ -241,7 +241,7 @@ pub fn solve_senet_endgames(
     let start = std::time::Instant::now();
     let bar = crate::progress::bar(
         index.len(),
-        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta})  {msg}",
+        "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta_mean})  {msg}",
     );
     let solution = sawah_solver::senet_endgame::solve_senet_endgames(options, |report| {
         let (a, b) = report.layers;

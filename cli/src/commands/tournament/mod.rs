@@ -85,6 +85,11 @@ pub struct EloArgs {
     /// played with --luck-adjusted, its luck measured by one reference.
     #[arg(long)]
     pub luck_adjusted: bool,
+    /// The models folder whose levels' ratings set the scale when the
+    /// levels played and no --anchor is given (default: ./models, then the
+    /// models embedded in the binary), as `sawah tournament` sets it.
+    #[arg(long, value_name = "DIR")]
+    pub models: Option<PathBuf>,
 }
 
 /// The arguments of `sawah sprt`.
@@ -230,6 +235,7 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
             table,
         },
         luck_adjusted,
+        models,
     } = args;
     let anchor_given = anchor.is_some();
     let anchor = anchor.unwrap_or_else(|| "random=0".into());
@@ -243,6 +249,7 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
             prior,
             table: table.as_deref(),
             luck_adjusted,
+            models: models.as_deref(),
         },
     )?;
     Ok(())

@@ -127,6 +127,27 @@ fn standings_line(progress: &Progress) -> String {
     line
 }
 
+/// The shipped levels among `agents` (named `easy`, `medium` or `hard`)
+/// with their ratings in the models' manifest, for rule set `rules`: the
+/// scale a table is put on when no `--anchor` is given.
+pub fn levels_known(
+    models: Option<&sawah_agents::manifest::Models>,
+    rules: &str,
+    agents: &[String],
+) -> Vec<(String, f64)> {
+    let Some(models) = models else {
+        return Vec::new();
+    };
+    sawah_agents::manifest::LEVELS
+        .iter()
+        .filter(|level| agents.iter().any(|a| a.trim() == **level))
+        .filter_map(|level| {
+            let elo = models.level(rules, level)?.measured.get("elo")?.as_f64()?;
+            Some((level.to_string(), elo))
+        })
+        .collect()
+}
+
 /// `spec`, playing from `table` if it is a `perfect` agent that names none.
 pub fn with_default_table(mut spec: AgentSpec, table: &Option<String>) -> AgentSpec {
     if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
@@ -184,6 +205,11 @@ pub fn play_and_rate(
     // Levels (easy, medium, hard) resolve through the shipped models;
     // outside bots' stderr goes to OUT/logs/NAME.log.
     let models = crate::models::find(args.models.as_deref())?;
+    let known = if anchor_given {
+        Vec::new()
+    } else {
+        levels_known(models.as_ref(), game.name(), &args.agents)
+    };
     let mut entrants = crate::entrants::Entrants::new(
         &args.outside,
         Some(args.out.join("logs")),
@@ -235,6 +261,7 @@ pub fn play_and_rate(
             anchor,
             prior: args.prior,
             luck_reference: meter.map(|m| m.reference().name.clone()),
+            known,
         },
         args.table.as_deref(),
         std::slice::from_ref(&args.out),
@@ -398,6 +425,8 @@ pub struct EloRun<'a> {
     pub table: Option<&'a str>,
     /// Also rate on the luck-adjusted scores the folders carry.
     pub luck_adjusted: bool,
+    /// The models folder whose levels set the scale (see `levels_known`).
+    pub models: Option<&'a Path>,
 }
 
 /// Runs `sawah elo`: merges result folders into one table.
@@ -410,6 +439,7 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
         prior,
         table,
         luck_adjusted,
+        models,
     } = run;
     if !(prior.is_finite() && prior >= 0.0) {
         bail!("--prior must be a number of games, 0 or more, not {prior}");
@@ -427,10 +457,19 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
     }
     let names = sawah_eval::report::agents_of(&merged.games, &merged.order);
     let anchor = anchor_options(anchor, &names, anchor_given)?;
+    // The levels' scale, as the tournament set it (the same models folder
+    // resolves the same level names).
+    let known = if anchor_given {
+        Vec::new()
+    } else {
+        let models = crate::models::find(models)?;
+        levels_known(models.as_ref(), rules_name, &names)
+    };
     let options = TableOptions {
         anchor,
         prior,
         luck_reference: merged.luck.as_ref().map(|l| l.name.clone()),
+        known,
     };
     let elo_table = rate(&game, &merged.games, &merged.order, &options, table, dirs)?;
     if let Some(out) = out {

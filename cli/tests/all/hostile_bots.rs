@@ -1,0 +1,217 @@
+//! Hostile outside bots: one that hangs, one that crashes at start, one
+//! that crashes mid-game, one that answers garbage, one that answers
+//! illegal moves, one that writes an endless line, and one that forks a
+//! child holding its stdout open. The tournament finishes in bounded time
+//! with each of their games a forfeit with its reason, in bounded memory,
+//! and with no process left behind; SIGTERM mid-tournament kills every
+//! bot's process group. (One test binary of its own: it reads the peak
+//! memory of the processes it waited for.)
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::fresh_dir;
+
+/// A marker in every hostile bot's command line, to find leftovers.
+const MARKER: &str = "sawah-hostile-marker";
+
+fn write_bots(dir: &Path) {
+    let scripts = [
+        // Answers hello, then never answers again (and never reads).
+        (
+            "hang",
+            "import json, sys, time\nline = sys.stdin.readline()\nprint(json.dumps({'id': json.loads(line)['id'], 'name': 'hang'}), flush=True)\ntime.sleep(1000)\n",
+        ),
+        (
+            "crash_start",
+            "import sys\nsys.stderr.write('cannot load my weights\\n')\nsys.exit(3)\n",
+        ),
+        // Plays the first legal move twice, then dies.
+        (
+            "crash_mid",
+            "import json, sys\nn = 0\nfor line in sys.stdin:\n    r = json.loads(line)\n    if r['cmd'] == 'choose':\n        n += 1\n        if n > 2:\n            sys.stderr.write('segmentation fault (pretend)\\n')\n            sys.exit(139)\n        m = r['moves'][0]\n        print(json.dumps({'id': r['id'], 'move': {'from': m['from'], 'to': m['to']}}), flush=True)\n    else:\n        print(json.dumps({'id': r['id']}), flush=True)\n",
+        ),
+        (
+            "garbage",
+            "import sys\nfor line in sys.stdin:\n    print('this is not json {', flush=True)\n",
+        ),
+        (
+            "illegal",
+            "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'move': {'from': 99, 'to': 100}}), flush=True)\n",
+        ),
+        (
+            "endless",
+            "import sys\nsys.stdin.readline()\nchunk = 'x' * 65536\nwhile True:\n    sys.stdout.write(chunk)\n",
+        ),
+        // Forks a child that keeps stdout open, then exits itself.
+        (
+            "forker",
+            "import os, sys, time\nsys.stdin.readline()\nif os.fork() == 0:\n    time.sleep(1000)\nelse:\n    sys.exit(0)\n",
+        ),
+    ];
+    let mut toml = String::new();
+    for (name, script) in scripts {
+        std::fs::write(dir.join(format!("{name}.py")), script).unwrap();
+        toml.push_str(&format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = [\"python3\", \"{name}.py\", \"{MARKER}\"]\n\n"
+        ));
+    }
+    std::fs::write(dir.join("bots.toml"), toml).unwrap();
+}
+
+fn leftovers() -> String {
+    let output = Command::new("pgrep")
+        .args(["-af", MARKER])
+        .output()
+        .expect("pgrep");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|l| !l.contains("pgrep"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The largest resident set (KiB) of any waited-for child so far.
+fn children_peak_kib() -> i64 {
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage.ru_maxrss
+    }
+}
+
+#[test]
+fn hostile_bots_forfeit_with_reasons_in_bounded_time_and_memory_and_leave_nothing() {
+    let dir = fresh_dir("hostile");
+    write_bots(&dir);
+    let out = dir.join("t");
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args([
+            "tournament",
+            "--rules",
+            "ur-2",
+            "--format",
+            "gauntlet",
+            "--agents",
+            "random,hang,crash_start,crash_mid,garbage,illegal,endless,forker",
+            "--games",
+            "4",
+            "--move-time",
+            "2",
+            "--withdraw-after",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+            "--bots",
+            dir.join("bots.toml").to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    // Seven bots, four games each, each forfeit within the move time or so.
+    assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
+    let peak_mib = children_peak_kib() / 1024;
+    assert!(peak_mib < 300, "peak resident memory {peak_mib} MiB");
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let mut reasons: HashMap<String, Vec<String>> = HashMap::new();
+    for line in text.lines().skip(1) {
+        let game: Value = serde_json::from_str(line).unwrap();
+        let (light, dark) = (
+            game["light"].as_str().unwrap(),
+            game["dark"].as_str().unwrap(),
+        );
+        let bot = if light == "random" { dark } else { light };
+        let failure = &game["failure"];
+        assert!(failure.is_object(), "{bot} must forfeit: {line}");
+        let loser = failure["seat"].as_str().unwrap();
+        assert_eq!(game[loser], bot, "{line}");
+        assert_ne!(game["winner"].as_str(), Some(loser), "{line}");
+        reasons
+            .entry(bot.to_string())
+            .or_default()
+            .push(failure["message"].as_str().unwrap().to_string());
+    }
+    let expected = [
+        ("hang", "no answer in 2.0 s"),
+        ("crash_start", "cannot load my weights"),
+        ("crash_mid", "segmentation fault (pretend)"),
+        ("garbage", "malformed JSON"),
+        ("illegal", "not legal"),
+        ("endless", "over 1 MiB"),
+        ("forker", "exited"),
+    ];
+    for (bot, words) in expected {
+        let found = &reasons[bot];
+        assert_eq!(found.len(), 4, "{bot}: {found:?}");
+        assert!(
+            found[0].starts_with(&format!("{bot}: ")),
+            "{bot}: {found:?}"
+        );
+        assert!(
+            found.iter().any(|r| r.contains(words)),
+            "{bot}: {found:?} lacks {words:?}"
+        );
+    }
+    // The Elo table counts forfeits.
+    let elo = std::fs::read_to_string(out.join("elo.md")).unwrap();
+    assert!(elo.contains("failures"), "{elo}");
+    // Stderr went to the capped logs.
+    let log = std::fs::read_to_string(out.join("logs/crash_start.log")).unwrap();
+    assert!(log.contains("cannot load my weights"), "{log}");
+    // Nothing left running: not the hanging bot, not the forked child.
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(leftovers(), "", "processes left behind");
+
+    // SIGTERM in the middle of a tournament kills every bot's group.
+    let out = dir.join("stopped");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args([
+            "tournament",
+            "--rules",
+            "ur-2",
+            "--agents",
+            "random,hang,forker",
+            "--games",
+            "4",
+            "--move-time",
+            "60",
+            "--out",
+            out.to_str().unwrap(),
+            "--bots",
+            dir.join("bots.toml").to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while leftovers().matches("hang.py").count() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!leftovers().is_empty(), "the hanging bot was started");
+    let stop = Instant::now();
+    // SAFETY: signalling a child we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert!(
+        stop.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        stop.elapsed()
+    );
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{status:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(leftovers(), "", "processes left behind after SIGTERM");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,292 @@
+//! `sawah levels build` on a tiny rule file: the folder it makes plays its
+//! hard level in the terminal, over the bot protocol and over HTTP; a
+//! rerun goes on (or skips) without changing a byte, the same seed gives
+//! the same model files in another folder, changed inputs are refused with
+//! what changed, and a killed build, rerun, ends as the uninterrupted one.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+use crate::common::{Served, assert_refused, fresh_dir, sawah};
+
+/// The tiny rule file of the tests.
+fn rule_file() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/tiny-sticks.toml")
+        .display()
+        .to_string()
+}
+
+/// The budget tests use: a few hundred games per stage.
+const EFFORT: &str = "0.02";
+
+/// Builds the tiny rule file's levels into `dir/NAME`, with `extra` options.
+fn build(dir: &Path, name: &str, extra: &[&str]) -> (i32, String, String) {
+    let out = dir.join(name).display().to_string();
+    let rules = rule_file();
+    let mut args = vec![
+        "levels", "build", "--rules", &rules, "--out", &out, "--effort", EFFORT,
+    ];
+    args.extend(extra);
+    sawah(&args)
+}
+
+/// The model files of a folder, by name.
+fn model_files(folder: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "safetensors"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Copies the finished solve stage of build `from` into build `to`'s work
+/// folder, so that both train from the same table.
+fn copy_solve(dir: &Path, from: &str, to: &str) {
+    let source = dir
+        .join(format!("{from}.work"))
+        .join("tiny-sticks")
+        .join("solve");
+    let target = dir
+        .join(format!("{to}.work"))
+        .join("tiny-sticks")
+        .join("solve");
+    std::fs::create_dir_all(&target).unwrap();
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, target.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+fn manifest(folder: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(folder.join("manifest.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_rule_file_becomes_a_models_folder_that_every_native_front_door_plays() {
+    let dir = fresh_dir("levels-build");
+    let (code, stdout, stderr) = build(&dir, "tiny", &[]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    for stage in [
+        "solve",
+        "small-network",
+        "hard-network",
+        "hard-search",
+        "calibration",
+        "reference",
+        "check",
+        "puzzles",
+        "verify",
+        "report",
+    ] {
+        assert!(
+            stdout.contains(&format!("{stage}: done in")),
+            "{stage}: {stdout}"
+        );
+    }
+    let folder = dir.join("tiny");
+    let m = manifest(&folder);
+    assert_eq!(m["rule_files"][0]["rules"], "tiny-sticks");
+    assert_eq!(m["rule_files"][0]["file"], "tiny-sticks.rules.toml");
+    let levels: Vec<&str> = m["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["level"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["easy", "medium", "hard"]);
+    assert_eq!(m["dial"][0]["points"].as_array().unwrap().len(), 7);
+    assert!(m["puzzles"][0]["count"].as_u64().unwrap() > 0, "{m}");
+    let report = std::fs::read_to_string(folder.join("tiny-sticks.levels.md")).unwrap();
+    for section in [
+        "## Levels",
+        "## Hard",
+        "## Calibration",
+        "## Puzzles",
+        "`sawah match hard perfect",
+    ] {
+        assert!(report.contains(section), "{section}: {report}");
+    }
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(folder.join("tiny-sticks.levels.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        json["verify"]["adjusted"][0].as_f64().unwrap() > 0.4,
+        "{json}"
+    );
+    for (name, bytes) in model_files(&folder) {
+        assert!(bytes.len() <= 1 << 20, "{name} is over 1 MB");
+    }
+    let models = folder.display().to_string();
+
+    // The terminal: the rule set is known through the folder alone.
+    let (code, stdout, stderr) = sawah(&[
+        "match",
+        "hard",
+        "random",
+        "--rules",
+        "tiny-sticks",
+        "--models",
+        &models,
+        "--games",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("hard vs random on tiny-sticks"), "{stdout}");
+    let (code, stdout, _) = sawah(&[
+        "rules",
+        "tiny-sticks",
+        "--models",
+        &models,
+        "--report",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("tiny-sticks"), "{stdout}");
+
+    // `sawah bot`: hard's move, from the folder's network.
+    let request = json!({"cmd": "choose", "bot": "hard", "roll": 2,
+        "position": "tiny-sticks light 3/-/0 3/-/0"});
+    let output = crate::common::scripted(&["bot", "--models", &models], &format!("{request}\n"));
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(answer["move"].is_object(), "{answer}");
+    assert!(answer["values"].is_array(), "{answer}");
+
+    // `sawah serve`: the same answer over HTTP.
+    let server = Served::start(&["--models", &models]);
+    let (status, body) = server.call("POST", "/v1/request", &request.to_string());
+    assert_eq!(status, 200, "{body}");
+    let over_http: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(over_http["move"], answer["move"]);
+    assert_eq!(server.terminate(), Some(0));
+
+    // A rerun finds every stage done and leaves the folder as it was.
+    let before = model_files(&folder);
+    let (code, stdout, stderr) = build(&dir, "tiny", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.matches("done before").count(), 10, "{stdout}");
+    assert_eq!(model_files(&folder), before);
+
+    // Changed inputs are refused, naming the change and the way out.
+    let (code, _, stderr) = build(&dir, "tiny", &["--seed", "2"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("seed: 1 → 2"), "{stderr}");
+    assert!(stderr.contains("--force solve"), "{stderr}");
+
+    // The same seed and the same solved table in another folder: the same
+    // model files, byte for byte. (The solver's parallel sweeps agree to
+    // its tolerance, not to the bit: two solves may differ by one unit in
+    // the last place in a few values, and training follows every bit of
+    // its teacher; docs/training.md.)
+    copy_solve(&dir, "tiny", "again");
+    let (code, _, stderr) = build(&dir, "again", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(model_files(&dir.join("again")), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_build_goes_on_where_it_stopped_and_ends_as_an_uninterrupted_one() {
+    let dir = fresh_dir("levels-killed");
+    let out = dir.join("tiny");
+    let work: PathBuf = dir.join("tiny.work").join("tiny-sticks");
+    let rules = rule_file();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(["levels", "build", "--rules", &rules, "--out"])
+        .arg(&out)
+        .args(["--effort", EFFORT])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once the hard network has started: two stages done, one begun.
+    let started = std::time::Instant::now();
+    while !work.join("hard-network").join("inputs.json").exists() {
+        assert!(
+            started.elapsed().as_secs() < 300,
+            "the build never reached hard-network"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!out.exists(), "nothing is written before the end");
+    let (code, stdout, stderr) = build(&dir, "tiny", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("[2/10] small-network: done before"),
+        "{stdout}"
+    );
+    copy_solve(&dir, "tiny", "whole");
+    let (code, _, stderr) = build(&dir, "whole", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(model_files(&out), model_files(&dir.join("whole")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_with_what_is_wrong() {
+    let dir = fresh_dir("levels-bad");
+    let broken = dir.join("broken.toml");
+    std::fs::write(
+        &broken,
+        std::fs::read_to_string(rule_file())
+            .unwrap()
+            .replace("pieces = 3", "pieces = \"three\""),
+    )
+    .unwrap();
+    let out = dir.join("out").display().to_string();
+    assert_refused(
+        &[
+            "levels",
+            "build",
+            "--rules",
+            &broken.display().to_string(),
+            "--out",
+            &out,
+        ],
+        "pieces",
+    );
+    let not_models = dir.join("notes");
+    std::fs::create_dir_all(&not_models).unwrap();
+    std::fs::write(not_models.join("todo.txt"), "keep me").unwrap();
+    assert_refused(
+        &[
+            "levels",
+            "build",
+            "--rules",
+            &rule_file(),
+            "--out",
+            &not_models.display().to_string(),
+        ],
+        "is not a models folder",
+    );
+    assert_eq!(
+        std::fs::read_to_string(not_models.join("todo.txt")).unwrap(),
+        "keep me"
+    );
+    assert_refused(
+        &[
+            "levels",
+            "build",
+            "--rules",
+            &rule_file(),
+            "--out",
+            &out,
+            "--force",
+            "everything",
+        ],
+        "no such stage",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

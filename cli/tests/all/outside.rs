@@ -1,0 +1,391 @@
+//! Outside bots (`--bots FILE`, docs/bots.md): the harness referees
+//! programs and services it did not write. `hard` gives the same games in
+//! process, as `sawah bot` on a pipe and as `sawah serve` over HTTP; the
+//! example bot plays; `check-bot` reports; a changed bot file is refused
+//! on resume; definitions that clash are refused.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::common::{Served, assert_refused, fresh_dir, sawah};
+
+fn sawah_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sawah")
+}
+
+fn examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/bots")
+}
+
+/// The games of a results file, keyed by (pair, which seat the first agent
+/// had), with who won and every move: what must agree across front doors.
+fn games(dir: &Path, first: &str) -> Vec<(u64, bool, Value, Vec<String>, Value)> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut games: Vec<_> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let game: Value = serde_json::from_str(line).unwrap();
+            let first_light = game["light"] == first;
+            let moves = game["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            (
+                game["pair"].as_u64().unwrap(),
+                first_light,
+                game["winner"].clone(),
+                moves,
+                game.get("failure").cloned().unwrap_or(Value::Null),
+            )
+        })
+        .collect();
+    games.sort_by_key(|g| (g.0, g.1));
+    games
+}
+
+/// Every game's luck in a results file, in the order of [`games`].
+fn lucks(dir: &Path, first: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut luck: Vec<((u64, bool), Value)> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let game: Value = serde_json::from_str(line).unwrap();
+            let key = (game["pair"].as_u64().unwrap(), game["light"] == first);
+            (key, game["luck"].clone())
+        })
+        .collect();
+    luck.sort_by_key(|l| l.0);
+    luck.into_iter().map(|l| l.1).collect()
+}
+
+/// `sawah tournament` on ur-2 of `agents` with outside bots from `bots`,
+/// `games` a pairing, into `out`, with `extra` options.
+fn ur2_tournament(
+    agents: &str,
+    games: &str,
+    out: &Path,
+    bots: &Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut args = vec![
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        agents,
+        "--games",
+        games,
+        "--out",
+        out.to_str().unwrap(),
+        "--bots",
+        bots.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    sawah(&args)
+}
+
+#[test]
+fn hard_plays_the_same_games_in_process_on_a_pipe_and_over_http() {
+    let dir = fresh_dir("outside-three-ways");
+    let served = Served::start(&[]);
+    let bots = dir.join("bots.toml");
+    std::fs::write(
+        &bots,
+        format!(
+            "[[bot]]\nname = \"piped-hard\"\ncommand = [{:?}, \"bot\"]\nbot = \"hard\"\n\n[[bot]]\nname = \"remote-hard\"\nurl = {:?}\nbot = \"hard\"\n",
+            sawah_bin(),
+            format!("http://{}", served.addr)
+        ),
+    )
+    .unwrap();
+    let mut results = Vec::new();
+    let mut luck = Vec::new();
+    for hard in ["hard", "piped-hard", "remote-hard"] {
+        let out = dir.join(hard);
+        let agents = format!("{hard},random");
+        // The referee measures the luck, whoever plays: outside bots' games
+        // are adjusted as ours are.
+        let extra = ["--seed", "5", "--luck-adjusted"];
+        let (code, stdout, stderr) = ur2_tournament(&agents, "24", &out, &bots, &extra);
+        assert_eq!(code, 0, "{hard}: {stdout}\n{stderr}");
+        assert!(stdout.contains("| adj. Elo |"), "{stdout}");
+        results.push(games(&out, hard));
+        luck.push(lucks(&out, hard));
+    }
+    assert_eq!(results[0].len(), 24);
+    assert!(results[0].iter().all(|g| g.4.is_null()), "no forfeits");
+    assert_eq!(results[0], results[1], "in process and on a pipe");
+    assert_eq!(results[0], results[2], "in process and over HTTP");
+    assert!(luck[0].iter().all(|l| l.is_object()), "{:?}", luck[0]);
+    assert_eq!(luck[0], luck[1], "the same luck in process and on a pipe");
+    assert_eq!(luck[0], luck[2], "the same luck in process and over HTTP");
+    // The header records the bot as written and what it said to hello.
+    let header: Value = serde_json::from_str(
+        std::fs::read_to_string(dir.join("piped-hard/results.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["identities"][0]["name"], "sawah-ai");
+    assert!(
+        header["specs"][0]
+            .as_str()
+            .unwrap()
+            .contains(r#""bot":"hard""#),
+        "{header}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_standard_library_example_bot_plays_and_passes_check_bot() {
+    let bots = examples().join("bots.toml");
+    let dir = fresh_dir("outside-example");
+    let out = dir.join("t");
+    let (code, stdout, stderr) = ur2_tournament("py-stdlib,random,easy", "20", &out, &bots, &[]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("py-stdlib"), "{stdout}");
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(!text.contains("\"failure\""), "no forfeits: {text}");
+    assert!(text.contains(r#""name":"python-stdlib""#), "hello recorded");
+    let (code, stdout, stderr) = sawah(&[
+        "check-bot",
+        "py-stdlib",
+        "--bots",
+        bots.to_str().unwrap(),
+        "--rules",
+        "ur,senet,sawah-2",
+        "--positions",
+        "30",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["passed"], true, "{report}");
+    let rules = report["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 3);
+    for r in rules {
+        assert_eq!(r["asked"], 30, "{r}");
+        assert_eq!(r["legal"], 30, "{r}");
+        assert!(
+            r["edge_cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "no legal move"),
+            "{r}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_bot_fails_a_bot_that_answers_illegal_moves_and_says_why() {
+    let dir = fresh_dir("outside-check-fail");
+    std::fs::write(
+        dir.join("illegal.py"),
+        "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r.get('id'), 'move': {'from': 99, 'to': 100}}), flush=True)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bots.toml"),
+        "[[bot]]\nname = \"illegal\"\ncommand = [\"python3\", \"illegal.py\"]\n",
+    )
+    .unwrap();
+    let bots = dir.join("bots.toml");
+    let (code, stdout, _) = sawah(&[
+        "check-bot",
+        "illegal",
+        "--bots",
+        bots.to_str().unwrap(),
+        "--rules",
+        "ur",
+        "--positions",
+        "10",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("FAIL"), "{stdout}");
+    assert!(stdout.contains("not legal"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_changed_bot_file_is_refused_on_resume() {
+    let dir = fresh_dir("outside-resume");
+    std::fs::copy(examples().join("python_stdlib.py"), dir.join("bot.py")).unwrap();
+    std::fs::write(
+        dir.join("bots.toml"),
+        "[[bot]]\nname = \"mine\"\ncommand = [\"python3\", \"bot.py\"]\n",
+    )
+    .unwrap();
+    let bots = dir.join("bots.toml");
+    let out = dir.join("t");
+    let run = || ur2_tournament("mine,random", "4", &out, &bots, &[]);
+    let (code, stdout, stderr) = run();
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let header = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(
+        header.contains(r#""option":"program","name":"bot.py""#),
+        "{header}"
+    );
+    let mut changed = std::fs::read_to_string(dir.join("bot.py")).unwrap();
+    changed.push_str("# changed\n");
+    std::fs::write(dir.join("bot.py"), changed).unwrap();
+    let (code, _, stderr) = run();
+    assert_ne!(code, 0);
+    assert!(stderr.contains("program file bot.py of mine"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bot_definitions_that_clash_or_do_not_start_are_refused() {
+    let dir = fresh_dir("outside-defs");
+    let bots = dir.join("bots.toml");
+    std::fs::write(&bots, "[[bot]]\nname = \"hard\"\ncommand = [\"x\"]\n").unwrap();
+    let bots_arg = bots.to_str().unwrap();
+    assert_refused(
+        &[
+            "match", "hard", "random", "--rules", "ur-2", "--bots", bots_arg,
+        ],
+        "taken",
+    );
+    std::fs::write(
+        &bots,
+        "[[bot]]\nname = \"nowhere\"\ncommand = [\"/no/such/program\"]\n",
+    )
+    .unwrap();
+    assert_refused(
+        &[
+            "match", "nowhere", "random", "--rules", "ur-2", "--bots", bots_arg,
+        ],
+        "could not start \"/no/such/program\"",
+    );
+    assert_refused(
+        &[
+            "match", "nobody", "random", "--rules", "ur-2", "--bots", bots_arg,
+        ],
+        "bots defined in --bots: nowhere",
+    );
+    assert_refused(
+        &[
+            "match",
+            "random",
+            "random",
+            "--rules",
+            "ur-2",
+            "--move-time",
+            "0",
+        ],
+        "--move-time",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_person_plays_an_outside_bot_and_wins_when_it_fails() {
+    let bots = examples().join("bots.toml");
+    let play = |opponent: &str, bots: &Path| {
+        let mut child = Command::new(sawah_bin())
+            .args([
+                "play",
+                "--rules",
+                "ur-2",
+                "--side",
+                "dark",
+                "--seed",
+                "4",
+                "--opponent",
+                opponent,
+                "--bots",
+                bots.to_str().unwrap(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        // Always the first move; the review offered at the end is declined.
+        let _ = stdin.write_all("1\n".repeat(300).as_bytes());
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = play("py-stdlib", &bots);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("computer (py-stdlib:"), "{stdout}");
+    assert!(
+        stdout.contains("You win!") || stdout.contains("The computer wins."),
+        "{stdout}"
+    );
+    let dir = fresh_dir("outside-play");
+    std::fs::write(
+        dir.join("garbage.py"),
+        "import sys\nfor line in sys.stdin:\n    print('{not json', flush=True)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bots.toml"),
+        "[[bot]]\nname = \"garbage\"\ncommand = [\"python3\", \"garbage.py\"]\n",
+    )
+    .unwrap();
+    let (code, stdout) = play("garbage", &dir.join("bots.toml"));
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.contains("forfeits: garbage: answered with malformed JSON"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The Rust example bot, which `cargo test` builds beside the binary.
+fn rust_example() -> std::path::PathBuf {
+    let bin = Path::new(sawah_bin());
+    let example = bin
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(format!("rust_bot{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        example.exists(),
+        "{} is missing: `cargo test --workspace` builds the examples (or run cargo build --example rust_bot)",
+        example.display()
+    );
+    example
+}
+
+#[test]
+fn the_rust_example_bot_plays_random_and_easy_without_a_forfeit() {
+    let dir = fresh_dir("outside-rust");
+    let bots = dir.join("bots.toml");
+    std::fs::write(
+        &bots,
+        format!(
+            "[[bot]]\nname = \"rust\"\ncommand = [{:?}]\n",
+            rust_example().display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("t");
+    let (code, stdout, stderr) = ur2_tournament("rust,random,easy", "20", &out, &bots, &[]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert!(!text.contains("\"failure\""), "no forfeits: {text}");
+    assert!(text.contains(r#""name":"rust-example""#), "hello recorded");
+    // The Elo table rates it.
+    let elo = std::fs::read_to_string(out.join("elo.json")).unwrap();
+    assert!(elo.contains("\"rust\""), "{elo}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
