@@ -28,7 +28,9 @@ cargo clippy --locked -- -D warnings
 echo "== the wheel"
 wheels="$(mktemp -d)"
 trap 'rm -rf "$wheels"' EXIT
-"$venv/bin/maturin" build --release --locked --quiet --interpreter "$venv/bin/python" --out "$wheels"
+# SAWAH_WHEEL_PROFILE picks the cargo profile (default release; .ci/run
+# uses "tests", see python/Cargo.toml).
+"$venv/bin/maturin" build --profile "${SAWAH_WHEEL_PROFILE:-release}" --locked --quiet --interpreter "$venv/bin/python" --out "$wheels"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/*.whl
 
 echo "== pytest"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Every test of the project: the Rust workspace, the browser package (Node
+# and headless Chromium) and the Python package. What CI runs after its
+# format and lint checks (.ci/run):
+#
+#   scripts/test.sh
+#
+# Build products go to $CARGO_TARGET_DIR (default ~/.cache/sawah-ai/target),
+# tools and the Python environment to ~/.cache/sawah-ai, so a second run
+# starts warm. Needs Node 20 with npm, Python 3.10+ and Debian's chromium
+# (installed with apt-get when missing and this runs as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/sawah-ai/target}"
+
+echo "== tests (cargo test --workspace)"
+cargo test --workspace --locked
+
+echo "== the browser package (web/build.sh --pack, then npm test in web/)"
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+  else
+    echo "the browser tests need Debian's chromium: apt-get install chromium" >&2
+    exit 1
+  fi
+fi
+web/build.sh --pack
+(cd web && npm ci --no-audit --no-fund && npm test)
+
+echo "== the Python package (python/test.sh)"
+# The wheel the tests install is built with the "tests" profile (optimised,
+# without link-time optimisation); answers compared with the command line
+# use the binary cargo test built.
+SAWAH_WHEEL_PROFILE="${SAWAH_WHEEL_PROFILE:-tests}" \
+  SAWAH_BIN="${SAWAH_BIN:-$CARGO_TARGET_DIR/debug/sawah}" python/test.sh
