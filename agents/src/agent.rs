@@ -14,6 +14,87 @@ pub struct Choice<M> {
     pub values: Option<Vec<f64>>,
 }
 
+/// Why an agent gave no move, as a referee records a forfeit: a typed
+/// list, as chess tournament managers keep one, so tables can count
+/// forfeits by cause.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureKind {
+    /// No answer within the time for the move.
+    Time,
+    /// The agent stopped: its process exited or closed its pipes, the
+    /// connection failed, or (an agent of ours) it panicked.
+    Crash,
+    /// It could not be started, or did not answer `hello`.
+    Start,
+    /// An answer that is not the protocol's shape: not JSON, another
+    /// request's id, no `"move"`, a move that is not `{"from":…,"to":…}`
+    /// with numbers, an error answer.
+    Malformed,
+    /// A well-formed move that is not among the legal moves.
+    Illegal,
+    /// The bot had been withdrawn from the tournament after failing
+    /// too often; its remaining games are forfeited.
+    Withdrawn,
+}
+
+impl FailureKind {
+    /// Every kind, in the order tables list them.
+    pub const ALL: [FailureKind; 6] = [
+        FailureKind::Time,
+        FailureKind::Crash,
+        FailureKind::Start,
+        FailureKind::Malformed,
+        FailureKind::Illegal,
+        FailureKind::Withdrawn,
+    ];
+
+    /// The kind's name in results files and tables (`time`, `crash`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Time => "time",
+            FailureKind::Crash => "crash",
+            FailureKind::Start => "start",
+            FailureKind::Malformed => "malformed",
+            FailureKind::Illegal => "illegal",
+            FailureKind::Withdrawn => "withdrawn",
+        }
+    }
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An agent's failure to move: its kind and what happened, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The cause.
+    pub kind: FailureKind,
+    /// What went wrong, for the results file and the terminal.
+    pub message: String,
+}
+
+impl Failure {
+    /// A failure of `kind` saying `message`.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// Something that picks a move.
 pub trait Agent<G: Game> {
     /// The agent's spec string (for logs and tables).
@@ -37,7 +118,7 @@ pub trait Agent<G: Game> {
     /// [`Agent::decide`] as a referee asks it: `turn` is the game's roll
     /// count so far (from 1), and an agent that can fail without a bug
     /// (an outside bot that hangs, crashes or answers garbage) says why
-    /// instead of panicking. The referee scores an error as a forfeit. Agents
+    /// (a typed [`Failure`]) instead of panicking. The referee scores an error as a forfeit. Agents
     /// of this crate never fail, and their answer is [`Agent::decide`]'s.
     fn try_decide(
         &mut self,
@@ -46,7 +127,7 @@ pub trait Agent<G: Game> {
         roll: u8,
         moves: &[G::Move],
         turn: u64,
-    ) -> Result<Choice<G::Move>, String> {
+    ) -> Result<Choice<G::Move>, Failure> {
         let _ = turn;
         Ok(self.decide(game, position, roll, moves))
     }

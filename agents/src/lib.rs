@@ -37,7 +37,7 @@ pub mod puzzle;
 pub mod review;
 pub mod strength;
 
-pub use agent::{Agent, Choice, RandomAgent, SearchAgent};
+pub use agent::{Agent, Choice, Failure, FailureKind, RandomAgent, SearchAgent};
 pub use assets::{Assets, MemoryAssets};
 pub use evaluator::{Evaluator, NoisyEvaluator};
 pub use heuristic::HasHeuristic;

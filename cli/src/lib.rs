@@ -5,6 +5,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod commands;
+pub mod digest;
 pub mod entrants;
 pub mod luck;
 pub mod models;

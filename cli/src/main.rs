@@ -156,8 +156,10 @@ fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
     match cli.command {
         Command::Play(args) => play::run(registry, args),
         Command::Match(args) => matches::run(registry, args),
-        Command::Tournament(args) => tournament::tournament_command(registry, args),
-        Command::Elo(args) => tournament::elo_command(registry, args),
+        Command::Tournament(args) => {
+            tournament::tournament_command(registry, args, &command_line())
+        }
+        Command::Elo(args) => tournament::elo_command(registry, args, &command_line()),
         Command::Sprt(args) => tournament::sprt_command(registry, args),
         Command::Train(args) => train::train_command(registry, args),
         Command::Curve(args) => curve::run(args),
@@ -186,8 +188,13 @@ fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
 
 /// The command line as given, for records that name the command (each
 /// argument quoted where a shell would need it).
+/// The command as it was run, quoted for a POSIX shell, its program
+/// written `sawah` (wherever the binary lives), for records that say how to
+/// run it again.
 fn command_line() -> String {
     std::env::args()
+        .enumerate()
+        .map(|(i, arg)| if i == 0 { "sawah".to_string() } else { arg })
         .map(|arg| {
             let plain = !arg.is_empty()
                 && arg

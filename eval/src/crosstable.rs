@@ -285,6 +285,7 @@ mod tests {
         let mut forfeited = game("bot", "random", Some(Player::Dark), 200);
         forfeited.failure = Some(AgentFailure {
             seat: Player::Light,
+            kind: Some(sawah_agents::FailureKind::Time),
             message: "no answer in 1.0 s".into(),
         });
         games.push(forfeited);

@@ -5,7 +5,7 @@
 //! ([`sawah_engine::record`]), re-exported here.
 
 use crate::matches::{GameOutcome, MAX_ROLLS};
-use sawah_agents::Agent;
+use sawah_agents::{Agent, Failure, FailureKind};
 pub use sawah_engine::record::{
     ReplayError, ReplayProblem, ReplayStep, move_token, replay, replay_from,
 };
@@ -20,6 +20,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 pub struct AgentFailure {
     /// The seat of the agent that failed.
     pub seat: Player,
+    /// The kind of failure (results written before kinds were recorded
+    /// have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<FailureKind>,
     /// What went wrong.
     pub message: String,
 }
@@ -55,15 +59,21 @@ pub fn refereed_move<G: Game>(
     roll: u8,
     legal: &[G::Move],
     turn: u64,
-) -> Result<G::Move, String> {
+) -> Result<G::Move, Failure> {
     let choice = catch_unwind(AssertUnwindSafe(|| {
         agent.try_decide(game, position, roll, legal, turn)
     }));
     match choice {
         Ok(Ok(choice)) if legal.contains(&choice.chosen) => Ok(choice.chosen),
-        Ok(Ok(choice)) => Err(format!("illegal move {:?} for roll {roll}", choice.chosen)),
-        Ok(Err(reason)) => Err(reason),
-        Err(payload) => Err(format!("panicked: {}", panic_message(payload.as_ref()))),
+        Ok(Ok(choice)) => Err(Failure::new(
+            FailureKind::Illegal,
+            format!("illegal move {:?} for roll {roll}", choice.chosen),
+        )),
+        Ok(Err(failure)) => Err(failure),
+        Err(payload) => Err(Failure::new(
+            FailureKind::Crash,
+            format!("panicked: {}", panic_message(payload.as_ref())),
+        )),
     }
 }
 
@@ -104,20 +114,25 @@ pub fn play_with<G: Game>(
             Player::Light => &mut *light,
             Player::Dark => &mut *dark,
         };
-        let message = match refereed_move(agent, game, &position, roll, &legal, rolls) {
+        let failure = match refereed_move(agent, game, &position, roll, &legal, rolls) {
             Ok(mv) => {
                 on_roll(roll, Some(mv));
                 position = game.apply(&position, mv).position;
                 continue;
             }
-            Err(reason) => reason,
+            Err(failure) => failure,
         };
         let outcome = GameOutcome {
             winner: Some(seat.other()),
             rolls,
             forfeit: true,
         };
-        return (outcome, Some(AgentFailure { seat, message }));
+        let failure = AgentFailure {
+            seat,
+            kind: Some(failure.kind),
+            message: failure.message,
+        };
+        return (outcome, Some(failure));
     }
     let outcome = GameOutcome {
         winner: game.winner(&position),

@@ -9,6 +9,7 @@ pub mod bradley_terry;
 pub mod crosstable;
 pub mod curve;
 pub mod entrant;
+pub mod forfeits;
 pub mod gamelog;
 pub mod luck;
 pub mod matches;

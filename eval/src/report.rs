@@ -98,6 +98,8 @@ pub struct EloTable {
     pub luck: Option<LuckSummary>,
     /// Every pairing head to head (a gauntlet's first agent's first).
     pub crosstable: Crosstable,
+    /// Each agent's forfeits by kind, with the first message of each.
+    pub forfeits: Vec<crate::forfeits::AgentForfeits>,
 }
 
 /// How to anchor and regularise.
@@ -244,6 +246,7 @@ pub fn elo_table(
     Ok(EloTable {
         rules: rules.to_string(),
         crosstable,
+        forfeits: crate::forfeits::of(games),
         rows,
         first_move_elo: first_move(&fitted),
         games: games.len() as u64,
@@ -489,6 +492,13 @@ impl EloTable {
                     ""
                 },
                 self.crosstable.markdown()
+            );
+        }
+        if !self.forfeits.is_empty() {
+            let _ = write!(
+                out,
+                "\n## Forfeits\n\nWhy games were forfeited, by agent and kind (time: no answer in time; crash: the bot stopped; start: it did not start or answer hello; malformed: an answer not in the protocol's shape; illegal: a move that is not legal; withdrawn: games after its withdrawal), with the first message of each kind (results.jsonl has them all).\n\n{}",
+                crate::forfeits::markdown(&self.forfeits)
             );
         }
         out

@@ -566,6 +566,7 @@ fn forfeit(seat: Player, error: SpecError) -> PlayedGame {
         moves: Vec::new(),
         failure: Some(crate::gamelog::AgentFailure {
             seat,
+            kind: Some(sawah_agents::FailureKind::Start),
             message: format!("could not start: {error}"),
         }),
     }

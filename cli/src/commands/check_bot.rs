@@ -92,33 +92,58 @@ pub fn run(registry: &mut Registry, args: CheckBotArgs) -> Result<()> {
     Ok(())
 }
 
+/// The bot's `hello` identity as one phrase (" (name 1.2 by someone)"),
+/// empty fields left out and every field escaped for the terminal.
+fn identity_text(bot: &OutsideBot) -> String {
+    let Some(identity) = bot.identity() else {
+        return " (it did not answer hello)".into();
+    };
+    let shown = |field: &str| sawah_engine::text::printable(field, 60);
+    let mut words: Vec<String> = [&identity.name, &identity.version]
+        .into_iter()
+        .filter(|field| !field.is_empty())
+        .map(|field| shown(field))
+        .collect();
+    if !identity.author.is_empty() {
+        words.push(format!("by {}", shown(&identity.author)));
+    }
+    if words.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", words.join(" "))
+    }
+}
+
 fn print_text(bot: &OutsideBot, reports: &[RulesCheck], passed: bool) {
-    let identity = bot
-        .identity()
-        .map(|i| format!(" ({} {} by {})", i.name, i.version, i.author))
-        .unwrap_or_else(|| " (it did not answer hello)".into());
     println!(
-        "check-bot {}{identity}, {:.1} s a move",
+        "check-bot {}{}, {:.1} s a move",
         bot.name(),
+        identity_text(bot),
         bot.referee().move_time.as_secs_f64()
     );
     for r in reports {
+        let mut counts = format!("{} of {} legal", r.legal, r.asked);
+        for (count, what) in [
+            (r.illegal, "illegal"),
+            (r.malformed, "malformed"),
+            (r.timeouts, "too slow"),
+            (r.crashes, "crashes"),
+        ] {
+            if count > 0 {
+                counts.push_str(&format!(", {count} {what}"));
+            }
+        }
+        let edge = if r.edge_cases_passed.is_empty() {
+            String::new()
+        } else {
+            format!("; edge cases passed: {}", r.edge_cases_passed.join(", "))
+        };
         println!(
-            "  {:<10} {} of {} legal, {} illegal, {} malformed, {} crashes; latency p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; edge cases: {}  {}",
+            "  {:<10} {counts}; latency p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms{edge}  {}",
             r.rules,
-            r.legal,
-            r.asked,
-            r.illegal,
-            r.malformed,
-            r.crashes,
             r.latency_ms.p50,
             r.latency_ms.p99,
             r.latency_ms.max,
-            if r.edge_cases.is_empty() {
-                "none".to_string()
-            } else {
-                r.edge_cases.join(", ")
-            },
             if r.passed() { "pass" } else { "FAIL" }
         );
         for problem in &r.problems {

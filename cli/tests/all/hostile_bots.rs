@@ -135,22 +135,37 @@ fn hostile_bots_forfeit_with_reasons_in_bounded_time_and_memory_and_leave_nothin
         let loser = failure["seat"].as_str().unwrap();
         assert_eq!(game[loser], bot, "{line}");
         assert_ne!(game["winner"].as_str(), Some(loser), "{line}");
-        reasons
-            .entry(bot.to_string())
-            .or_default()
-            .push(failure["message"].as_str().unwrap().to_string());
+        reasons.entry(bot.to_string()).or_default().push(format!(
+            "{} [{}]",
+            failure["message"].as_str().unwrap(),
+            failure["kind"].as_str().unwrap()
+        ));
     }
+    // Each bot's reason in words, and its kind; the games after its
+    // withdrawal (three forfeits in a row) are of kind "withdrawn".
     let expected = [
-        ("hang", "no answer in 2.0 s"),
+        ("hang", "no answer in 2.0 s [time]"),
         ("crash_start", "cannot load my weights"),
+        ("crash_start", "[start]"),
         ("crash_mid", "segmentation fault (pretend)"),
-        ("garbage", "malformed JSON"),
+        ("crash_mid", "[crash]"),
+        ("garbage", "not JSON"),
+        ("garbage", "[malformed]"),
         ("illegal", "not legal"),
+        ("illegal", "[illegal]"),
         ("endless", "over 1 MiB"),
+        ("endless", "[start]"),
         ("forker", "exited"),
+        ("forker", "[start]"),
     ];
     for (bot, words) in expected {
         let found = &reasons[bot];
+        // Games run concurrently, so how many start before the withdrawal
+        // varies; a withdrawn game quotes the last failure.
+        for reason in found.iter().filter(|r| r.ends_with("[withdrawn]")) {
+            let prefix = format!("{bot}: withdrawn after 3 forfeits in a row (the last: ");
+            assert!(reason.starts_with(&prefix), "{bot}: {found:?}");
+        }
         assert_eq!(found.len(), 4, "{bot}: {found:?}");
         assert!(
             found[0].starts_with(&format!("{bot}: ")),

@@ -344,7 +344,7 @@ fn a_person_plays_an_outside_bot_and_wins_when_it_fails() {
     let (code, stdout) = play("garbage", &dir.join("bots.toml"));
     assert_eq!(code, Some(0), "{stdout}");
     assert!(
-        stdout.contains("forfeits: garbage: answered with malformed JSON"),
+        stdout.contains("forfeits: garbage: answered with a line that is not JSON"),
         "{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -387,5 +387,93 @@ fn the_rust_example_bot_plays_random_and_easy_without_a_forfeit() {
     // The Elo table rates it.
     let elo = std::fs::read_to_string(out.join("elo.json")).unwrap();
     assert!(elo.contains("\"rust\""), "{elo}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What a bot author reads after a tournament: a debug print on stdout
+/// costs one error per game, with the hint to log to stderr, never a
+/// cascade of answers one request behind; a move of the wrong shape is
+/// malformed (not illegal) and shows the expected shape; the table
+/// explains forfeits by kind and gives the whole command with the bots
+/// file's SHA-256.
+#[test]
+fn forfeits_are_explained_by_kind_and_the_command_reproduces_the_tournament() {
+    let dir = fresh_dir("outside-forfeits");
+    std::fs::write(
+        dir.join("debug.py"),
+        "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    if r['cmd'] == 'hello':\n        print(json.dumps({'id': r['id'], 'name': 'debugger'}), flush=True)\n        continue\n    print('thinking about', r.get('roll'), flush=True)\n    m = r['moves'][0]\n    print(json.dumps({'id': r['id'], 'move': {'from': m['from'], 'to': m['to']}}), flush=True)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("shape.py"),
+        "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    if r['cmd'] == 'hello':\n        print(json.dumps({'id': r['id']}), flush=True)\n        continue\n    m = r['moves'][0]\n    print(json.dumps({'id': r['id'], 'move': {'from': str(m['from']), 'to': str(m['to'])}}), flush=True)\n",
+    )
+    .unwrap();
+    let bots = dir.join("bots.toml");
+    std::fs::write(
+        &bots,
+        "[[bot]]\nname = \"debug\"\ncommand = [\"python3\", \"debug.py\"]\n\n[[bot]]\nname = \"shape\"\ncommand = [\"python3\", \"shape.py\"]\n",
+    )
+    .unwrap();
+    let out = dir.join("t");
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "debug,shape,random",
+        "--bots",
+        bots.to_str().unwrap(),
+        "--withdraw-after",
+        "100",
+        "--games",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let mut kinds = std::collections::BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let game: Value = serde_json::from_str(line).unwrap();
+        let failure = &game["failure"];
+        if failure.is_null() {
+            continue;
+        }
+        let message = failure["message"].as_str().unwrap();
+        assert!(!message.contains("when asked request"), "{message}");
+        if message.starts_with("debug: ") {
+            assert!(
+                message.contains("not JSON") && message.contains("write logs to stderr"),
+                "{message}"
+            );
+        } else {
+            assert!(
+                message.starts_with("shape: answered a move of the wrong shape: {\"from\":\""),
+                "{message}"
+            );
+            assert!(message.contains("a move is {\"from\":SQUARE"), "{message}");
+        }
+        *kinds
+            .entry(failure["kind"].as_str().unwrap().to_string())
+            .or_insert(0) += 1;
+    }
+    // Each bot forfeits every game it moves in: 8 games each, less the
+    // games between the two where the other forfeited first.
+    assert_eq!(kinds.keys().collect::<Vec<_>>(), ["malformed"], "{kinds:?}");
+    let elo = std::fs::read_to_string(out.join("elo.md")).unwrap();
+    assert!(elo.contains("## Forfeits"), "{elo}");
+    assert!(elo.contains("| debug | malformed |"), "{elo}");
+    assert!(elo.contains("## Head to head"), "{elo}");
+    let command = elo
+        .lines()
+        .find(|l| l.starts_with("Command: `"))
+        .unwrap_or_default();
+    assert!(
+        command.contains("--withdraw-after 100") && command.contains("--bots "),
+        "{command}"
+    );
+    let sha = sawah_cli::digest::sha256_file(&bots).unwrap();
+    assert!(command.ends_with(&format!("SHA-256 {sha})")), "{command}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

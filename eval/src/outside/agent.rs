@@ -6,8 +6,9 @@
 
 use super::bot::OutsideBot;
 use super::link::Link;
-use sawah_agents::{Agent, Choice};
+use sawah_agents::{Agent, Choice, Failure, FailureKind};
 use sawah_engine::Codec;
+use sawah_engine::json::MoveJson;
 use sawah_protocol::messages::{ChooseRequest, RefereeFields, Request, RequestLine};
 use serde_json::{Value, json};
 use std::marker::PhantomData;
@@ -19,7 +20,8 @@ pub struct OutsideAgent<G> {
     link: Option<Box<dyn Link>>,
     game_id: String,
     seed: u64,
-    forfeited: bool,
+    /// The failure that forfeited this game, once there is one.
+    failure: Option<Failure>,
     _game: PhantomData<fn(&G)>,
 }
 
@@ -32,14 +34,18 @@ impl<G> OutsideAgent<G> {
             link: None,
             game_id,
             seed,
-            forfeited: false,
+            failure: None,
             _game: PhantomData,
         }
     }
 
-    fn fail(&mut self, reason: String) -> String {
-        self.forfeited = true;
-        format!("{}: {reason}", self.bot.name())
+    fn fail(&mut self, failure: Failure) -> Failure {
+        let failure = Failure::new(
+            failure.kind,
+            format!("{}: {}", self.bot.name(), failure.message),
+        );
+        self.failure = Some(failure.clone());
+        failure
     }
 }
 
@@ -77,53 +83,107 @@ pub fn choose_request<G: Codec>(
     serde_json::to_value(request).unwrap_or(Value::Null)
 }
 
-/// The move an answer names, as an index into `moves`, or why it names none.
+/// The most characters of a bot's answer quoted in a message, escaped.
+const SHOWN_CHARS: usize = 120;
+
+/// A short, escaped excerpt of what a bot wrote, for messages.
+fn shown(bytes: &[u8]) -> String {
+    sawah_engine::text::printable(&String::from_utf8_lossy(bytes), SHOWN_CHARS)
+}
+
+/// What a message adds after a line that looks like a log.
+pub(crate) const LOG_HINT: &str =
+    "; it looks like a log line: stdout carries answers only, write logs to stderr";
+
+/// Whether a line that is not JSON looks like a log line (text, not an
+/// attempt at an object): then the error suggests writing logs to stderr.
+pub(crate) fn looks_like_a_log(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_start();
+    !text.is_empty() && !text.starts_with(['{', '['])
+}
+
+/// The legal moves' form, for messages: up to six of them as JSON.
+fn legal_forms<G: Codec>(game: &G, moves: &[G::Move]) -> String {
+    let mut forms: Vec<String> = moves
+        .iter()
+        .take(6)
+        .map(|&mv| serde_json::to_string(&game.move_to_json(mv)).unwrap_or_default())
+        .collect();
+    if moves.len() > 6 {
+        forms.push(format!("… ({} in all)", moves.len()));
+    }
+    forms.join(", ")
+}
+
+/// The move an answer names, as an index into `moves`, or why it names
+/// none: [`FailureKind::Malformed`] for an answer that is not the
+/// protocol's shape (with the shape expected), [`FailureKind::Illegal`]
+/// for a well-formed move that is not legal (with the legal moves).
 pub fn chosen_index<G: Codec>(
     game: &G,
     answer: &[u8],
     id: u64,
     moves: &[G::Move],
-) -> Result<usize, String> {
-    let shown = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(bytes);
-        let mut cut: String = text.chars().take(120).collect();
-        if text.chars().count() > 120 {
-            cut.push('…');
-        }
-        cut
-    };
-    let answer_value: Value = serde_json::from_slice(answer)
-        .map_err(|e| format!("answered with malformed JSON ({e}): {}", shown(answer)))?;
-    let Value::Object(fields) = &answer_value else {
-        return Err(format!(
-            "answered with JSON that is not an object: {}",
+) -> Result<usize, Failure> {
+    let malformed = |message: String| Failure::new(FailureKind::Malformed, message);
+    let answer_value: Value = serde_json::from_slice(answer).map_err(|e| {
+        let hint = if looks_like_a_log(answer) {
+            LOG_HINT
+        } else {
+            ""
+        };
+        malformed(format!(
+            "answered with a line that is not JSON ({e}): {}{hint}",
             shown(answer)
-        ));
+        ))
+    })?;
+    let Value::Object(fields) = &answer_value else {
+        return Err(malformed(format!(
+            "answered with JSON that is not an object: {}; expected {{\"id\":{id},\"move\":{{\"from\":…,\"to\":…}}}}",
+            shown(answer)
+        )));
     };
     if let Some(found) = fields.get("id")
         && found != &json!(id)
     {
-        return Err(format!("answered request {found} when asked request {id}"));
+        return Err(malformed(format!(
+            "answered request {} when asked request {id}",
+            shown(found.to_string().as_bytes())
+        )));
     }
     if let Some(error) = fields.get("error") {
-        return Err(format!(
+        return Err(malformed(format!(
             "answered with an error: {}",
             shown(error.to_string().as_bytes())
-        ));
+        )));
     }
     let Some(chosen) = fields.get("move") else {
-        return Err(format!("answered without a \"move\": {}", shown(answer)));
+        return Err(malformed(format!(
+            "answered without a \"move\": {}; expected {{\"id\":{id},\"move\":{{\"from\":…,\"to\":…}}}}",
+            shown(answer)
+        )));
     };
-    let same = |entry: &Value| {
-        entry.get("from") == chosen.get("from") && entry.get("to") == chosen.get("to")
+    let Ok(named) = serde_json::from_value::<MoveJson>(chosen.clone()) else {
+        return Err(malformed(format!(
+            "answered a move of the wrong shape: {}; a move is {{\"from\":SQUARE,\"to\":SQUARE or \"off\"}} with numbers for squares, one of the request's \"moves\": {}",
+            shown(chosen.to_string().as_bytes()),
+            legal_forms(game, moves)
+        )));
     };
+    // The move as the engine writes moves (`"to":"off"` or a number).
+    let named = serde_json::to_value(named).unwrap_or(Value::Null);
     moves
         .iter()
-        .position(|&mv| same(&game.move_to_json(mv)))
+        .position(|&mv| game.move_to_json(mv) == named)
         .ok_or_else(|| {
-            format!(
-                "answered a move that is not legal: {}",
-                shown(chosen.to_string().as_bytes())
+            Failure::new(
+                FailureKind::Illegal,
+                format!(
+                    "answered a move that is not legal: {}; the legal moves: {}",
+                    shown(chosen.to_string().as_bytes()),
+                    legal_forms(game, moves)
+                ),
             )
         })
 }
@@ -145,7 +205,7 @@ impl<G: Codec> Agent<G> for OutsideAgent<G> {
     ) -> Choice<G::Move> {
         match self.try_decide(game, position, roll, moves, 0) {
             Ok(choice) => choice,
-            Err(reason) => panic!("{reason}"),
+            Err(failure) => panic!("{failure}"),
         }
     }
 
@@ -156,15 +216,18 @@ impl<G: Codec> Agent<G> for OutsideAgent<G> {
         roll: u8,
         moves: &[G::Move],
         turn: u64,
-    ) -> Result<Choice<G::Move>, String> {
-        if self.forfeited {
-            return Err(format!("{}: already forfeited this game", self.bot.name()));
+    ) -> Result<Choice<G::Move>, Failure> {
+        if self.failure.is_some() {
+            return Err(Failure::new(
+                FailureKind::Crash,
+                format!("{}: already forfeited this game", self.bot.name()),
+            ));
         }
         let mut link = match self.link.take() {
             Some(link) => link,
             None => match self.bot.take_link() {
                 Ok(link) => link,
-                Err(reason) => return Err(self.fail(reason)),
+                Err(failure) => return Err(self.fail(failure)),
             },
         };
         let id = self.bot.request_id();
@@ -181,13 +244,13 @@ impl<G: Codec> Agent<G> for OutsideAgent<G> {
             limit.as_millis() as u64,
             self.seed,
         );
-        let answer = match link.ask(&request.to_string(), limit) {
+        let answer = match link.ask(&request.to_string(), id, limit) {
             Ok(answer) => answer,
             Err(e) => {
                 if !e.broken {
                     self.link = Some(link);
                 }
-                return Err(self.fail(e.reason));
+                return Err(self.fail(Failure::new(e.kind, e.reason)));
             }
         };
         self.link = Some(link);
@@ -196,7 +259,7 @@ impl<G: Codec> Agent<G> for OutsideAgent<G> {
                 chosen: moves[index],
                 values: None,
             }),
-            Err(reason) => Err(self.fail(reason)),
+            Err(failure) => Err(self.fail(failure)),
         }
     }
 
@@ -210,6 +273,6 @@ impl<G> Drop for OutsideAgent<G> {
         if let Some(link) = self.link.take() {
             self.bot.put_back(link);
         }
-        self.bot.game_ended(self.forfeited);
+        self.bot.game_ended(self.failure.as_ref());
     }
 }

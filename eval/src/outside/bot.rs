@@ -5,6 +5,7 @@
 
 use super::defs::{BotDef, Transport};
 use super::link::{self, BotLog, Link};
+use sawah_agents::{Failure, FailureKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -143,13 +144,24 @@ impl OutsideBot {
 
     /// Says `hello`: the identity, if the bot gave one (an error answer or
     /// one that is not JSON gives none), or why the link broke.
-    fn hello(&self, link: &mut dyn Link) -> Result<Option<Identity>, String> {
-        let request = json!({"id": self.request_id(), "cmd": "hello", "harness": "sawah", "version": env!("CARGO_PKG_VERSION")});
-        match link.ask(&request.to_string(), self.referee.move_time) {
+    fn hello(&self, link: &mut dyn Link) -> Result<Option<Identity>, Failure> {
+        let id = self.request_id();
+        let request = json!({"id": id, "cmd": "hello", "harness": "sawah", "version": env!("CARGO_PKG_VERSION")});
+        match link.ask(&request.to_string(), id, self.referee.move_time) {
             Ok(line) => Ok(serde_json::from_slice::<Value>(&line)
                 .ok()
                 .and_then(|answer| Identity::from_answer(&answer))),
-            Err(e) if e.broken => Err(e.reason),
+            Err(e) if e.broken && e.kind == FailureKind::Time => Err(Failure::new(
+                FailureKind::Start,
+                format!(
+                    "did not answer hello in {:.1} s (every bot answers hello first: see docs/bots.md)",
+                    self.referee.move_time.as_secs_f64()
+                ),
+            )),
+            Err(e) if e.broken => Err(Failure::new(
+                FailureKind::Start,
+                format!("failed at start: {}", e.reason),
+            )),
             Err(_) => Ok(None),
         }
     }
@@ -187,17 +199,18 @@ impl OutsideBot {
     /// A link for a game: an idle one, or a new one (a new process says
     /// `hello` first). An error once the bot is withdrawn, or when a new
     /// process cannot be started.
-    pub fn take_link(&self) -> Result<Box<dyn Link>, String> {
+    pub fn take_link(&self) -> Result<Box<dyn Link>, Failure> {
         if let Some(reason) = self.withdrawn() {
-            return Err(reason);
+            return Err(Failure::new(FailureKind::Withdrawn, reason));
         }
         if let Some(link) = self.idle.lock().ok().and_then(|mut idle| idle.pop()) {
             return Ok(link);
         }
-        let mut link = self.open()?;
+        let mut link = self.open().map_err(|reason| {
+            Failure::new(FailureKind::Start, format!("failed at start: {reason}"))
+        })?;
         if self.is_command() {
-            self.hello(link.as_mut())
-                .map_err(|reason| format!("failed at start: {reason}"))?;
+            self.hello(link.as_mut())?;
         }
         Ok(link)
     }
@@ -214,20 +227,25 @@ impl OutsideBot {
         self.health.lock().ok().and_then(|h| h.withdrawn.clone())
     }
 
-    /// Counts a game the bot took part in: a forfeit of its own extends
-    /// its run of forfeits (and may withdraw it), any other result ends it.
-    pub fn game_ended(&self, forfeited: bool) {
+    /// Counts a game the bot took part in: a forfeit of its own (its
+    /// failure) extends its run of forfeits (and may withdraw it, the
+    /// reason quoting the last failure), any other result ends it.
+    pub fn game_ended(&self, failure: Option<&Failure>) {
         let Ok(mut health) = self.health.lock() else {
             return;
         };
-        if !forfeited {
+        let Some(failure) = failure else {
             health.forfeits_in_a_row = 0;
             return;
-        }
+        };
         health.forfeits_in_a_row += 1;
         if health.withdrawn.is_none() && health.forfeits_in_a_row >= self.referee.withdraw_after {
+            let last = failure
+                .message
+                .strip_prefix(&format!("{}: ", self.def.name))
+                .unwrap_or(&failure.message);
             health.withdrawn = Some(format!(
-                "withdrawn after {} forfeits in a row",
+                "withdrawn after {} forfeits in a row (the last: {last})",
                 health.forfeits_in_a_row
             ));
             if let Ok(mut idle) = self.idle.lock() {

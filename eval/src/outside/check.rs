@@ -2,11 +2,12 @@
 //! sends a bot `choose` requests for positions met in random games of each
 //! rule set, the edge cases first (a roll with no legal move, a move that
 //! earns another roll, bearing off, a capture, Senet's special houses),
-//! and counts its legal, illegal and malformed answers, its crashes and
+//! and counts its legal, illegal and malformed answers, its crashes, its
 //! timeouts, and its latency.
 
-use super::agent::{choose_request, chosen_index};
+use super::agent::{LOG_HINT, choose_request, chosen_index, looks_like_a_log};
 use super::bot::OutsideBot;
+use sawah_agents::{Failure, FailureKind};
 use sawah_engine::playout::RandomGames;
 use sawah_engine::{Codec, Describe, Game, Tag};
 use serde::Serialize;
@@ -36,11 +37,17 @@ pub struct RulesCheck {
     pub illegal: u64,
     /// Answers that are not a JSON object with a `move`, and error answers.
     pub malformed: u64,
-    /// Exchanges that broke the link: the bot exited, wrote an endless
-    /// line, or did not answer in time (each such process is replaced).
+    /// Exchanges that broke the link because the bot stopped: it exited,
+    /// closed its pipes, or could not be started (each such process is
+    /// replaced).
     pub crashes: u64,
+    /// Requests not answered within the time for a move (the process is
+    /// replaced: its late answer would arrive out of turn).
+    pub timeouts: u64,
     /// The edge cases sent (the rule set may not have them all).
     pub edge_cases: Vec<String>,
+    /// The edge cases the bot answered legally.
+    pub edge_cases_passed: Vec<String>,
     /// Milliseconds from request to answer: median, 99th percentile, worst.
     pub latency_ms: Latency,
     /// The first problems found, in words.
@@ -122,14 +129,8 @@ pub fn sample_cases<G: Game + Describe>(
     cases
 }
 
-/// What one answer was.
-enum Verdict {
-    Legal,
-    Illegal(String),
-    Malformed(String),
-    /// The link broke (exit, endless line, timeout) or could not be opened.
-    Crash(String),
-}
+/// What one answer was: legal, or a failure of one kind.
+type Verdict = Result<(), Failure>;
 
 /// Sends `bot` `count` positions of `game` (from random games seeded with
 /// `seed`) and reports what it answered.
@@ -155,21 +156,21 @@ pub fn check_rules<G: Codec + Describe>(
         let (verdict, latency) = ask_case(game, bot, &mut link, &position, roll, &game_id, seed);
         latencies.extend(latency);
         let problem = match verdict {
-            Verdict::Legal => {
+            Ok(()) => {
                 report.legal += 1;
+                report.edge_cases_passed.extend(case.map(str::to_string));
                 continue;
             }
-            Verdict::Illegal(reason) => {
-                report.illegal += 1;
-                reason
-            }
-            Verdict::Malformed(reason) => {
-                report.malformed += 1;
-                reason
-            }
-            Verdict::Crash(reason) => {
-                report.crashes += 1;
-                reason
+            Err(failure) => {
+                *match failure.kind {
+                    FailureKind::Illegal => &mut report.illegal,
+                    FailureKind::Malformed => &mut report.malformed,
+                    FailureKind::Time => &mut report.timeouts,
+                    FailureKind::Crash | FailureKind::Start | FailureKind::Withdrawn => {
+                        &mut report.crashes
+                    }
+                } += 1;
+                failure.message
             }
         };
         if report.problems.len() < 8 {
@@ -217,18 +218,19 @@ fn ask_case<G: Codec>(
         Some(current) => current,
         None => match bot.take_link() {
             Ok(current) => current,
-            Err(reason) => return (Verdict::Crash(reason), None),
+            Err(failure) => return (Err(failure), None),
         },
     };
     let start = Instant::now();
-    let answer = current.ask(&request.to_string(), limit);
+    let answer = current.ask(&request.to_string(), id, limit);
     let latency = Some(start.elapsed().as_secs_f64() * 1e3);
     let answer = match answer {
         Ok(answer) => answer,
-        Err(e) if e.broken => return (Verdict::Crash(e.reason), latency),
         Err(e) => {
-            *link = Some(current);
-            return (Verdict::Malformed(e.reason), latency);
+            if !e.broken {
+                *link = Some(current);
+            }
+            return (Err(Failure::new(e.kind, e.reason)), latency);
         }
     };
     *link = Some(current);
@@ -238,23 +240,25 @@ fn ask_case<G: Codec>(
 /// An answer judged: a legal move, or `{"move":null}` where none is legal.
 fn judge<G: Codec>(game: &G, answer: &[u8], id: u64, moves: &[G::Move]) -> Verdict {
     if !moves.is_empty() {
-        return match chosen_index(game, answer, id, moves) {
-            Ok(_) => Verdict::Legal,
-            Err(reason) if reason.contains("not legal") => Verdict::Illegal(reason),
-            Err(reason) => Verdict::Malformed(reason),
-        };
+        return chosen_index(game, answer, id, moves).map(|_| ());
     }
     match serde_json::from_slice::<Value>(answer) {
-        Ok(Value::Object(fields)) if fields.get("move") == Some(&Value::Null) => Verdict::Legal,
-        Ok(Value::Object(fields)) if fields.contains_key("move") => {
-            Verdict::Illegal("no move is legal, so the answer is \"move\":null".to_string())
-        }
-        _ => Verdict::Malformed(format!(
-            "no move is legal; expected {{\"move\":null}}, got {}",
-            String::from_utf8_lossy(answer)
-                .chars()
-                .take(120)
-                .collect::<String>()
+        Ok(Value::Object(fields)) if fields.get("move") == Some(&Value::Null) => Ok(()),
+        Ok(Value::Object(fields)) if fields.contains_key("move") => Err(Failure::new(
+            FailureKind::Illegal,
+            "no move is legal, so the answer is \"move\":null",
+        )),
+        _ => Err(Failure::new(
+            FailureKind::Malformed,
+            format!(
+                "no move is legal; expected {{\"id\":{id},\"move\":null}}, got {}{}",
+                sawah_engine::text::printable(&String::from_utf8_lossy(answer), 120),
+                if looks_like_a_log(answer) {
+                    LOG_HINT
+                } else {
+                    ""
+                }
+            ),
         )),
     }
 }

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::defs::Transport;
+use sawah_agents::FailureKind;
 
 /// The longest answer line read from a bot (1 MiB); a longer one is a forfeit.
 pub const MAX_LINE: usize = 1 << 20;
@@ -36,6 +37,8 @@ const TAIL_BYTES: usize = 600;
 /// a timeout, a crash or an endless line leave the stream unusable).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkError {
+    /// What kind of failure it is (a timeout, a crash, a malformed answer).
+    pub kind: FailureKind,
     /// What went wrong, in words for the results file.
     pub reason: String,
     /// The link is broken and must be dropped.
@@ -43,11 +46,16 @@ pub struct LinkError {
 }
 
 impl LinkError {
-    fn broken(reason: String) -> LinkError {
+    fn broken(kind: FailureKind, reason: String) -> LinkError {
         LinkError {
+            kind,
             reason,
             broken: true,
         }
+    }
+
+    fn crash(reason: String) -> LinkError {
+        LinkError::broken(FailureKind::Crash, reason)
     }
 }
 
@@ -55,7 +63,7 @@ impl LinkError {
 pub trait Link: Send {
     /// Sends `request` (one JSON line, no newline) and returns the answer
     /// line, or why there is none within `limit`.
-    fn ask(&mut self, request: &str, limit: Duration) -> Result<Vec<u8>, LinkError>;
+    fn ask(&mut self, request: &str, id: u64, limit: Duration) -> Result<Vec<u8>, LinkError>;
 }
 
 /// Opens a link of `transport`'s kind; `log` receives a process's stderr.
@@ -307,7 +315,8 @@ impl PipeLink {
             String::new()
         } else {
             let last = &lines[lines.len().saturating_sub(3)..];
-            format!("; its last stderr: {}", last.join(" | "))
+            let last = sawah_engine::text::printable(&last.join(" | "), 300);
+            format!("; its last stderr: {last}")
         }
     }
 
@@ -324,10 +333,10 @@ impl PipeLink {
         let deadline = Instant::now() + Duration::from_millis(500);
         loop {
             if let Some(reason) = self.exited() {
-                return LinkError::broken(reason);
+                return LinkError::crash(reason);
             }
             if Instant::now() >= deadline {
-                return LinkError::broken(format!("{otherwise}{}", self.last_words()));
+                return LinkError::crash(format!("{otherwise}{}", self.last_words()));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -351,14 +360,17 @@ impl PipeLink {
                     let fd = stdin.as_raw_fd();
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
-                        return Err(LinkError::broken(format!(
-                            "no answer in {:.1} s (it stopped reading its input)",
-                            limit.as_secs_f64()
-                        )));
+                        return Err(LinkError::broken(
+                            FailureKind::Time,
+                            format!(
+                                "no answer in {:.1} s (it stopped reading its input)",
+                                limit.as_secs_f64()
+                            ),
+                        ));
                     }
                     ready(fd, libc::POLLOUT, left.min(POLL_SLICE));
                     if let Some(reason) = self.exited() {
-                        return Err(LinkError::broken(reason));
+                        return Err(LinkError::crash(reason));
                     }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -369,8 +381,20 @@ impl PipeLink {
     }
 }
 
+/// Whether `line` is an answer to a request before `id`: an answer that
+/// came late, after its request had already failed (a log line on stdout
+/// before it, a timeout). Skipped, so that one bad line costs one error
+/// rather than every answer after it arriving one request behind.
+fn is_stale(line: &[u8], id: u64) -> bool {
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        id: Option<u64>,
+    }
+    matches!(serde_json::from_slice::<IdOnly>(line), Ok(IdOnly { id: Some(earlier) }) if earlier < id)
+}
+
 impl Link for PipeLink {
-    fn ask(&mut self, request: &str, limit: Duration) -> Result<Vec<u8>, LinkError> {
+    fn ask(&mut self, request: &str, id: u64, limit: Duration) -> Result<Vec<u8>, LinkError> {
         use std::os::fd::AsRawFd;
         let deadline = Instant::now() + limit;
         let mut line = Vec::with_capacity(request.len() + 1);
@@ -382,13 +406,14 @@ impl Link for PipeLink {
         let spin_until = Instant::now() + SPIN;
         loop {
             match take_line(&mut self.pending, MAX_LINE) {
+                Ok(Some(answer)) if is_stale(&answer, id) => continue,
                 Ok(Some(answer)) => return Ok(answer),
                 Ok(None) => {}
                 Err(TooLong) => {
-                    return Err(LinkError::broken(format!(
-                        "wrote a line over {} MiB",
-                        MAX_LINE >> 20
-                    )));
+                    return Err(LinkError::broken(
+                        FailureKind::Malformed,
+                        format!("wrote a line over {} MiB", MAX_LINE >> 20),
+                    ));
                 }
             }
             match self.stdout.read(&mut buffer) {
@@ -408,15 +433,15 @@ impl Link for PipeLink {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(LinkError::broken(format!(
-                    "no answer in {:.1} s",
-                    limit.as_secs_f64()
-                )));
+                return Err(LinkError::broken(
+                    FailureKind::Time,
+                    format!("no answer in {:.1} s", limit.as_secs_f64()),
+                ));
             }
             if !ready(fd, libc::POLLIN, left.min(POLL_SLICE))
                 && let Some(reason) = self.exited()
             {
-                return Err(LinkError::broken(reason));
+                return Err(LinkError::crash(reason));
             }
         }
     }
@@ -512,8 +537,9 @@ impl HttpLink {
 }
 
 impl Link for HttpLink {
-    fn ask(&mut self, request: &str, limit: Duration) -> Result<Vec<u8>, LinkError> {
-        let failed = |reason: String| LinkError {
+    fn ask(&mut self, request: &str, _id: u64, limit: Duration) -> Result<Vec<u8>, LinkError> {
+        let failed = |kind: FailureKind, reason: String| LinkError {
+            kind,
             reason,
             broken: false,
         };
@@ -528,9 +554,15 @@ impl Link for HttpLink {
             .send(request)
             .map_err(|e| {
                 if timeout(&e) {
-                    failed(format!("no answer in {:.1} s", limit.as_secs_f64()))
+                    failed(
+                        FailureKind::Time,
+                        format!("no answer in {:.1} s", limit.as_secs_f64()),
+                    )
                 } else {
-                    failed(format!("request to {} failed: {e}", self.url))
+                    failed(
+                        FailureKind::Crash,
+                        format!("request to {} failed: {e}", self.url),
+                    )
                 }
             })?;
         let status = response.status();
@@ -540,14 +572,24 @@ impl Link for HttpLink {
             .limit(MAX_LINE as u64)
             .read_to_vec()
             .map_err(|e| match e {
-                ureq::Error::BodyExceedsLimit(_) => {
-                    failed(format!("answered with a body over {} MiB", MAX_LINE >> 20))
-                }
-                e if timeout(&e) => failed(format!("no answer in {:.1} s", limit.as_secs_f64())),
-                e => failed(format!("reading the answer from {} failed: {e}", self.url)),
+                ureq::Error::BodyExceedsLimit(_) => failed(
+                    FailureKind::Malformed,
+                    format!("answered with a body over {} MiB", MAX_LINE >> 20),
+                ),
+                e if timeout(&e) => failed(
+                    FailureKind::Time,
+                    format!("no answer in {:.1} s", limit.as_secs_f64()),
+                ),
+                e => failed(
+                    FailureKind::Crash,
+                    format!("reading the answer from {} failed: {e}", self.url),
+                ),
             })?;
         if body.is_empty() {
-            return Err(failed(format!("answered HTTP {status} with no body")));
+            return Err(failed(
+                FailureKind::Malformed,
+                format!("answered HTTP {status} with no body"),
+            ));
         }
         Ok(body)
     }

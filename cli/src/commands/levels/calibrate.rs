@@ -151,6 +151,7 @@ fn round_robin(
         models: Some(build.staging.dir.clone()),
         outside: crate::entrants::OutsideArgs::default(),
         luck: crate::luck::LuckArgs::default(),
+        command: None,
     };
     let table = play_and_rate(build.registry, &args, true, true)?;
     Ok(Played {

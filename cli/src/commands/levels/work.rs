@@ -14,7 +14,6 @@
 use anyhow::{Context, Result, bail};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Write};
@@ -130,23 +129,7 @@ pub fn lock(path: &Path, holder: &Holder, what: &str) -> Result<File> {
     Ok(file)
 }
 
-/// The SHA-256 of a file, hex.
-pub fn sha256_file(path: &Path) -> Result<String> {
-    let mut file = sawah_engine::files::open_regular(path)
-        .with_context(|| format!("reading {}", path.display()))?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 1 << 20];
-    loop {
-        let n = file
-            .read(&mut buffer)
-            .with_context(|| format!("reading {}", path.display()))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buffer[..n]);
-    }
-    Ok(format!("{:x}", hasher.finalize()))
-}
+pub use crate::digest::sha256_file;
 
 /// The differences between two sets of inputs, for people:
 /// `seed: 1 → 2, table: (none) → 3f…`.

@@ -151,8 +151,13 @@ pub struct SprtCommandArgs {
     pub luck: crate::luck::LuckArgs,
 }
 
-/// Plays (or resumes) the tournament and writes its Elo table.
-pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) -> Result<()> {
+/// Plays (or resumes) the tournament and writes its Elo table; `command`
+/// is the command line as run, recorded in the table.
+pub fn tournament_command(
+    registry: &mut Registry,
+    args: TournamentCommandArgs,
+    command: &str,
+) -> Result<()> {
     let TournamentCommandArgs {
         rules,
         agents,
@@ -194,6 +199,7 @@ pub fn tournament_command(registry: &mut Registry, args: TournamentCommandArgs) 
         models,
         outside,
         luck,
+        command: Some(command.to_string()),
     };
     run::tournament(registry, args, anchor_given)?;
     Ok(())
@@ -224,8 +230,9 @@ fn split_specs(list: &str) -> Vec<String> {
     specs
 }
 
-/// Merges tournament folders into one Elo table.
-pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
+/// Merges tournament folders into one Elo table; `command` is the command
+/// line as run, recorded in the table.
+pub fn elo_command(registry: &mut Registry, args: EloArgs, command: &str) -> Result<()> {
     let EloArgs {
         dirs,
         out,
@@ -250,6 +257,7 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs) -> Result<()> {
             table: table.as_deref(),
             luck_adjusted,
             models: models.as_deref(),
+            command: Some(command),
         },
     )?;
     Ok(())

@@ -47,6 +47,22 @@ pub struct TournamentArgs {
     pub outside: crate::entrants::OutsideArgs,
     /// Whether to measure every game's luck, and by what reference.
     pub luck: crate::luck::LuckArgs,
+    /// The command line as run, for the table's `Command:` line (`None`:
+    /// the line is rebuilt from these arguments, for tournaments run as a
+    /// step of another command).
+    pub command: Option<String>,
+}
+
+/// The table's `Command:` line: `command` as run, or `rebuilt` from the
+/// arguments, with the bots file's name and SHA-256 when outside bots
+/// play (the file decides what they are).
+fn command_note(command: Option<&str>, rebuilt: String, bots: Option<&Path>) -> Result<String> {
+    let mut line = format!("Command: `{}`", command.map_or(rebuilt, str::to_string));
+    if let Some(bots) = bots {
+        let sha = crate::digest::sha256_file(bots)?;
+        line.push_str(&format!(" (bots file {}, SHA-256 {sha})", bots.display()));
+    }
+    Ok(line)
 }
 
 /// The identity of a rule set's full description.
@@ -242,9 +258,8 @@ pub fn play_and_rate(
     if !quiet {
         report_run(&entrants, &summary, &args.out);
     }
-    let heading = format!(
-        "# {} Elo table\n\nCommand: `sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}`",
-        t.rules,
+    let rebuilt = format!(
+        "sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}",
         args.rules,
         args.agents.join(","),
         args.games,
@@ -252,6 +267,15 @@ pub fn play_and_rate(
         t.seed,
         t.shard,
         luck_flags(&args.luck)
+    );
+    let heading = format!(
+        "# {} Elo table\n\n{}",
+        t.rules,
+        command_note(
+            args.command.as_deref(),
+            rebuilt,
+            args.outside.bots.as_deref()
+        )?
     );
     let table = rate(
         &game,
@@ -337,12 +361,19 @@ fn play_with_progress(
 fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path) {
     for bot in entrants.started() {
         if let Some(reason) = bot.withdrawn() {
+            // The log is named only when the bot wrote something to stderr:
+            // a fault on stdout (a timeout, a malformed answer) is in the
+            // reason itself.
+            let log = out.join("logs").join(format!("{}.log", bot.name()));
+            let written = std::fs::symlink_metadata(&log).is_ok_and(|m| m.is_file() && m.len() > 0);
+            let see = if written {
+                format!("; its stderr is in {}", log.display())
+            } else {
+                "; it wrote nothing to stderr".to_string()
+            };
             println!(
-                "{}: {reason}; its remaining games were recorded as forfeits (its stderr: {})",
+                "{}: {reason}; its remaining games were recorded as forfeits{see}",
                 bot.name(),
-                out.join("logs")
-                    .join(format!("{}.log", bot.name()))
-                    .display()
             );
         }
     }
@@ -427,6 +458,8 @@ pub struct EloRun<'a> {
     pub luck_adjusted: bool,
     /// The models folder whose levels set the scale (see `levels_known`).
     pub models: Option<&'a Path>,
+    /// The command line as run, for the table (`None`: rebuilt).
+    pub command: Option<&'a str>,
 }
 
 /// Runs `sawah elo`: merges result folders into one table.
@@ -440,6 +473,7 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
         table,
         luck_adjusted,
         models,
+        command,
     } = run;
     if !(prior.is_finite() && prior >= 0.0) {
         bail!("--prior must be a number of games, 0 or more, not {prior}");
@@ -476,8 +510,8 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
         let sources: HashSet<String> = dirs.iter().map(|d| d.display().to_string()).collect();
         let mut sources: Vec<String> = sources.into_iter().collect();
         sources.sort();
-        let heading = format!(
-            "# {rules_name} Elo table\n\nCommand: `sawah elo {}{} --out {}`",
+        let rebuilt = format!(
+            "sawah elo {}{} --out {}",
             sources.join(" "),
             if luck_adjusted {
                 " --luck-adjusted"
@@ -485,6 +519,10 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
                 ""
             },
             out.display()
+        );
+        let heading = format!(
+            "# {rules_name} Elo table\n\n{}",
+            command_note(command, rebuilt, None)?
         );
         elo_table
             .write(out, &heading)
