@@ -125,6 +125,15 @@ impl Solution {
     }
 }
 
+/// A memory size in GiB, written so that a small one does not read 0.00.
+fn gib(value: f64) -> String {
+    if value >= 0.01 {
+        format!("{value:.2} GiB")
+    } else {
+        format!("{:.1} KiB", value * (1u64 << 20) as f64)
+    }
+}
+
 /// Why a solve could not be done.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
@@ -142,7 +151,7 @@ pub enum SolveError {
     /// The memory budget does not hold the values and one candidate move
     /// per roll for the largest layer pair.
     #[error(
-        "{name} needs at least {needed:.2} GiB (values and one recorded move per roll for the largest layer pair); the budget is {budget:.2} GiB"
+        "{name} needs at least {} (values and one recorded move per roll for the largest layer pair); the budget is {}", gib(*needed), gib(*budget)
     )]
     Memory {
         /// The rule set.

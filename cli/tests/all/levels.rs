@@ -290,3 +290,45 @@ fn bad_input_is_refused_with_what_is_wrong() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// When the table does not fit `--memory`, the build goes the self-play
+/// route: one network learns by TD(λ), the levels are measured against
+/// expectiminimax, and the report and the folder say so; the folder plays.
+#[test]
+fn a_rule_set_whose_table_does_not_fit_goes_the_self_play_route() {
+    let dir = fresh_dir("levels-self-play");
+    let (code, stdout, stderr) = build(&dir, "out", &["--memory", "0.00001"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("not solved (the table does not fit --memory")
+            && stdout.contains("KiB")
+            && stdout.contains("the networks learn by self-play"),
+        "{stdout}"
+    );
+    let out = dir.join("out");
+    let report = std::fs::read_to_string(out.join("tiny-sticks.levels.md")).unwrap();
+    assert!(report.contains("self-play TD(λ)"), "{report}");
+    assert!(!out.join("tiny-sticks.puzzles.jsonl").exists());
+    let levels: Vec<String> = manifest(&out)["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| format!("{} {}", entry["rules"], entry["level"]))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            "\"tiny-sticks\" \"easy\"",
+            "\"tiny-sticks\" \"medium\"",
+            "\"tiny-sticks\" \"hard\""
+        ]
+    );
+    let output = crate::common::scripted(
+        &["bot", "--models", out.to_str().unwrap()],
+        "{\"id\":1,\"cmd\":\"choose\",\"position\":\"tiny-sticks light 3/-/0 3/-/0\",\"roll\":1,\"bot\":\"hard\"}\n",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("\"move\":{"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -192,7 +192,9 @@ impl Plan {
     /// One line for people.
     pub fn summary(&self) -> String {
         let route = match &self.route {
-            Route::Exact { states } => format!("solved ({states} positions), distilled"),
+            Route::Exact { states } => format!(
+                "{states} positions, to be solved if the table fits --memory, then distilled"
+            ),
             Route::SelfPlay { reason } => format!("self-play ({reason})"),
         };
         format!(
