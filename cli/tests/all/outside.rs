@@ -477,3 +477,88 @@ fn forfeits_are_explained_by_kind_and_the_command_reproduces_the_tournament() {
     assert!(command.ends_with(&format!("SHA-256 {sha})")), "{command}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A one-request-at-a-time HTTP server on loopback answering every request
+/// with `answer`; returns its port and a count of the connections it took.
+fn http_server(answer: String) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = hits.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let _ = stream.set_read_timeout(Some(std::time::Duration::from_millis(200)));
+            let mut buffer = [0u8; 65536];
+            let _ = stream.read(&mut buffer);
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    (port, hits)
+}
+
+/// A hostile HTTP bot reaches nothing but its own address: its redirect
+/// is a forfeit naming where it pointed, never followed (the other
+/// server is never asked, its body never recorded); a loopback bot is
+/// reached directly whatever proxy the environment names; and the
+/// password in its URL is written as `***` everywhere.
+#[test]
+fn an_http_bot_cannot_redirect_the_harness_and_its_password_is_not_written() {
+    let secret = "SECRET-INTERNAL-DATA token=abc123";
+    let (secret_port, secret_hits) = http_server(format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{secret}",
+        secret.len()
+    ));
+    let (port, _) = http_server(format!(
+        "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{secret_port}/secret\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    ));
+    let dir = fresh_dir("outside-redirect");
+    let bots = dir.join("bots.toml");
+    std::fs::write(
+        &bots,
+        format!("[[bot]]\nname = \"mover\"\nurl = \"http://me:secretpw@127.0.0.1:{port}\"\n"),
+    )
+    .unwrap();
+    let out = dir.join("t");
+    let output = Command::new(sawah_bin())
+        .args([
+            "tournament",
+            "--rules",
+            "ur-2",
+            "--agents",
+            "mover,random",
+            "--games",
+            "2",
+        ])
+        .arg("--bots")
+        .arg(&bots)
+        .arg("--out")
+        .arg(&out)
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .env("http_proxy", "http://127.0.0.1:9")
+        .env("ALL_PROXY", "http://127.0.0.1:9")
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let results = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let written = format!(
+        "{stdout}{results}{}",
+        std::fs::read_to_string(out.join("elo.md")).unwrap()
+    );
+    assert!(!written.contains("SECRET"), "{written}");
+    assert!(!written.contains("secretpw"), "{written}");
+    assert!(written.contains("me:***@127.0.0.1"), "{written}");
+    assert!(
+        results.contains(&format!(
+            "answered HTTP 302 Found pointing to \\\"http://127.0.0.1:{secret_port}/secret\\\""
+        )),
+        "{results}"
+    );
+    assert_eq!(secret_hits.load(std::sync::atomic::Ordering::SeqCst), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

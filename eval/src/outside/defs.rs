@@ -88,7 +88,7 @@ impl BotDef {
                 record.insert("command".into(), Value::Array(argv));
             }
             Transport::Url(url) => {
-                record.insert("url".into(), Value::String(url.clone()));
+                record.insert("url".into(), Value::String(redacted(url)));
             }
         }
         if let Some(bot) = &self.bot {
@@ -190,6 +190,12 @@ pub fn name_problem(name: &str) -> Option<String> {
             "bot name {name:?} must be 1 to {MAX_NAME_LEN} letters, digits, '-', '_' or '.'"
         ));
     }
+    if name.starts_with('.') {
+        // `.` and `..` name folders, and a leading dot hides the bot's log.
+        return Some(format!(
+            "bot name {name:?} must not start with '.' (its log, logs/NAME.log, would be hidden or name a folder)"
+        ));
+    }
     let lower = name.to_ascii_lowercase();
     if AGENTS.contains(&lower.as_str()) || PRESETS.contains(&lower.as_str()) {
         return Some(format!(
@@ -248,8 +254,15 @@ impl BotDefs {
             if let Some(problem) = name_problem(&name) {
                 return Err(problem);
             }
-            if bots.iter().any(|b| b.name == name) {
-                return Err(format!("bot {name:?} is defined twice"));
+            if let Some(other) = bots.iter().find(|b| b.name.eq_ignore_ascii_case(&name)) {
+                return Err(if other.name == name {
+                    format!("bot {name:?} is defined twice")
+                } else {
+                    format!(
+                        "bots {:?} and {name:?} differ only in case; their logs would collide on a case-insensitive disk: rename one",
+                        other.name
+                    )
+                });
             }
             let transport = match (def.command, def.url) {
                 (Some(argv), None) => {
@@ -275,12 +288,7 @@ impl BotDefs {
                             "bot {name:?}: dir and env are for bots with a command, not a url"
                         ));
                     }
-                    let url = url.trim().trim_end_matches('/').to_string();
-                    if !url.starts_with("http://") {
-                        return Err(format!(
-                            "bot {name:?}: url {url:?} must start with http:// (https is not supported: put the bot behind a local plain-HTTP address)"
-                        ));
-                    }
+                    let url = checked_url(&name, &url)?;
                     Transport::Url(url)
                 }
                 (Some(_), Some(_)) => {
@@ -311,6 +319,61 @@ impl BotDefs {
     /// The names, for error messages.
     pub fn names(&self) -> Vec<String> {
         self.bots.iter().map(|b| b.name.clone()).collect()
+    }
+}
+
+/// A bot's `url`, checked when the bots file loads: `http://HOST[:PORT][/PATH]`
+/// with a host, a port that fits in 16 bits, and nothing after the path;
+/// returned without a trailing `/`.
+fn checked_url(name: &str, url: &str) -> Result<String, String> {
+    let url = url.trim();
+    let refuse = |why: &str| {
+        Err(format!(
+            "bot {name:?}: url {:?} {why}; write it as http://HOST:PORT, e.g. http://127.0.0.1:8080",
+            redacted(url)
+        ))
+    };
+    let Some(rest) = url.strip_prefix("http://") else {
+        return refuse(
+            "must start with http:// (https is not supported: put the bot behind a local plain-HTTP address)",
+        );
+    };
+    let uri: ureq::http::Uri = match url.parse() {
+        Ok(uri) => uri,
+        Err(_) => return refuse("is not a valid address"),
+    };
+    let Some(authority) = uri.authority() else {
+        return refuse("has no host");
+    };
+    if uri.host().is_none_or(str::is_empty) {
+        return refuse("has no host");
+    }
+    if let Some(port) = authority.as_str().rsplit_once(':').map(|(_, p)| p)
+        && !authority.as_str().ends_with(']')
+        && port.parse::<u16>().is_err()
+    {
+        return refuse("has a port that is not a number from 0 to 65535");
+    }
+    if uri.query().is_some() || rest.contains('#') {
+        return refuse("has a query or fragment; the harness posts to URL/v1/request");
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
+/// `url` as it may be written down: a password in it replaced by `***`
+/// (`http://user:***@host`), so results files and messages never carry it.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+            format!("{scheme}://{user}:***@{host}{tail}")
+        }
+        None => url.to_string(),
     }
 }
 
@@ -364,6 +427,14 @@ bot = { agent = "expectiminimax", depth = 2 }
     }
 
     #[test]
+    fn passwords_in_urls_are_written_as_stars() {
+        assert_eq!(redacted("http://me:pw@h:80/x"), "http://me:***@h:80/x");
+        assert_eq!(redacted("http://me@h"), "http://me:***@h");
+        assert_eq!(redacted("http://h:80/a@b"), "http://h:80/a@b");
+        assert_eq!(redacted("http://h"), "http://h");
+    }
+
+    #[test]
     fn bad_files_are_refused_with_the_reason() {
         let refused = |text: &str, expected: &str| {
             let e = BotDefs::parse(text, Path::new(".")).unwrap_err();
@@ -380,6 +451,46 @@ bot = { agent = "expectiminimax", depth = 2 }
             "both",
         );
         refused("[[bot]]\nname = \"a\"\nurl = \"https://h\"\n", "http://");
+        refused(
+            "[[bot]]\nname = \".\"\ncommand = [\"x\"]\n",
+            "must not start with '.'",
+        );
+        refused(
+            "[[bot]]\nname = \"..\"\ncommand = [\"x\"]\n",
+            "must not start with '.'",
+        );
+        refused(
+            "[[bot]]\nname = \"Dup\"\ncommand = [\"x\"]\n[[bot]]\nname = \"dup\"\ncommand = [\"y\"]\n",
+            "differ only in case",
+        );
+        // Addresses are checked when the file loads, each fault named.
+        for (url, why) in [
+            ("http://", "not a valid address"),
+            ("http://[::1", "not a valid address"),
+            ("http://127.0.0.1:99999", "port"),
+            ("http://h:8080/?q=1", "query"),
+            ("ftp://h", "must start with http://"),
+        ] {
+            refused(&format!("[[bot]]\nname = \"a\"\nurl = \"{url}\"\n"), why);
+        }
+        for url in [
+            "http://127.0.0.1:8080/",
+            "http://[::1]:8080",
+            "http://bots.example:80/base",
+        ] {
+            BotDefs::parse(
+                &format!("[[bot]]\nname = \"a\"\nurl = \"{url}\"\n"),
+                Path::new("."),
+            )
+            .unwrap_or_else(|e| panic!("{url}: {e}"));
+        }
+        // A password never reaches a message.
+        let e = BotDefs::parse(
+            "[[bot]]\nname = \"a\"\nurl = \"http://me:secretpw@h:99999\"\n",
+            Path::new("."),
+        )
+        .unwrap_err();
+        assert!(!e.contains("secretpw") && e.contains("me:***@h"), "{e}");
         refused(
             "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\n[[bot]]\nname = \"a\"\ncommand = [\"y\"]\n",
             "twice",

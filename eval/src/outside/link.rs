@@ -518,22 +518,55 @@ fn drain_stderr(
 /// A bot behind this project's HTTP API.
 pub struct HttpLink {
     url: String,
+    /// The address as messages write it (a password replaced by `***`).
+    shown: String,
     agent: ureq::Agent,
 }
 
+/// Whether `url`'s host is this machine (`localhost`, 127.0.0.0/8, `::1`):
+/// such a bot is reached directly, never through a proxy.
+fn is_loopback(url: &str) -> bool {
+    let Ok(uri) = url.parse::<ureq::http::Uri>() else {
+        return false;
+    };
+    let host = uri
+        .host()
+        .unwrap_or_default()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 impl HttpLink {
-    /// A link to the server at `url` (`http://host:port`, no trailing slash).
+    /// A link to the server at `url` (`http://host:port`, no trailing
+    /// slash). Redirects are not followed (an answer of 3xx is a forfeit
+    /// naming where it pointed), and a loopback address bypasses any proxy
+    /// the environment names (`HTTP_PROXY`, `ALL_PROXY`); other addresses
+    /// use it, minus those in `NO_PROXY`.
     pub fn new(url: &str) -> HttpLink {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
+        let mut config = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .max_response_header_size(64 << 10)
-            .build()
-            .into();
+            .max_redirects(0)
+            .max_response_header_size(64 << 10);
+        if is_loopback(url) {
+            config = config.proxy(None);
+        }
+        let agent: ureq::Agent = config.build().into();
         HttpLink {
             url: format!("{url}/v1/request"),
+            shown: format!("{}/v1/request", super::defs::redacted(url)),
             agent,
         }
     }
+}
+
+/// `text` with `url` written as `shown` (an error of the HTTP library may
+/// quote the address it was given, password and all).
+fn redact_in(text: &str, url: &str, shown: &str) -> String {
+    text.replace(url, shown)
 }
 
 impl Link for HttpLink {
@@ -561,11 +594,29 @@ impl Link for HttpLink {
                 } else {
                     failed(
                         FailureKind::Crash,
-                        format!("request to {} failed: {e}", self.url),
+                        format!(
+                            "request to {} failed: {}",
+                            self.shown,
+                            redact_in(&e.to_string(), &self.url, &self.shown)
+                        ),
                     )
                 }
             })?;
         let status = response.status();
+        if status.is_redirection() {
+            let location = response
+                .headers()
+                .get("location")
+                .map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned())
+                .unwrap_or_default();
+            return Err(failed(
+                FailureKind::Malformed,
+                format!(
+                    "answered HTTP {status} pointing to {:?}; the harness follows no redirect: give the bot's own address",
+                    sawah_engine::text::printable(&location, 200)
+                ),
+            ));
+        }
         let body = response
             .body_mut()
             .with_config()
@@ -582,7 +633,11 @@ impl Link for HttpLink {
                 ),
                 e => failed(
                     FailureKind::Crash,
-                    format!("reading the answer from {} failed: {e}", self.url),
+                    format!(
+                        "reading the answer from {} failed: {}",
+                        self.shown,
+                        redact_in(&e.to_string(), &self.url, &self.shown)
+                    ),
                 ),
             })?;
         if body.is_empty() {
