@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test of the project: the Rust workspace, the browser package (Node
-# and headless Chromium) and the Python package. What CI runs after its
+# Every test of the project: the Rust workspace, the cluster recipe on a
+# single-node Slurm, the browser package (Node and headless Chromium) and
+# the Python package. What CI runs after its
 # format and lint checks (.ci/run):
 #
 #   scripts/test.sh
@@ -16,6 +17,15 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/sawah-ai/target}"
 
 echo "== tests (cargo test --workspace)"
 cargo test --workspace --locked
+
+echo "== the cluster recipe on a single-node Slurm (scripts/slurm-test.sh)"
+# Installs Debian's slurm-wlm and munge when missing (as root); skipped,
+# saying so, where neither is possible.
+if command -v slurmctld >/dev/null 2>&1 || [ "$(id -u)" = 0 ]; then
+  scripts/slurm-test.sh "${SAWAH_BIN:-$CARGO_TARGET_DIR/debug/sawah}"
+else
+  echo "skipped: no Slurm here and not root to install it (apt-get install slurm-wlm munge)"
+fi
 
 echo "== the browser package (web/build.sh --pack, then npm test in web/)"
 if ! command -v chromium >/dev/null 2>&1; then

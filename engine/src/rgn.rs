@@ -79,8 +79,9 @@ fn tag_value<'a>(tags: &'a [(String, String)], key: &str) -> Option<&'a str> {
 /// Why an RGN text could not be read or a game could not be written.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RgnError {
-    /// A line of tags or a word of the moves that is not RGN.
-    #[error("RGN line {line}: {message}")]
+    /// A line of tags or a word of the moves that is not RGN (the message
+    /// quotes what it read, cut to 300 characters and escaped).
+    #[error("RGN line {line}: {}", crate::text::printable(message, 300))]
     Syntax {
         /// The line, from 1.
         line: usize,

@@ -263,7 +263,7 @@ pub fn read_with(
     mut on_game: impl FnMut(GameRecord) -> Result<(), ResultsError>,
 ) -> Result<FileShape, ResultsError> {
     let path = dir.join(RESULTS_FILE);
-    let file = File::open(&path).map_err(io_error(&path))?;
+    let file = sawah_engine::files::open_regular(&path).map_err(io_error(&path))?;
     let shown = path.display().to_string();
     let mut reader = BufReader::new(file);
     let mut line = String::new();

@@ -95,6 +95,88 @@ impl FromStr for Shard {
     }
 }
 
+impl Shard {
+    /// The shard `text` names: `K/N`, or `auto` (or `auto/N`) for the
+    /// task's share in a cluster job, read through `env`:
+    ///
+    /// * a Slurm job array: `SLURM_ARRAY_TASK_ID` (from
+    ///   `SLURM_ARRAY_TASK_MIN`, in steps of `SLURM_ARRAY_TASK_STEP`) and
+    ///   `SLURM_ARRAY_TASK_COUNT`;
+    /// * a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` (from 0), the
+    ///   count from `auto/N` or `SAWAH_SHARD_COUNT` (set it in the Job's
+    ///   manifest to its `completions`).
+    ///
+    /// Refused, naming the variables, when neither is there, or when
+    /// `auto/N` disagrees with the job's count.
+    pub fn resolve(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        let text = text.trim();
+        let Some(rest) = text.strip_prefix("auto") else {
+            return text.parse();
+        };
+        let given: Option<u64> = match rest.strip_prefix('/') {
+            None if rest.is_empty() => None,
+            Some(n) => Some(n.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                format!("--shard auto/N needs a count N of 1 or more, not {text:?}")
+            })?),
+            None => return Err(format!("--shard is K/N, auto or auto/N, not {text:?}")),
+        };
+        let number = |name: &str| -> Result<Option<u64>, String> {
+            match env(name) {
+                None => Ok(None),
+                Some(value) => value
+                    .trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("{name}={value:?} is not a whole number")),
+            }
+        };
+        let shard = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
+                "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: run in a Slurm job array (sbatch --array=1-N)",
+            )?;
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
+            let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            if id < min || (id - min) % step != 0 {
+                return Err(format!(
+                    "SLURM_ARRAY_TASK_ID={id} is not in the array (from {min} in steps of {step})"
+                ));
+            }
+            Shard {
+                index: (id - min) / step + 1,
+                count,
+            }
+        } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+            let count = match (given, number("SAWAH_SHARD_COUNT")?) {
+                (Some(n), _) | (None, Some(n)) => n,
+                (None, None) => {
+                    return Err("JOB_COMPLETION_INDEX is set but the count is not: give --shard auto/N or set SAWAH_SHARD_COUNT to the Job's completions".into());
+                }
+            };
+            Shard {
+                index: index + 1,
+                count,
+            }
+        } else {
+            return Err("--shard auto reads the task's index from a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with --shard auto/N or SAWAH_SHARD_COUNT), and none is set; give --shard K/N".into());
+        };
+        if let Some(n) = given
+            && n != shard.count
+        {
+            return Err(format!(
+                "--shard {text} says {n} shards, but the job has {}",
+                shard.count
+            ));
+        }
+        if shard.count == 0 || shard.index > shard.count {
+            return Err(format!(
+                "the job's variables give shard {}/{}, which is not a share of the schedule",
+                shard.index, shard.count
+            ));
+        }
+        Ok(shard)
+    }
+}
+
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -575,6 +657,64 @@ fn forfeit(seat: Player, error: SpecError) -> PlayedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auto_shards_come_from_slurm_arrays_and_kubernetes_indexed_jobs() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let shard = |text: &str, pairs: &'static [(&'static str, &'static str)]| {
+            Shard::resolve(text, env(pairs)).map(|s| s.to_string())
+        };
+        let slurm = &[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+        ];
+        assert_eq!(shard("auto", slurm), Ok("3/4".into()));
+        assert_eq!(shard("auto/4", slurm), Ok("3/4".into()));
+        assert!(
+            shard("auto/5", slurm)
+                .unwrap_err()
+                .contains("the job has 4")
+        );
+        // Arrays from 0 (--array=0-3) and in steps (--array=0-6:2).
+        let from_zero = &[
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+        ];
+        assert_eq!(shard("auto", from_zero), Ok("1/4".into()));
+        let stepped = &[
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+        ];
+        assert_eq!(shard("auto", stepped), Ok("4/4".into()));
+        let k8s = &[("JOB_COMPLETION_INDEX", "0")];
+        assert_eq!(shard("auto/8", k8s), Ok("1/8".into()));
+        assert!(
+            shard("auto", k8s)
+                .unwrap_err()
+                .contains("SAWAH_SHARD_COUNT")
+        );
+        let k8s_counted = &[("JOB_COMPLETION_INDEX", "7"), ("SAWAH_SHARD_COUNT", "8")];
+        assert_eq!(shard("auto", k8s_counted), Ok("8/8".into()));
+        let none = shard("auto", &[]).unwrap_err();
+        assert!(
+            none.contains("SLURM_ARRAY_TASK_ID") && none.contains("JOB_COMPLETION_INDEX"),
+            "{none}"
+        );
+        assert!(shard("auto", &[("SLURM_ARRAY_TASK_ID", "x")]).is_err());
+        assert_eq!(shard("2/3", &[]), Ok("2/3".into()));
+        assert!(shard("automatic", &[]).is_err());
+    }
 
     fn tournament(agents: &[&str], format: Format, games: u64, shard: Shard) -> Tournament {
         Tournament {

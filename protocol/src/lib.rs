@@ -7,11 +7,11 @@
 //! of them. The requests, the responses and the error kinds are documented
 //! in `docs/protocol.md`.
 //!
-//! Nothing here touches the file system, spawns a thread or needs a
-//! runtime: models and solved tables reach a [`Bot`] as bytes (or loaded
-//! objects) held in a [`sawah_agents::MemoryAssets`]; a native front door
-//! may add a store behind it that reads files by path
-//! ([`Bot::with_fallback`]).
+//! The bot itself touches no file, spawns no thread and needs no runtime:
+//! models and solved tables reach a [`Bot`] as bytes (or loaded objects)
+//! held in a [`sawah_agents::MemoryAssets`]. Only the `native` module,
+//! for native front doors, opens files: it builds the store that reads
+//! models and tables by path behind a bot ([`Bot::with_fallback`]).
 // No function outside tests longer than 100 lines (clippy.toml).
 #![warn(clippy::too_many_lines)]
 
@@ -37,3 +37,8 @@ pub use request::RequestObject;
 
 /// Most throws one `daily` request may ask for.
 pub const MAX_DAILY_COUNT: u64 = 100_000;
+
+/// The largest rating (in absolute value) a `puzzle` request may ask for:
+/// far beyond any rule set's scale, and small enough that distances to
+/// puzzles' ratings stay exact.
+pub const MAX_RATING: f64 = 100_000.0;

@@ -7,13 +7,13 @@
 //! missing set was); a request with one fault gets the error it always got.
 
 use crate::Bot;
-use crate::MAX_DAILY_COUNT;
 use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
 use crate::messages::{
     ChooseRequest, DailyRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice,
     PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest, SolvePuzzleRequest,
 };
+use crate::{MAX_DAILY_COUNT, MAX_RATING};
 use sawah_engine::json::PositionJson;
 use sawah_engine::{AnyGame, Codec, with_game};
 use serde_json::{Map, Value};
@@ -192,11 +192,14 @@ impl Bot {
                 date: string_field(request, "date")?,
             }
         } else if let Some(rating) = request.get("rating") {
-            let rating = rating.as_f64().filter(|r| r.is_finite()).ok_or_else(|| {
-                invalid_field(format!(
-                    "\"rating\" is {rating}; it must be a number (an Elo on {rules}'s scale)"
-                ))
-            })?;
+            let rating = rating
+                .as_f64()
+                .filter(|r| r.is_finite() && r.abs() <= MAX_RATING)
+                .ok_or_else(|| {
+                    invalid_field(format!(
+                        "\"rating\" is {rating}; it must be a number from -{MAX_RATING} to {MAX_RATING} (an Elo on {rules}'s scale)"
+                    ))
+                })?;
             let seed = match request.get("seed") {
                 None => None,
                 Some(seed) => Some(seed.as_u64().ok_or_else(|| {

@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::BodyExt;
 use sawah_protocol::ErrorKind;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -219,8 +219,19 @@ fn arrival(request: &Request) -> Instant {
         .map_or_else(Instant::now, |arrived| arrived.0)
 }
 
-/// The body as JSON, and its length: 413 at once when `Content-Length`
-/// says it is over the limit, 413 when more arrives than the limit, 408
+/// After refusing a body as too large, the most of it read and dropped,
+/// and for how long, while the 413 goes out and before the connection
+/// closes: a client that writes its whole request before reading (most
+/// HTTP libraries) then reads the 413 instead of a broken pipe, as
+/// nginx's lingering close does. Bounded, so a refusal costs at most this.
+pub const DRAIN_BYTES: u64 = 4 << 20;
+/// See [`DRAIN_BYTES`].
+pub const DRAIN_TIME: Duration = Duration::from_secs(2);
+
+/// The body as JSON, and its length: 413 when `Content-Length` says it is
+/// over the limit or more arrives than the limit (the rest of the body is
+/// read and dropped beside the answer, within [`DRAIN_BYTES`] and
+/// [`DRAIN_TIME`]), 408
 /// when it is not all there within the body timeout, 400 if it is not JSON.
 async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize), ApiError> {
     let limit = state.body_limit;
@@ -236,36 +247,47 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
+    let deadline = arrival(&request) + state.body_timeout;
+    let mut body = request.into_body();
     if declared.is_some_and(|length| length > limit as u64) {
+        tokio::spawn(drain(body, 0));
         return Err(too_large());
     }
-    let deadline = arrival(&request) + state.body_timeout;
-    let body = request.into_body();
-    let collected = tokio::time::timeout_at(deadline.into(), Limited::new(body, limit).collect())
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                ServerErrorKind::Timeout,
-                format!(
-                    "the body did not arrive within {} ms",
-                    state.body_timeout.as_millis()
-                ),
-            )
-        })?;
-    let bytes = match collected {
-        Ok(collected) => collected.to_bytes(),
-        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        let frame = tokio::time::timeout_at(deadline.into(), body.frame())
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    ServerErrorKind::Timeout,
+                    format!(
+                        "the body did not arrive within {} ms",
+                        state.body_timeout.as_millis()
+                    ),
+                )
+            })?;
+        let data = match frame {
+            None => break,
+            Some(Ok(frame)) => match frame.into_data() {
+                Ok(data) => data,
+                Err(_) => continue,
+            },
+            Some(Err(error)) => {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    ErrorKind::InvalidRequest,
+                    format!("the body could not be read: {error}"),
+                ));
+            }
+        };
+        if bytes.len() + data.len() > limit {
+            let seen = (bytes.len() + data.len()) as u64;
+            tokio::spawn(drain(body, seen));
             return Err(too_large());
         }
-        Err(error) => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                ErrorKind::InvalidRequest,
-                format!("the body could not be read: {error}"),
-            ));
-        }
-    };
+        bytes.extend_from_slice(&data);
+    }
     let value = serde_json::from_slice(&bytes).map_err(|e| {
         ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -274,6 +296,24 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
         )
     })?;
     Ok((value, bytes.len()))
+}
+
+/// Reads and drops what is left of a refused body (`seen` bytes of it
+/// already read), up to [`DRAIN_BYTES`] in all and for at most
+/// [`DRAIN_TIME`]; run beside the answer, which goes out at once (the
+/// connection closes when this ends with the body unfinished).
+async fn drain(mut body: Body, mut seen: u64) {
+    let until = tokio::time::Instant::now() + DRAIN_TIME;
+    while seen < DRAIN_BYTES {
+        match tokio::time::timeout_at(until, body.frame()).await {
+            Ok(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    seen += data.len() as u64;
+                }
+            }
+            _ => return,
+        }
+    }
 }
 
 /// A body object with `"cmd"` set to `command` (a body that is not an

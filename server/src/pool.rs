@@ -13,9 +13,7 @@
 //! already running stops at its next check: nothing is computed for
 //! clients that are gone.
 
-use crate::errors::ApiError;
-use crate::schema::ServerErrorKind;
-use axum::http::StatusCode;
+use crate::schema::{HttpError, HttpErrorBody, ServerErrorKind};
 use sawah_protocol::native::Limits;
 use sawah_protocol::{Bot, ErrorKind};
 use serde_json::Value;
@@ -316,12 +314,13 @@ fn answer(bot: &Bot, request: &Value, stop: Option<&sawah_agents::search::Stop>)
         }
         Err(_) => {
             tracing::error!(%request, "a request made the bot panic");
-            let response = ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                ServerErrorKind::Internal,
-                "the bot failed on this request; it has been logged",
-            )
-            .body();
+            let response = serde_json::json!(HttpError {
+                id: None,
+                error: HttpErrorBody {
+                    kind: ServerErrorKind::Internal.into(),
+                    message: "the bot failed on this request; it has been logged".into(),
+                },
+            });
             Answer {
                 text: response.to_string(),
                 error: None,

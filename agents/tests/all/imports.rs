@@ -1,4 +1,5 @@
-//! No import circle among the files of `sawah-agents`: each file's
+//! No import circle among the files of `sawah-agents` (and none beyond a
+//! known, shrinking list in the other crates): each file's
 //! imports of the crate's other files (`crate::…`, `super::…`, the crate
 //! root's re-exports, a `mod.rs`'s uses of its children), outside tests and
 //! comments, form a graph without cycles, so every file can be read and
@@ -96,11 +97,11 @@ fn named_paths(code: &str) -> Vec<(String, Vec<String>)> {
     found
 }
 
-#[test]
-fn no_file_of_the_crate_imports_a_file_that_imports_it_back() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The import graph of the crate whose sources are under `root`: each
+/// file to the files it imports (see the module's documentation).
+fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = BTreeMap::new();
-    sources(&root, &root, &mut files);
+    sources(root, root, &mut files);
     let by_module: BTreeMap<Vec<String>, String> =
         files.keys().map(|f| (module_of(f), f.clone())).collect();
     // The deepest file a module path falls in.
@@ -111,7 +112,7 @@ fn no_file_of_the_crate_imports_a_file_that_imports_it_back() {
     };
     // The crate root's re-exports: a name to the module it comes from.
     let mut reexports: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in files["lib.rs"].lines() {
+    for line in files.get("lib.rs").map_or("", String::as_str).lines() {
         if let Some(used) = line.trim().strip_prefix("pub use ") {
             let (module, names) = used.split_once("::").unwrap_or((used, ""));
             for name in names.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
@@ -160,39 +161,171 @@ fn no_file_of_the_crate_imports_a_file_that_imports_it_back() {
         targets.remove(file);
         edges.insert(file.clone(), targets);
     }
+    edges
+}
+
+/// The import circles of a graph: its strongly connected components of
+/// more than one file (Tarjan's algorithm), each sorted, in sorted order.
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<String, usize>,
+        low: BTreeMap<String, usize>,
+        stack: Vec<String>,
+        on_stack: BTreeSet<String>,
+        found: Vec<Vec<String>>,
+    }
+    fn connect(walk: &mut Walk<'_>, file: &str) {
+        let n = walk.index.len();
+        walk.index.insert(file.to_string(), n);
+        walk.low.insert(file.to_string(), n);
+        walk.stack.push(file.to_string());
+        walk.on_stack.insert(file.to_string());
+        let next: Vec<String> = walk
+            .edges
+            .get(file)
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        for target in next {
+            if !walk.index.contains_key(&target) {
+                connect(walk, &target);
+                let low = walk.low[file].min(walk.low[&target]);
+                walk.low.insert(file.to_string(), low);
+            } else if walk.on_stack.contains(&target) {
+                let low = walk.low[file].min(walk.index[&target]);
+                walk.low.insert(file.to_string(), low);
+            }
+        }
+        if walk.low[file] == walk.index[file] {
+            let mut component = Vec::new();
+            while let Some(top) = walk.stack.pop() {
+                walk.on_stack.remove(&top);
+                let done = top == file;
+                component.push(top);
+                if done {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                walk.found.push(component);
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for file in edges.keys() {
+        if !walk.index.contains_key(file) {
+            connect(&mut walk, file);
+        }
+    }
+    walk.found.sort();
+    walk.found
+}
+
+#[test]
+fn no_file_of_the_crate_imports_a_file_that_imports_it_back() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let edges = graph(&root);
     assert!(
         edges["spec.rs"].contains("agent.rs") && edges["review.rs"].contains("strength.rs"),
         "the graph is read: {edges:?}"
     );
-    // Depth-first search for a cycle.
-    fn visit(
-        file: &str,
-        edges: &BTreeMap<String, BTreeSet<String>>,
-        done: &mut BTreeSet<String>,
-        path: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(at) = path.iter().position(|f| f == file) {
-            let mut cycle = path[at..].to_vec();
-            cycle.push(file.to_string());
-            return Some(cycle);
+    assert_eq!(circles(&edges), Vec::<Vec<String>>::new());
+}
+
+/// The import circles other crates still have, by crate: files that import
+/// each other, to be taken apart. A new circle fails the test, and so does
+/// one listed here that is gone (remove it from the list).
+const KNOWN_CIRCLES: &[(&str, &[&[&str]])] = &[
+    (
+        "engine",
+        &[&[
+            "dice.rs",
+            "export.rs",
+            "game.rs",
+            "json.rs",
+            "race/count.rs",
+            "race/index.rs",
+            "race/mod.rs",
+            "race/moves.rs",
+            "race/position.rs",
+            "race/presets.rs",
+            "race/rules.rs",
+            "senet/mod.rs",
+            "senet/moves.rs",
+        ]],
+    ),
+    ("protocol", &[&["bot.rs", "request.rs"]]),
+    ("solver", &[&["pair.rs", "plan.rs", "solve.rs"]]),
+    ("eval", &[&["gamelog.rs", "matches.rs", "pairing.rs"]]),
+    ("train", &[]),
+    ("server", &[]),
+    (
+        "cli",
+        &[
+            &["commands/describe/mod.rs", "commands/report.rs"],
+            &[
+                "commands/tournament/mod.rs",
+                "commands/tournament/run.rs",
+                "entrants.rs",
+            ],
+        ],
+    ),
+];
+
+#[test]
+fn every_crate_has_no_import_circle_beyond_the_known_ones() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut report = Vec::new();
+    for (name, known) in KNOWN_CIRCLES {
+        let found = circles(&graph(&workspace.join(name).join("src")));
+        let known: Vec<Vec<String>> = known
+            .iter()
+            .map(|c| c.iter().map(|f| f.to_string()).collect())
+            .collect();
+        if found != known {
+            report.push(format!("{name}: found {found:?}, listed {known:?}"));
         }
-        if done.contains(file) {
-            return None;
-        }
-        path.push(file.to_string());
-        for next in edges.get(file).into_iter().flatten() {
-            if let Some(cycle) = visit(next, edges, done, path) {
-                return Some(cycle);
-            }
-        }
-        path.pop();
-        done.insert(file.to_string());
-        None
     }
-    let mut done = BTreeSet::new();
-    for file in edges.keys() {
-        if let Some(cycle) = visit(file, &edges, &mut done, &mut Vec::new()) {
-            panic!("an import circle: {}", cycle.join(" -> "));
-        }
-    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn an_added_circle_is_found() {
+    let dir = std::env::temp_dir().join(format!("sawah-imports-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("room")).unwrap();
+    std::fs::write(
+        dir.join("lib.rs"),
+        "pub mod a;\npub mod room;\npub use a::Thing;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("a.rs"),
+        "use crate::room::b::helper;\npub struct Thing;\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("room/mod.rs"), "pub mod b;\n").unwrap();
+    std::fs::write(
+        dir.join("room/b.rs"),
+        "use crate::Thing;\npub fn helper() {}\n",
+    )
+    .unwrap();
+    let edges = graph(&dir);
+    assert_eq!(
+        circles(&edges),
+        vec![vec!["a.rs".to_string(), "room/b.rs".to_string()]]
+    );
+    std::fs::write(dir.join("room/b.rs"), "pub fn helper() {}\n").unwrap();
+    assert!(circles(&graph(&dir)).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,6 +16,7 @@ pub mod play;
 pub mod puzzles;
 pub mod report;
 pub mod review;
+pub mod review_text;
 pub mod serve;
 pub mod solve;
 pub mod tournament;

@@ -532,6 +532,14 @@ pub struct PuzzleArgs {
 
 /// Plays puzzles in the terminal.
 pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
+    if let Some(rating) = args.rating
+        && !(rating.is_finite() && rating.abs() <= sawah_protocol::MAX_RATING)
+    {
+        anyhow::bail!(
+            "--rating {rating}: give an Elo on the rule set's scale, from -{0} to {0}",
+            sawah_protocol::MAX_RATING
+        );
+    }
     let game = registry.resolve(&args.rules)?;
     let files = BotFiles {
         tables: Vec::new(),

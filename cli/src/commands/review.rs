@@ -41,10 +41,16 @@ pub struct ReviewArgs {
     /// The solved tables and models it reads.
     #[command(flatten)]
     pub files: BotFiles,
-    /// md (a table per player and per turn), json, or svg (the win
-    /// probability over the game, with luck and mistakes marked).
-    #[arg(long, default_value = "md")]
-    pub format: String,
+    /// text (fits 80 columns: the summary and the costly moves in the
+    /// notation `sawah play` uses; --full for every turn), md (a table per
+    /// player and per turn), json, or svg (the win probability over the
+    /// game, with luck and mistakes marked). Default: text in a terminal,
+    /// md when the output goes to a file or a pipe.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// In the text view, every turn rather than the costly moves only.
+    #[arg(long)]
+    pub full: bool,
     /// Whose chances the svg shows: light or dark.
     #[arg(long, default_value = "light")]
     pub view: String,
@@ -56,13 +62,20 @@ pub struct ReviewArgs {
 }
 
 /// Reads the game, reviews it and prints the review.
-pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
-    if !matches!(args.format.as_str(), "md" | "json" | "svg") {
-        bail!("--format {}: md, json or svg", args.format);
+pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
+    use std::io::IsTerminal;
+    let format = match args.format.take() {
+        Some(format) => format,
+        None if std::io::stdout().is_terminal() && !args.all => "text".to_string(),
+        None => "md".to_string(),
+    };
+    if !matches!(format.as_str(), "text" | "md" | "json" | "svg") {
+        bail!("--format {format}: text, md, json or svg");
     }
-    if args.all && args.format == "svg" {
-        bail!("--format svg draws one game; --all prints md or json");
+    if args.all && matches!(format.as_str(), "svg" | "text") {
+        bail!("--format {format} shows one game; --all prints md or json");
     }
+    args.format = Some(format.clone());
     let view = Player::parse(&args.view)
         .with_context(|| format!("--view {}: light or dark", args.view))?;
     let text = as_json_record(registry, &args.game, read_text(&args.game)?)?;
@@ -77,7 +90,7 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
             &args.files,
             args.reference.as_deref(),
         )?;
-        match args.format.as_str() {
+        match format.as_str() {
             "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
             _ => print!("{}", totals_markdown(&totals, &first)),
         }
@@ -90,7 +103,18 @@ pub fn run(registry: &mut Registry, args: ReviewArgs) -> Result<()> {
         .review_game(&value, reference.as_ref(), None)
         .with_context(|| args.game.display().to_string())?;
     review.players = players_of(&value);
-    match args.format.as_str() {
+    match format.as_str() {
+        "text" => {
+            let record = sawah_engine::record::Record::from_json(&value)
+                .with_context(|| args.game.display().to_string())?;
+            let game = registry.resolve(&record.rules)?;
+            print!(
+                "{}",
+                sawah_engine::with_game!(&game, g => crate::commands::review_text::terminal(
+                    g, &record, &review, args.full
+                ))
+            );
+        }
         "json" => print!("{}", review_json(&review, &value)?),
         "svg" => print!(
             "{}",
@@ -177,7 +201,7 @@ fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()
     use sawah_agents::endgame::EndgameTable;
     use sawah_agents::review::review_endgame;
     use sawah_engine::record::Record;
-    if args.format == "svg" {
+    if args.format.as_deref() == Some("svg") {
         bail!("--endgame prints md or json; the svg draws whole games");
     }
     let table = EndgameTable::open(table_path)?;
@@ -208,7 +232,7 @@ fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()
         .collect::<Result<_>>()?;
     let totals = per_agent(&reviewed, None);
     let pieces = table.pieces();
-    match args.format.as_str() {
+    match args.format.as_deref().unwrap_or("md") {
         "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
         _ => print!(
             "{}",
@@ -305,7 +329,10 @@ fn totals_table(totals: &[AgentTotals], heading: &str) -> String {
 
 /// The file's text, at most [`MAX_RECORD_BYTES`].
 pub(crate) fn read_text(path: &Path) -> Result<String> {
-    let file = std::fs::File::open(path).with_context(|| path.display().to_string())?;
+    // A FIFO or a device is refused before opening (opening a FIFO waits
+    // for a writer).
+    let file =
+        sawah_engine::files::open_regular(path).with_context(|| path.display().to_string())?;
     let mut text = String::new();
     file.take(MAX_RECORD_BYTES + 1)
         .read_to_string(&mut text)
@@ -366,7 +393,8 @@ fn players_of(record: &Value) -> Option<Players> {
 /// The game in `text`: the whole as one JSON object, or game `number` of
 /// a results.jsonl.
 fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
+    let whole = serde_json::from_str::<Value>(text);
+    if let Ok(value) = whole {
         // A review written as JSON carries its game's record.
         if value["record"].is_object() {
             return Ok(value["record"].clone());
@@ -374,6 +402,16 @@ fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
         return Ok(value);
     }
     let games = results_games(text);
+    if games.is_empty()
+        && let Err(error) = whole
+    {
+        // Neither one JSON value nor JSON lines: say what is wrong with it
+        // as the one record it most likely is.
+        bail!(
+            "{}: not a game record (JSON: {error}), an RGN game or a results file",
+            path.display()
+        );
+    }
     let line = number
         .checked_sub(1)
         .and_then(|k| games.get(k))

@@ -63,8 +63,13 @@ fn write_bots(dir: &Path) {
 }
 
 fn leftovers() -> String {
+    leftovers_marked(MARKER)
+}
+
+/// The processes whose command line holds `marker`.
+fn leftovers_marked(marker: &str) -> String {
     let output = Command::new("pgrep")
-        .args(["-af", MARKER])
+        .args(["-af", marker])
         .output()
         .expect("pgrep");
     String::from_utf8_lossy(&output.stdout)
@@ -225,6 +230,66 @@ fn hostile_bots_forfeit_with_reasons_in_bounded_time_and_memory_and_leave_nothin
         "{:?}",
         stop.elapsed()
     );
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{status:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(leftovers(), "", "processes left behind after SIGTERM");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The exit handler's list of bot process groups has a fixed size (it
+/// cannot allocate in a signal handler): a bot process past it is refused
+/// with a start failure, never started unlisted, so SIGTERM still leaves
+/// nothing behind. Shown with the limit set to one process.
+#[test]
+fn bot_processes_past_the_exit_list_are_refused_and_sigterm_leaves_none() {
+    let dir = fresh_dir("hostile-limit");
+    write_bots(&dir);
+    // A marker of its own, so the other test's checks do not see its bots.
+    let marker = "sawah-limit-marker";
+    let bots = std::fs::read_to_string(dir.join("bots.toml")).unwrap();
+    std::fs::write(dir.join("bots.toml"), bots.replace(MARKER, marker)).unwrap();
+    let leftovers = || leftovers_marked(marker);
+    let out = dir.join("limited");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args([
+            "tournament",
+            "--rules",
+            "ur-2",
+            "--agents",
+            "random,hang",
+            "--games",
+            "8",
+            "--move-time",
+            "60",
+            "--out",
+            out.to_str().unwrap(),
+            "--bots",
+            dir.join("bots.toml").to_str().unwrap(),
+        ])
+        .env("SAWAH_MAX_BOT_PROCESSES", "1")
+        .env("RAYON_NUM_THREADS", "2")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // One game waits on the one hanging process; the other game's second
+    // process is refused and forfeited.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let refused = loop {
+        let results = std::fs::read_to_string(out.join("results.jsonl")).unwrap_or_default();
+        if results.contains("bot processes would be alive at once") || Instant::now() > deadline {
+            break results;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(refused.contains("\"kind\":\"start\""), "{refused}");
+    assert_eq!(leftovers().matches("hang.py").count(), 1, "{}", leftovers());
+    // SAFETY: signalling a child we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{status:?}");
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(leftovers(), "", "processes left behind after SIGTERM");

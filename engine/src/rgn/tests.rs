@@ -214,3 +214,16 @@ fn records_and_rgn_convert_both_ways() {
     let err = to_record(&registry, "[Rules senet]\n\n1. 0 --").unwrap_err();
     assert!(err.to_string().contains("Senet"), "{err}");
 }
+
+#[test]
+fn an_unknown_word_is_quoted_short_and_escaped() {
+    let word = "Z".repeat(1_000_000);
+    let text = format!("[Rules \"ur\"]\n\n1. \u{1b}[2J{word}");
+    let registry = crate::registry::Registry::new();
+    let error = crate::rgn::to_record(&registry, &text)
+        .unwrap_err()
+        .to_string();
+    assert!(error.len() < 1_000, "{} bytes", error.len());
+    assert!(error.contains("more characters"), "{error}");
+    assert!(!error.contains('\u{1b}'));
+}

@@ -78,21 +78,35 @@ pub fn open(transport: &Transport, log: Option<Arc<BotLog>>) -> Result<Box<dyn L
 
 // ---------------------------------------------------------------- groups
 
+/// The most bot processes alive at once: every one is listed for the exit
+/// handler, which cannot allocate, so the list has a fixed size, and a
+/// bot process past it is refused (a start failure) rather than left off
+/// the list. `SAWAH_MAX_BOT_PROCESSES` may set a lower limit.
+pub const MAX_BOT_PROCESSES: usize = 16_384;
+
 /// Process groups alive now (0: a free slot), for the exit handler, which
 /// may only do async-signal-safe things: read atomics and call kill().
-static GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+static GROUPS: [AtomicI32; MAX_BOT_PROCESSES] = [const { AtomicI32::new(0) }; MAX_BOT_PROCESSES];
 
-fn register_group(pgid: i32) {
-    for slot in &GROUPS {
-        if slot
-            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+/// The limit in force: [`MAX_BOT_PROCESSES`], or the lower one
+/// `SAWAH_MAX_BOT_PROCESSES` gives.
+fn group_limit() -> usize {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("SAWAH_MAX_BOT_PROCESSES")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .map_or(MAX_BOT_PROCESSES, |n| n.clamp(1, MAX_BOT_PROCESSES))
+    })
+}
+
+/// Lists a bot's process group for the exit handler; false when the list
+/// is full (the caller then kills the group and refuses to start it).
+fn register_group(pgid: i32) -> bool {
+    GROUPS[..group_limit()].iter().any(|slot| {
+        slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
-        {
-            return;
-        }
-    }
-    // More than 1,024 live bots: the group is still killed when its link
-    // drops, only not by the signal handler.
+    })
 }
 
 fn unregister_group(pgid: i32) {
@@ -161,15 +175,31 @@ pub struct BotLog {
 }
 
 impl BotLog {
-    /// Opens (appends to) the log at `path`, creating its folder.
+    /// Opens (appends to) the log at `path`, creating its folder. A link
+    /// planted at `path` is refused (`O_NOFOLLOW`), and so is anything but
+    /// a regular file: the log is written where the operator said.
     pub fn open(path: &Path) -> std::io::Result<BotLog> {
+        use std::os::unix::fs::OpenOptionsExt;
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
-            .open(path)?;
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path)
+            .map_err(|e| {
+                if e.raw_os_error() == Some(libc::ELOOP) {
+                    std::io::Error::other(
+                        "it is a symbolic link; remove it (logs are not written through links)",
+                    )
+                } else {
+                    e
+                }
+            })?;
+        if !file.metadata()?.is_file() {
+            return Err(std::io::Error::other("it is not a regular file"));
+        }
         let written = file.metadata()?.len();
         Ok(BotLog {
             file: Mutex::new((file, written)),
@@ -278,7 +308,17 @@ impl PipeLink {
             .spawn()
             .map_err(|e| format!("could not start {program:?} in {}: {e}", dir.display()))?;
         let pgid = child.id() as i32;
-        register_group(pgid);
+        if !register_group(pgid) {
+            // SAFETY: kill() with a negative pid signals the process group.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+            let _ = child.wait();
+            return Err(format!(
+                "more than {} bot processes would be alive at once; the harness starts no process it could not stop on exit (SAWAH_MAX_BOT_PROCESSES, at most {MAX_BOT_PROCESSES})",
+                group_limit()
+            ));
+        }
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {

@@ -695,6 +695,53 @@ fn a_record_is_replayed_before_any_search() {
     );
 }
 
+/// A client that writes its whole request before it reads (Python's
+/// urllib, most HTTP libraries) gets the 413 and its JSON, not a broken
+/// pipe: the server reads and drops the rest of a refused body (up to
+/// 4 MiB, for up to 2 s) while its answer goes out, as nginx does.
+#[test]
+fn a_client_that_writes_a_too_large_body_first_then_reads_gets_the_413() {
+    let server = Server::start(json!({}));
+    for declared in [true, false] {
+        let body = vec![b' '; 2 << 20];
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let head = if declared {
+            format!(
+                "POST /v1/request HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+                body.len()
+            )
+        } else {
+            "POST /v1/request HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n".to_string()
+        };
+        stream.write_all(head.as_bytes()).unwrap();
+        if declared {
+            stream
+                .write_all(&body)
+                .unwrap_or_else(|e| panic!("writing the body (declared): {e}"));
+        } else {
+            for chunk in body.chunks(64 << 10) {
+                stream
+                    .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+                    .and_then(|()| stream.write_all(chunk))
+                    .and_then(|()| stream.write_all(b"\r\n"))
+                    .unwrap_or_else(|e| panic!("writing the body (chunked): {e}"));
+            }
+            stream.write_all(b"0\r\n\r\n").unwrap();
+        }
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(answer.contains("\"too_large\""), "{answer}");
+    }
+}
+
 #[test]
 fn refusals_at_the_http_level_are_json_and_come_at_once() {
     let server = Server::start(json!({"body_timeout_ms": 1000}));

@@ -243,8 +243,10 @@ pub fn bench_protocol(registry: Registry, args: BenchProtocolArgs) -> Result<()>
     };
     let setup = crate::commands::bot::lines::setup(&files, false, Default::default())?;
     let server = crate::commands::bot::lines::native_bot(registry, &setup)?;
-    let text = std::fs::read_to_string(&requests)
+    let bytes = sawah_engine::files::read_bounded(&requests, 256 << 20)
         .with_context(|| format!("requests {}", requests.display()))?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("requests {}: not UTF-8 text", requests.display()))?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     for (line, micros) in measure::protocol_latency(&server, &lines, warmup)
         .into_iter()

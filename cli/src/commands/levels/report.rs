@@ -1,10 +1,9 @@
-//! Stages `puzzles`, `verify` and `report`: the puzzle set, hard measured
-//! against perfect play on a seed no other stage used (with its latency),
-//! and the report, in Markdown and JSON, with the command behind every
-//! figure.
+//! Stages `puzzles` and `verify`: the puzzle set, and hard measured
+//! against perfect play on a seed no other stage used (with its latency);
+//! and the findings the report (`report_text`) tells.
 
 use super::calibrate::{Calibration, Check};
-use super::folder::{puzzles_name, report_json_name, report_md_name};
+use super::folder::puzzles_name;
 use super::networks::Network;
 use super::plan::{GAP_BAND, Route};
 use super::search::{Chosen, luck_match};
@@ -13,7 +12,6 @@ use crate::commands::puzzles::{GenerateArgs, generate_set};
 use anyhow::Result;
 use sawah_agents::manifest::PuzzleFile;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 /// The puzzle set made.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -259,98 +257,6 @@ pub struct Findings<'a> {
     pub puzzles: &'a Puzzles,
     /// Hard on a fresh seed.
     pub verify: &'a Verify,
-}
-
-/// Runs the report stage: the variant report, the levels report in
-/// Markdown and JSON, and hard's figures in the manifest. Returns the
-/// report's files in the staging folder.
-pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
-    let mut inputs = build.base_inputs();
-    inputs.insert("games".into(), build.plan.report_games.to_string());
-    let variant = build.stage("report", &inputs, |build, _dir| {
-        let args = crate::commands::describe::RulesArgs {
-            name: Some(build.name().to_string()),
-            json: true,
-            report: true,
-            table: build.table.clone(),
-            games: build.plan.report_games,
-            seed: build.seed_for("report"),
-            models: Some(build.staging.dir.clone()),
-        };
-        let report = crate::commands::report::variant_report(build.registry, &args)?;
-        Ok((report, Vec::new()))
-    })?;
-    put_hard_figures(build, findings.verify);
-    build.staging.write_manifest(&build.entries)?;
-    // The figures were measured on the staging folder, which holds the
-    // rule set's files as the models folder will: the commands name that.
-    let (staged, out) = (
-        build.staging.dir.display().to_string(),
-        build.args.out.display().to_string(),
-    );
-    let json = serde_json::to_string(&levels_json(build, findings, &variant))?;
-    let json: serde_json::Value = serde_json::from_str(&json.replace(&staged, &out))?;
-    let markdown = super::report_text::markdown(build, findings, &variant).replace(&staged, &out);
-    let (md_name, json_name) = (report_md_name(build.name()), report_json_name(build.name()));
-    build.staging.put_bytes(&md_name, markdown.as_bytes())?;
-    let mut text = serde_json::to_string_pretty(&json)?;
-    text.push('\n');
-    build.staging.put_bytes(&json_name, text.as_bytes())?;
-    Ok(vec![md_name, json_name])
-}
-
-/// Hard's measured figures in its manifest entry.
-fn put_hard_figures(build: &mut Build, verify: &Verify) {
-    if let Some(hard) = build.entries.levels.iter_mut().find(|l| l.level == "hard")
-        && let Some(measured) = hard.measured.as_object_mut()
-    {
-        if let Some((score, low, high)) = verify.adjusted {
-            measured.insert("score_vs_perfect".into(), json!(score));
-            measured.insert("score_vs_perfect_ci".into(), json!([low, high]));
-            measured.insert("score_vs_perfect_luck_adjusted".into(), json!(true));
-        } else {
-            measured.insert(format!("score_vs_{}", verify.opponent), json!(verify.raw.0));
-        }
-        measured.insert("choose_p99_ms".into(), json!(verify.latency_ms.1));
-    }
-}
-
-/// The report as JSON.
-fn levels_json(build: &Build, f: &Findings, variant: &serde_json::Value) -> serde_json::Value {
-    let gaps = f.check.gaps();
-    json!({
-        "rules": build.name(),
-        "seed": build.args.seed,
-        "route": match &build.plan.route {
-            Route::Exact { states } => json!({"exact": true, "states": states}),
-            Route::SelfPlay { reason } => json!({"exact": false, "reason": reason}),
-        },
-        "code_version": sawah_train::neural::run::code_version(),
-        "levels": build.entries.levels.iter().map(|l| json!({
-            "level": l.level, "spec": l.spec, "measured": l.measured,
-        })).collect::<Vec<_>>(),
-        "networks": [
-            {"stage": f.small.stage, "hidden": f.small.hidden, "passes": f.small.passes,
-             "init": f.small.init, "loss_vs_perfect_pp": f.small.loss_vs_perfect_pp,
-             "parameters": f.small.parameters, "bytes": f.small.bytes},
-            {"stage": f.hard.stage, "hidden": f.hard.hidden, "passes": f.hard.passes,
-             "init": f.hard.init, "loss_vs_perfect_pp": f.hard.loss_vs_perfect_pp,
-             "parameters": f.hard.parameters, "bytes": f.hard.bytes},
-        ],
-        "hard_search": f.search,
-        "calibration": f.calibration,
-        "check": {
-            "tournament": f.check.tournament,
-            "gaps": gaps.map(|(a, b)| [a, b]),
-            "gaps_in_band": gaps.map(|(a, b)| in_band(a) && in_band(b)),
-            "dial": f.check.dial.iter().map(|(target, elo, low, high)| json!({
-                "target": target, "elo": elo, "low": low, "high": high, "error": elo - target,
-            })).collect::<Vec<_>>(),
-        },
-        "verify": f.verify,
-        "puzzles": f.puzzles,
-        "variant": variant,
-    })
 }
 
 /// Whether a gap between levels lies in the shipped sets' band.

@@ -1,9 +1,13 @@
-//! The levels report for people (Markdown): every figure with the command
-//! that measures it again.
+//! Stage `report`: the levels report, for people (Markdown: every figure
+//! with the command that measures it again) and as JSON, and hard's
+//! figures in the manifest.
 
+use super::folder::{report_json_name, report_md_name};
 use super::plan::{Route, SEARCH_TARGET};
-use super::report::{Findings, in_band};
+use super::report::{Findings, Verify, in_band};
 use super::stages::Build;
+use anyhow::Result;
+use serde_json::json;
 use std::fmt::Write as _;
 
 /// The hard target against perfect play (luck-adjusted), as the issue of
@@ -251,4 +255,96 @@ fn puzzles_section(out: &mut String, f: &Findings) {
         let _ = writeln!(out, "`{command}`");
     }
     out.push('\n');
+}
+
+/// Runs the report stage: the variant report, the levels report in
+/// Markdown and JSON, and hard's figures in the manifest. Returns the
+/// report's files in the staging folder.
+pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
+    let mut inputs = build.base_inputs();
+    inputs.insert("games".into(), build.plan.report_games.to_string());
+    let variant = build.stage("report", &inputs, |build, _dir| {
+        let args = crate::commands::describe::RulesArgs {
+            name: Some(build.name().to_string()),
+            json: true,
+            report: true,
+            table: build.table.clone(),
+            games: build.plan.report_games,
+            seed: build.seed_for("report"),
+            models: Some(build.staging.dir.clone()),
+        };
+        let report = crate::commands::report::variant_report(build.registry, &args)?;
+        Ok((report, Vec::new()))
+    })?;
+    put_hard_figures(build, findings.verify);
+    build.staging.write_manifest(&build.entries)?;
+    // The figures were measured on the staging folder, which holds the
+    // rule set's files as the models folder will: the commands name that.
+    let (staged, out) = (
+        build.staging.dir.display().to_string(),
+        build.args.out.display().to_string(),
+    );
+    let json = serde_json::to_string(&levels_json(build, findings, &variant))?;
+    let json: serde_json::Value = serde_json::from_str(&json.replace(&staged, &out))?;
+    let markdown = markdown(build, findings, &variant).replace(&staged, &out);
+    let (md_name, json_name) = (report_md_name(build.name()), report_json_name(build.name()));
+    build.staging.put_bytes(&md_name, markdown.as_bytes())?;
+    let mut text = serde_json::to_string_pretty(&json)?;
+    text.push('\n');
+    build.staging.put_bytes(&json_name, text.as_bytes())?;
+    Ok(vec![md_name, json_name])
+}
+
+/// Hard's measured figures in its manifest entry.
+fn put_hard_figures(build: &mut Build, verify: &Verify) {
+    if let Some(hard) = build.entries.levels.iter_mut().find(|l| l.level == "hard")
+        && let Some(measured) = hard.measured.as_object_mut()
+    {
+        if let Some((score, low, high)) = verify.adjusted {
+            measured.insert("score_vs_perfect".into(), json!(score));
+            measured.insert("score_vs_perfect_ci".into(), json!([low, high]));
+            measured.insert("score_vs_perfect_luck_adjusted".into(), json!(true));
+        } else {
+            measured.insert(format!("score_vs_{}", verify.opponent), json!(verify.raw.0));
+        }
+        measured.insert("choose_p99_ms".into(), json!(verify.latency_ms.1));
+    }
+}
+
+/// The report as JSON.
+fn levels_json(build: &Build, f: &Findings, variant: &serde_json::Value) -> serde_json::Value {
+    let gaps = f.check.gaps();
+    json!({
+        "rules": build.name(),
+        "seed": build.args.seed,
+        "route": match &build.plan.route {
+            Route::Exact { states } => json!({"exact": true, "states": states}),
+            Route::SelfPlay { reason } => json!({"exact": false, "reason": reason}),
+        },
+        "code_version": sawah_train::neural::run::code_version(),
+        "levels": build.entries.levels.iter().map(|l| json!({
+            "level": l.level, "spec": l.spec, "measured": l.measured,
+        })).collect::<Vec<_>>(),
+        "networks": [
+            {"stage": f.small.stage, "hidden": f.small.hidden, "passes": f.small.passes,
+             "init": f.small.init, "loss_vs_perfect_pp": f.small.loss_vs_perfect_pp,
+             "parameters": f.small.parameters, "bytes": f.small.bytes},
+            {"stage": f.hard.stage, "hidden": f.hard.hidden, "passes": f.hard.passes,
+             "init": f.hard.init, "loss_vs_perfect_pp": f.hard.loss_vs_perfect_pp,
+             "parameters": f.hard.parameters, "bytes": f.hard.bytes},
+        ],
+        "hard_search": f.search,
+        "calibration": f.calibration,
+        "check": {
+            "tournament": f.check.tournament,
+            "gaps": gaps.map(|(a, b)| [a, b]),
+            "gaps_in_band": gaps.map(|(a, b)| in_band(a) && in_band(b)),
+            "dial": f.check.dial.iter().map(|(target, elo, low, high)| json!({
+                "target": target, "elo": elo, "low": low, "high": high, "error": elo - target,
+            })).collect::<Vec<_>>(),
+        },
+        "verify": f.verify,
+        "puzzles": f.puzzles,
+        "variant": variant,
+    })
 }

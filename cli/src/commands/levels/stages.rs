@@ -5,7 +5,7 @@
 use super::folder::{Entries, RulesSource, Staging};
 use super::plan::Plan;
 use super::work::{Inputs, Met, Work};
-use super::{BuildArgs, calibrate, networks, report, search, solve};
+use super::{BuildArgs, calibrate, networks, report, report_text, search, solve};
 use anyhow::Result;
 use sawah_agents::manifest::RuleFile;
 use sawah_engine::{Registry, with_game};
@@ -143,7 +143,7 @@ pub fn run_all(
     let check = calibrate::check(&mut build, &calibration)?;
     let puzzles = report::puzzles(&mut build)?;
     let verify = report::verify(&mut build)?;
-    let extra_files = report::report(
+    let extra_files = report_text::report(
         &mut build,
         &report::Findings {
             small: &small,

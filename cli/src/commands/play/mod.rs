@@ -292,7 +292,7 @@ pub(crate) fn check_output(path: &std::path::Path) -> Result<()> {
 
 /// Asks whether to review the game; no on end of input.
 fn offered(input: &mut impl io::BufRead) -> Result<bool> {
-    println!("\nReview the game, move by move? [y/N]");
+    println!("\nReview the game (your decisions and luck, your costliest moves)? [y/N]");
     let mut line = String::new();
     input.read_line(&mut line)?;
     Ok(matches!(line.trim(), "y" | "Y" | "yes"))

@@ -15,7 +15,7 @@ pub struct SolveArgs {
     pub rules: String,
     /// Senet only (it is not solved whole): solve its endgames, every
     /// position with at most this many pieces per side on the board (1 to
-    /// 5; 3 is 12.2 million positions, 4 about 470 million).
+    /// 5; 3 is 12,230,750 positions, 4 is 437,373,650).
     /// (--memory and --no-extrapolation are the race solver's.)
     #[arg(long, value_name = "K", conflicts_with_all = ["memory", "no_extrapolation"])]
     pub pieces: Option<u8>,

@@ -5,6 +5,7 @@ pub mod run;
 
 use anyhow::{Context, Result};
 use sawah_engine::registry::Registry;
+use sawah_eval::tournament::Shard;
 use std::path::PathBuf;
 
 use run::TournamentArgs;
@@ -50,7 +51,9 @@ pub struct TournamentCommandArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Play shard K of N: a disjoint, deterministic share of the schedule
-    /// (merge the folders with `sawah elo`).
+    /// (merge the folders with `sawah elo`). `auto` (or `auto/N`) reads K
+    /// and N from a Slurm job array or a Kubernetes Indexed Job
+    /// (docs/tournaments.md).
     #[arg(long, default_value = "1/1", value_name = "K/N")]
     pub shard: String,
     /// The shipped models' folder, where levels (easy, medium, hard)
@@ -179,8 +182,7 @@ pub fn tournament_command(
         .parse()
         .map_err(anyhow::Error::msg)
         .context("--format")?;
-    let shard = shard
-        .parse()
+    let shard = Shard::resolve(&shard, |name| std::env::var(name).ok())
         .map_err(anyhow::Error::msg)
         .context("--shard")?;
     let anchor_given = anchor.is_some();

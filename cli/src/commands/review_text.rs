@@ -1,0 +1,212 @@
+//! `sawah review` in a terminal: a view that fits 80 columns. The summary
+//! per player, then the costly moves (mistakes and blunders) in the
+//! notation `sawah play` uses (`5 -> 8`, `enter -> 3`, `14 -> off`), or
+//! with `--full` every turn on a line of its own. Files get the Markdown
+//! or JSON (`--format md|json`), which are unchanged.
+
+use crate::render::{Render, wrap};
+use sawah_agents::review::{Class, Review};
+use sawah_engine::record::{Record, ReplayStep, move_token, replay_from};
+use sawah_engine::{Codec, Player};
+use std::fmt::Write as _;
+
+/// The widest line the view writes.
+pub const COLUMNS: usize = 80;
+
+/// The played and best moves of every turn, in `play`'s notation, found
+/// by replaying the record (`None` for a turn whose move is not found:
+/// the view then writes the recorded token).
+fn notations<G: Render + Codec>(
+    game: &G,
+    record: &Record,
+    review: &Review,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let Ok(start) = record.start_position(game) else {
+        return out;
+    };
+    let mut k = 0;
+    let _ = replay_from(game, start, &record.moves, |step: ReplayStep<'_, G>| {
+        let shown = |mv: Option<G::Move>| match mv {
+            Some(mv) => game.describe_move(mv),
+            None => "pass".to_string(),
+        };
+        let played = shown(step.played);
+        let best = review
+            .turns
+            .get(k)
+            .and_then(|turn| {
+                step.legal
+                    .iter()
+                    .find(|&&mv| move_token(game, step.roll, Some(mv)) == turn.best)
+                    .map(|&mv| game.describe_move(mv))
+            })
+            .unwrap_or_else(|| played.clone());
+        out.push((played, best));
+        k += 1;
+    });
+    out
+}
+
+/// The review as a terminal shows it (see the module's documentation).
+pub fn terminal<G: Render + Codec>(
+    game: &G,
+    record: &Record,
+    review: &Review,
+    full: bool,
+) -> String {
+    let moves = notations(game, record, review);
+    let mut out = String::new();
+    let winner = review
+        .winner
+        .map_or("nobody yet".to_string(), |w| review.player_name(w));
+    let _ = writeln!(
+        out,
+        "{}",
+        wrap(
+            &format!(
+                "Review of a game of {} (won by {winner}). Reference: {}. Losses and luck in points of win probability.",
+                review.rules, review.reference
+            ),
+            ""
+        )
+    );
+    for player in Player::BOTH {
+        let s = review.summary(player);
+        let _ = writeln!(
+            out,
+            "\n{}",
+            wrap(
+                &format!(
+                    "{}: {} decisions, {:.2} lost a decision ({:.1} in all); {} best, {} good, {} inaccuracies, {} mistakes, {} blunders; luck {:+.1}.{}",
+                    review.player_name(player),
+                    s.decisions,
+                    s.mean_loss_pp,
+                    s.total_loss_pp,
+                    s.best,
+                    s.good,
+                    s.inaccuracies,
+                    s.mistakes,
+                    s.blunders,
+                    s.luck_pp + 0.0,
+                    s.strength
+                        .as_ref()
+                        .map(|e| format!(" It {}.", e.text))
+                        .unwrap_or_default()
+                ),
+                "  "
+            )
+        );
+    }
+    let shown = |k: usize, token: &str, best: bool| -> String {
+        moves
+            .get(k)
+            .map(|(played, better)| if best { better.clone() } else { played.clone() })
+            .unwrap_or_else(|| token.to_string())
+    };
+    let turns: Vec<(usize, &sawah_agents::review::Turn)> = review
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| full || matches!(t.class, Class::Mistake | Class::Blunder))
+        .collect();
+    if turns.is_empty() {
+        let _ = writeln!(out, "\nNo mistakes or blunders on either side.");
+    } else {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            if full {
+                "Every turn: roll, move played, best move, loss, class, luck."
+            } else {
+                "The costly moves (mistakes and blunders); --full shows every turn:"
+            }
+        );
+    }
+    for (k, t) in turns {
+        let played = shown(k, &t.played, false);
+        let best = shown(k, &t.best, true);
+        let line = if t.class == Class::Forced {
+            format!(
+                "{:>4} {:<5} rolled {}: {played} (forced)",
+                t.turn, t.player, t.roll
+            )
+        } else if t.loss_pp > 0.0 {
+            format!(
+                "{:>4} {:<5} rolled {}: {played}, best {best}: -{:.1} {}, luck {:+.1}",
+                t.turn,
+                t.player,
+                t.roll,
+                t.loss_pp,
+                t.class.name(),
+                t.luck_pp + 0.0
+            )
+        } else {
+            format!(
+                "{:>4} {:<5} rolled {}: {played} ({}), luck {:+.1}",
+                t.turn,
+                t.player,
+                t.roll,
+                t.class.name(),
+                t.luck_pp + 0.0
+            )
+        };
+        let _ = writeln!(out, "{}", wrap(&line, "           "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_fits_80_columns_and_moves_read_as_play_writes_them() {
+        use crate::commands::bot::lines::{BotFiles, native_bot, setup};
+        use sawah_engine::DiceSource;
+        let game = sawah_engine::race::preset("ur").unwrap();
+        let mut dice = DiceSource::from_seed(5);
+        let mut position = game.start();
+        let mut tokens = Vec::new();
+        while game.winner(&position).is_none() {
+            let roll = dice.roll(game.dice());
+            let moves = game.legal_moves(&position, roll);
+            let played = (!moves.is_empty()).then(|| moves[dice.below(moves.len())]);
+            tokens.push(move_token(&game, roll, played));
+            position = match played {
+                Some(mv) => game.apply(&position, mv).position,
+                None => game.pass(&position),
+            };
+        }
+        let value = serde_json::json!({"rules": "ur", "moves": tokens});
+        let record = Record::from_json(&value).unwrap();
+        let files = BotFiles::default();
+        let setup = setup(&files, false, sawah_protocol::native::Limits::NONE).unwrap();
+        let bot = native_bot(sawah_engine::registry::Registry::new(), &setup).unwrap();
+        let review = bot
+            .review_game(&value, Some(&serde_json::json!("heuristic")), None)
+            .unwrap();
+        for full in [false, true] {
+            let text = terminal(&game, &record, &review, full);
+            for line in text.lines() {
+                let width = line.chars().count();
+                assert!(width <= COLUMNS, "{width} columns: {line}");
+            }
+            let turns: Vec<&str> = text.lines().filter(|l| l.contains(" rolled ")).collect();
+            for line in &turns {
+                assert!(line.contains(" -> ") || line.contains("pass"), "{line}");
+            }
+            if full {
+                assert_eq!(turns.len(), review.turns.len(), "{text}");
+            } else {
+                let costly = review
+                    .turns
+                    .iter()
+                    .filter(|t| matches!(t.class, Class::Mistake | Class::Blunder))
+                    .count();
+                assert!(costly > 0, "a random player makes mistakes");
+                assert_eq!(turns.len(), costly, "{text}");
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The cluster recipe of docs/tournaments.md, run for real: a single-node
+# Slurm (munged, slurmctld, slurmd on this machine, started here and
+# stopped at the end) runs the documented sbatch script as a 4-task job
+# array with `--shard auto`; `sawah elo` merges the shards; the merged
+# games must be the unsharded run's, game for game, and so must the table.
+# A luck-adjusted tournament is sharded and merged too: the merge keeps
+# the luck reference.
+#
+#   scripts/slurm-test.sh [SAWAH_BINARY]
+#
+# Installs Debian's slurm-wlm and munge with apt-get when they are missing
+# (as root). Everything else lives in a temporary folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sawah="$(realpath "${1:-${SAWAH_BIN:-target/release/sawah}}")"
+[ -x "$sawah" ] || { echo "no sawah binary at $sawah" >&2; exit 1; }
+
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "needs slurm-wlm and munge (apt-get install slurm-wlm munge)" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
+fi
+
+work="$(mktemp -d /tmp/sawah-slurm.XXXXXX)"
+host="$(hostname -s)"
+cleanup() {
+  [ -f "$work/slurmd.pid" ] && kill "$(cat "$work/slurmd.pid")" 2>/dev/null || true
+  [ -f "$work/slurmctld.pid" ] && kill "$(cat "$work/slurmctld.pid")" 2>/dev/null || true
+  [ -f "$work/munged.pid" ] && kill "$(cat "$work/munged.pid")" 2>/dev/null || true
+  sleep 1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# munge: a key of our own, its socket in the work folder.
+mkdir -p "$work/munge" "$work/spool/ctld" "$work/spool/d" "$work/results"
+chmod 700 "$work/munge"
+dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 status=none
+chmod 400 "$work/munge/munge.key"
+munged --key-file="$work/munge/munge.key" --socket="$work/munge/socket" \
+  --pid-file="$work/munged.pid" --log-file="$work/munge/log" --seed-file="$work/munge/seed" -f
+
+cpus=$(nproc)
+memory=$(( $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) / 2 ))
+cat > "$work/slurm.conf" <<CONF
+ClusterName=sawah-test
+SlurmctldHost=$host
+AuthType=auth/munge
+AuthInfo=socket=$work/munge/socket
+CredType=cred/munge
+SlurmUser=$(id -un)
+SlurmdUser=$(id -un)
+SlurmctldPort=16817
+SlurmdPort=16818
+StateSaveLocation=$work/spool/ctld
+SlurmdSpoolDir=$work/spool/d
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+JobCompType=jobcomp/none
+JobAcctGatherType=jobacct_gather/none
+NodeName=$host CPUs=$cpus RealMemory=$memory State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF="$work/slurm.conf"
+slurmctld -f "$SLURM_CONF"
+slurmd -f "$SLURM_CONF"
+for _ in $(seq 1 60); do
+  sinfo -h -o %T 2>/dev/null | grep -Eq '^(idle|mixed)' && break
+  sleep 0.5
+done
+sinfo
+
+# The documented script (docs/tournaments.md), on the tiny ur-2 and with
+# this test's folders; one core a task.
+cat > "$work/tournament.sbatch" <<SBATCH
+#!/bin/bash
+#SBATCH --job-name=sawah-test
+#SBATCH --array=1-4
+#SBATCH --cpus-per-task=1
+#SBATCH --output=$work/task-%a.out
+export RAYON_NUM_THREADS=\$SLURM_CPUS_PER_TASK
+"$sawah" tournament --rules ur-2 --agents random,heuristic,expectiminimax:depth=1 \\
+    --games 40 --seed 2026 --shard auto \$EXTRA \\
+    --out $work/results/\$RUN/shard-\${SLURM_ARRAY_TASK_ID}
+SBATCH
+
+run() {  # NAME EXTRA_FLAGS: the array, its merge, the unsharded run, compared
+  local name=$1 extra=$2
+  RUN=$name EXTRA="$extra" sbatch --wait --export=ALL,RUN="$name",EXTRA="$extra" "$work/tournament.sbatch"
+  ls -d "$work/results/$name"/shard-* | wc -l | grep -qx 4
+  local luck_flag=""
+  [ -n "$extra" ] && luck_flag="--luck-adjusted"
+  "$sawah" elo "$work/results/$name"/shard-* $luck_flag --out "$work/results/$name/merged" >/dev/null
+  "$sawah" tournament --rules ur-2 --agents random,heuristic,expectiminimax:depth=1 \
+    --games 40 --seed 2026 $extra --out "$work/results/$name/whole" >/dev/null
+  # The same games: every game line of the shards is one of the whole run's.
+  diff <(cat "$work/results/$name"/shard-*/results.jsonl | grep -v '"kind"' | sort) \
+       <(grep -v '"kind"' "$work/results/$name/whole/results.jsonl" | sort)
+  # The same table (the Command line aside).
+  diff <(grep -v '^Command' "$work/results/$name/merged/elo.md") \
+       <(grep -v '^Command' "$work/results/$name/whole/elo.md")
+  echo "$name: 4 shards merged into the unsharded run's $(grep -vc '"kind"' "$work/results/$name/whole/results.jsonl") games and table"
+}
+run plain ""
+run luck "--luck-adjusted --reference heuristic"
+grep -q '"luck"' "$work/results/luck/merged/elo.json"
+echo "PASS: the Slurm job array's shards merge into the unsharded results"
