@@ -99,7 +99,7 @@ SBATCH
 
 run() {  # NAME EXTRA_FLAGS: the array, its merge, the unsharded run, compared
   local name=$1 extra=$2
-  RUN=$name EXTRA="$extra" sbatch --wait --export=ALL,RUN="$name",EXTRA="$extra" "$work/tournament.sbatch"
+  RUN=$name EXTRA="$extra" timeout 600 sbatch --wait --export=ALL,RUN="$name",EXTRA="$extra" "$work/tournament.sbatch"
   ls -d "$work/results/$name"/shard-* | wc -l | grep -qx 4
   local luck_flag=""
   [ -n "$extra" ] && luck_flag="--luck-adjusted"

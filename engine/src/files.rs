@@ -74,6 +74,26 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// [`std::fs::create_dir_all`], with a clear error for the case it words
+/// badly: a path that is a symbolic link to nothing (std says only "File
+/// exists").
+pub fn create_dir_all(path: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(path).map_err(|error| {
+        let dangling = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+            && std::fs::metadata(path).is_err();
+        if dangling {
+            let target = std::fs::read_link(path)
+                .map(|t| t.display().to_string())
+                .unwrap_or_else(|_| "?".into());
+            std::io::Error::other(format!(
+                "it is a symbolic link to {target}, which does not exist"
+            ))
+        } else {
+            error
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +125,23 @@ mod tests {
         assert!(made.success());
         let error = read_bounded(&fifo, 10).unwrap_err();
         assert!(error.to_string().contains("a FIFO"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_nothing_is_named_as_such() {
+        let dir = std::env::temp_dir().join(format!("sawah-files-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let link = dir.join("out");
+        std::os::unix::fs::symlink(dir.join("nowhere"), &link).unwrap();
+        let error = create_dir_all(&link).unwrap_err().to_string();
+        assert!(
+            error.contains("symbolic link to") && error.contains("does not exist"),
+            "{error}"
+        );
+        create_dir_all(&dir.join("made/deeper")).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -9,7 +9,6 @@ use crate::stats::Z95;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 
 /// One agent's row.
@@ -698,7 +697,7 @@ impl EloTable {
     /// Writes `elo.md`, `elo.csv`, `crosstable.csv`, `elo.json` and
     /// `elo.svg` into `dir`, each atomically.
     pub fn write(&self, dir: &Path, heading: &str) -> Result<(), std::io::Error> {
-        fs::create_dir_all(dir)?;
+        sawah_engine::files::create_dir_all(dir)?;
         let json = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         let svg = self.svg().map_err(std::io::Error::other)?;
         for (name, content) in [

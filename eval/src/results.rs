@@ -19,7 +19,7 @@ use crate::luck::{GameLuck, LuckReference};
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
 use serde::{Deserialize, Serialize};
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -357,7 +357,7 @@ pub fn open_for_run(
     dir: &Path,
     header: &Header,
 ) -> Result<(ResultsWriter, Vec<GameRecord>, u64), ResultsError> {
-    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    sawah_engine::files::create_dir_all(dir).map_err(io_error(dir))?;
     let lock = lock_folder(dir)?;
     let path = dir.join(RESULTS_FILE);
     if !path.exists() {
@@ -537,6 +537,7 @@ impl ResultsWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn header() -> Header {
         Header {

@@ -44,7 +44,7 @@ pub fn save(
     residual: f64,
     value: impl Fn(u64) -> f64,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    sawah_engine::files::create_dir_all(dir)?;
     let header = header(rules, index, pair, residual);
     // Streamed: the largest 7-piece pair is 1 GB of values.
     sawah_agents::files::write_atomically_with(&file(dir, pair), |out| {

@@ -38,7 +38,8 @@ pub fn run(registry: &Registry, args: ExportGamesArgs) -> Result<()> {
     let text = crate::commands::review::read_text(&path)?;
     let games = crate::commands::review::all_games(&path, &text)?;
     if let Some(out) = &args.out {
-        std::fs::create_dir_all(out).with_context(|| format!("--out {}", out.display()))?;
+        sawah_engine::files::create_dir_all(out)
+            .with_context(|| format!("--out {}", out.display()))?;
     }
     for (k, game) in games.iter().enumerate() {
         let written = export(registry, game, extension)

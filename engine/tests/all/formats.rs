@@ -204,3 +204,75 @@ fn rule_set_digests_are_the_stored_ones() {
         });
     }
 }
+
+/// Arbitrary JSON for the game-record reader: objects with the record's
+/// keys (and others), holding values of every shape.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(serde_json::Value::from),
+        prop::sample::select(vec![
+            "ur",
+            "senet",
+            "2:0-2",
+            "0:pass",
+            "3:1-4",
+            "x",
+            "",
+            "ur light 7/-/0 7/-/0",
+            "pass",
+        ])
+        .prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "rules", "moves", "turns", "start", "roll", "move", "from", "to", "light",
+                    ]),
+                    inner
+                ),
+                0..5
+            )
+            .prop_map(|fields| {
+                serde_json::Value::Object(
+                    fields
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect(),
+                )
+            }),
+        ]
+    })
+}
+
+proptest! {
+    // SAWAH_FUZZ_CASES runs it longer by hand (docs/bots.md).
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("SAWAH_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(2000)
+    ))]
+
+    /// Any JSON is read as a game record or refused with a reason, never a
+    /// panic; a record that is read replays or names the move that does not.
+    #[test]
+    fn any_json_is_a_record_or_is_refused_with_a_reason(value in json_value()) {
+        match sawah_engine::record::Record::from_json(&value) {
+            Ok(record) => {
+                if let Some(rules) = race::preset(&record.rules)
+                    && let Ok(start) = record.start_position(&rules)
+                    && let Err(e) =
+                        sawah_engine::record::replay_from(&rules, start, &record.moves, |_| {})
+                {
+                    prop_assert!(e.number >= 1 && e.number <= record.moves.len());
+                }
+            }
+            Err(reason) => prop_assert!(!reason.to_string().is_empty()),
+        }
+    }
+}

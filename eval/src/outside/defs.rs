@@ -511,4 +511,42 @@ bot = { agent = "expectiminimax", depth = 2 }
             .to_string();
         assert!(e.contains("/no/such/bots.toml"), "{e}");
     }
+
+    proptest::proptest! {
+        // SAWAH_FUZZ_CASES runs it longer by hand (docs/bots.md).
+        #![proptest_config(proptest::test_runner::Config::with_cases(
+            std::env::var("SAWAH_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(2000)
+        ))]
+
+        /// Any bots file assembled from the format's pieces (and stray
+        /// bytes) loads or is refused with a reason: never a panic, and a
+        /// file that loads holds only names and addresses the rules allow.
+        #[test]
+        fn any_bots_file_loads_or_is_refused_with_a_reason(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "[[bot]]\n", "name = \"a\"\n", "name = \"A\"\n", "name = \"..\"\n",
+                "name = \"b-1.x\"\n", "name = \"\u{1b}[2J\"\n", "command = [\"x\"]\n",
+                "command = []\n", "url = \"http://127.0.0.1:8080\"\n", "url = \"http://\"\n",
+                "url = \"http://[::1\"\n", "url = \"http://u:p@h:99999\"\n",
+                "url = \"http://h:1/p?q\"\n", "dir = \"..\"\n", "env = { A = \"1\" }\n",
+                "bot = \"hard\"\n", "bot = { agent = \"random\" }\n", "shell = true\n",
+                "[", "]", "\"", "=", "\n", "\u{0}",
+            ]), 0..24),
+        ) {
+            let text: String = pieces.concat();
+            match BotDefs::parse(&text, Path::new(".")) {
+                Ok(defs) => {
+                    for name in defs.names() {
+                        proptest::prop_assert!(name_problem(&name).is_none(), "{name:?}");
+                    }
+                    for def in &defs.bots {
+                        if let Transport::Url(url) = &def.transport {
+                            proptest::prop_assert!(checked_url(&def.name, url).is_ok(), "{url}");
+                        }
+                    }
+                }
+                Err(reason) => proptest::prop_assert!(!reason.is_empty()),
+            }
+        }
+    }
 }

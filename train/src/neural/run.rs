@@ -754,7 +754,7 @@ where
                 .map_err(|e| TrainError::Config(format!("evaluation opponent {opponent}: {e}")))?;
         }
         let folder = &options.folder;
-        fs::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
+        sawah_engine::files::create_dir_all(&folder.dir).map_err(|e| file_error(&folder.dir, e))?;
         let lock = folder.lock()?;
         let record = open_record(game, folder, options.resume, &options.config)?;
         let config = record.config.clone();
