@@ -7,6 +7,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod bits;
+pub mod census;
 pub mod combinatorics;
 pub mod dice;
 pub mod export;

@@ -54,6 +54,14 @@ pub const DARK_TAG: &str = "Dark";
 /// A turn longer than this many characters breaks onto another line, as
 /// RoyalUr's writer does.
 const MAX_TURN_LINE: usize = 60;
+/// The most tags one game may have; a game with more is refused (a game
+/// of RGN needs a handful: Rules, Light, Dark, Seed, Result, …).
+pub const MAX_TAGS: usize = 1_000;
+/// The longest tag line, in bytes.
+pub const MAX_TAG_LINE: usize = 4_096;
+/// The most moves (rolls) one game may have: a game stops at 100,000
+/// rolls in tournaments.
+pub const MAX_ACTIONS: usize = 100_000;
 
 /// A game read from RGN: its tags in order and its moves as record tokens
 /// (`ROLL:FROM-TO`, `ROLL:pass`; see [`crate::record`]).
@@ -347,6 +355,17 @@ fn parse_tags(text: &str) -> Result<(Vec<(String, String)>, usize), RgnError> {
             line: k + 1,
             message: message.to_string(),
         };
+        if tags.len() >= MAX_TAGS {
+            return Err(syntax(&format!(
+                "more than {MAX_TAGS} tags; a game has at most {MAX_TAGS}"
+            )));
+        }
+        if line.len() > MAX_TAG_LINE {
+            return Err(syntax(&format!(
+                "a tag of {} bytes; a tag line has at most {MAX_TAG_LINE}",
+                line.len()
+            )));
+        }
         let inner = inner
             .strip_suffix(']')
             .ok_or_else(|| syntax("a tag is [KEY VALUE] on one line"))?;
@@ -444,6 +463,11 @@ fn parse_actions(text: &str, first_line: usize) -> Result<Vec<Read>, RgnError> {
                     .map_err(|_| syntax(format!("{word:?}: no such roll")))?;
                 pending_roll = Some((roll, word.to_string()));
                 continue;
+            }
+            if actions.len() >= MAX_ACTIONS {
+                return Err(syntax(format!(
+                    "more than {MAX_ACTIONS} moves; a game has at most {MAX_ACTIONS}"
+                )));
             }
             let (action, ends) = parse_move(word).map_err(syntax)?;
             actions.push(Read {

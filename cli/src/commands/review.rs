@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 /// The largest game file read.
 const MAX_RECORD_BYTES: u64 = 256 << 20;
 
+/// The most JSON values a game record (or a results file's line) may hold:
+/// a game of 100,000 turns, its tags and its review, with room to spare.
+const MAX_RECORD_VALUES: u64 = 1_000_000;
+
 /// The arguments of `sawah review`.
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
@@ -393,6 +397,15 @@ fn players_of(record: &Value) -> Option<Players> {
 /// The game in `text`: the whole as one JSON object, or game `number` of
 /// a results.jsonl.
 fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
+    // Counted before it is built: a parsed value takes about ten times its
+    // text, and no game needs more values than this.
+    sawah_engine::census::check(text, MAX_RECORD_VALUES).or_else(|error| {
+        if error.contains("JSON values") {
+            bail!("{}: {error}", path.display())
+        } else {
+            Ok(())
+        }
+    })?;
     let whole = serde_json::from_str::<Value>(text);
     if let Ok(value) = whole {
         // A review written as JSON carries its game's record.

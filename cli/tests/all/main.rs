@@ -14,6 +14,7 @@ mod pipes;
 mod play;
 mod puzzles;
 mod report;
+mod review_memory;
 mod rgn;
 mod serve;
 mod strength;

@@ -227,3 +227,22 @@ fn an_unknown_word_is_quoted_short_and_escaped() {
     assert!(error.contains("more characters"), "{error}");
     assert!(!error.contains('\u{1b}'));
 }
+
+#[test]
+fn absurd_tags_are_refused_naming_the_limit() {
+    let registry = crate::registry::Registry::new();
+    let many: String = (0..2_000).map(|k| format!("[T{k} \"v\"]\n")).collect();
+    let text = format!("[Rules \"ur\"]\n{many}\n1. A@A3");
+    let error = crate::rgn::to_record(&registry, &text)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("more than 1000 tags"), "{error}");
+    let long = format!(
+        "[Rules \"ur\"]\n[Note \"{}\"]\n\n1. A@A3",
+        "x".repeat(10_000)
+    );
+    let error = crate::rgn::to_record(&registry, &long)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("a tag line has at most 4096"), "{error}");
+}
