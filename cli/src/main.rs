@@ -9,7 +9,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use sawah_cli::commands::train;
 use sawah_cli::commands::{
     bench, bot, check_bot, curve, describe, export_games, hint, levels, matches, play, puzzles,
-    review, serve, solve, tournament,
+    report, review, serve, solve, tournament,
 };
 use sawah_engine::registry::Registry;
 use std::path::PathBuf;
@@ -174,6 +174,7 @@ fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
         Command::Serve(args) => serve::serve(registry.clone(), args),
         Command::Loadtest(args) => serve::loadtest(registry.clone(), args),
         Command::Moves(args) => describe::moves_command(registry, args),
+        Command::Rules(args) if args.report => report::run(registry, &args),
         Command::Rules(args) => describe::rules_command(registry, args),
         Command::Bench(args) => bench::bench_playouts(registry, args),
         Command::Review(args) => review::run(registry, args),

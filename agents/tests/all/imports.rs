@@ -271,14 +271,11 @@ const KNOWN_CIRCLES: &[(&str, &[&[&str]])] = &[
     ("server", &[]),
     (
         "cli",
-        &[
-            &["commands/describe/mod.rs", "commands/report.rs"],
-            &[
-                "commands/tournament/mod.rs",
-                "commands/tournament/run.rs",
-                "entrants.rs",
-            ],
-        ],
+        &[&[
+            "commands/tournament/mod.rs",
+            "commands/tournament/run.rs",
+            "entrants.rs",
+        ]],
     ),
 ];
 

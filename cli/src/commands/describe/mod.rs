@@ -64,10 +64,8 @@ pub fn moves_command(registry: &mut Registry, args: MovesArgs) -> Result<()> {
     )
 }
 
-/// Describes a rule set, or lists them all; or reports on one.
+/// Describes a rule set, or lists them all (`--report` is `sawah rules
+/// NAME --report`, which `commands::report` answers).
 pub fn rules_command(registry: &mut Registry, args: RulesArgs) -> Result<()> {
-    if args.report {
-        return crate::commands::report::run(registry, &args);
-    }
     text::describe_rules(registry, args.name.as_deref(), args.json)
 }
