@@ -3,6 +3,7 @@
 //! `tournament`, `sprt`, `play` and `check-bot`.
 
 use anyhow::{Context, Result, bail};
+use sawah_agents::AgentSpec;
 use sawah_agents::manifest::Models;
 use sawah_eval::entrant::Entrant;
 use sawah_eval::outside::{BotDefs, OutsideBot, Referee};
@@ -117,13 +118,19 @@ impl Entrants {
             }
         });
         let spec = spec.with_context(|| format!("agent {text:?}"))?;
-        Ok(Entrant::Builtin(
-            crate::commands::tournament::run::with_default_table(spec, &self.table),
-        ))
+        Ok(Entrant::Builtin(with_default_table(spec, &self.table)))
     }
 
     /// The outside bots started so far.
     pub fn started(&self) -> impl Iterator<Item = &Arc<OutsideBot>> {
         self.started.values()
     }
+}
+
+/// `spec`, playing from `table` if it is a `perfect` agent that names none.
+fn with_default_table(mut spec: AgentSpec, table: &Option<String>) -> AgentSpec {
+    if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
+        spec.table = table.clone();
+    }
+    spec
 }

@@ -269,14 +269,7 @@ const KNOWN_CIRCLES: &[(&str, &[&[&str]])] = &[
     ("eval", &[&["gamelog.rs", "matches.rs", "pairing.rs"]]),
     ("train", &[]),
     ("server", &[]),
-    (
-        "cli",
-        &[&[
-            "commands/tournament/mod.rs",
-            "commands/tournament/run.rs",
-            "entrants.rs",
-        ]],
-    ),
+    ("cli", &[]),
 ];
 
 #[test]

@@ -3,7 +3,6 @@
 
 use crate::entrants::Entrants;
 use anyhow::{Context, Result, bail};
-use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
 use sawah_eval::analysis::loss_in_folders;
@@ -12,7 +11,7 @@ use sawah_eval::luck::LuckMeter;
 use sawah_eval::merge::merge;
 use sawah_eval::report::{EloTable, TableOptions, elo_table};
 use sawah_eval::results::{self, GameRecord};
-use sawah_eval::sprt::{self, EloModel};
+use sawah_eval::sprt;
 use sawah_eval::tournament::{self, Format, Progress, Shard, Tournament};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -162,14 +161,6 @@ pub fn levels_known(
             Some((level.to_string(), elo))
         })
         .collect()
-}
-
-/// `spec`, playing from `table` if it is a `perfect` agent that names none.
-pub fn with_default_table(mut spec: AgentSpec, table: &Option<String>) -> AgentSpec {
-    if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
-        spec.table = table.clone();
-    }
-    spec
 }
 
 /// `1 pairing`, `6 pairings`.
@@ -551,7 +542,7 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
 
 fn run_sprt<G: HasHeuristic + Sync + 'static>(
     game: &G,
-    args: &super::SprtCommandArgs,
+    args: &super::sprt_args::SprtCommandArgs,
     new: &Entrant,
     base: &Entrant,
     meter: Option<&sawah_eval::luck::ReviewLuck>,
@@ -595,7 +586,10 @@ fn run_sprt<G: HasHeuristic + Sync + 'static>(
 }
 
 /// Runs `sawah sprt`: checks the settings, plays the test, reports it.
-pub fn sprt_command(registry: &mut Registry, args: super::SprtCommandArgs) -> Result<()> {
+pub fn sprt_command(
+    registry: &mut Registry,
+    args: super::sprt_args::SprtCommandArgs,
+) -> Result<()> {
     check_sprt_args(&args)?;
     let game = registry.resolve(&args.rules)?;
     if let Some(path) = &args.table {
@@ -627,7 +621,7 @@ pub fn sprt_command(registry: &mut Registry, args: super::SprtCommandArgs) -> Re
 }
 
 /// The batch and game bounds, and the test's own settings.
-fn check_sprt_args(args: &super::SprtCommandArgs) -> Result<()> {
+fn check_sprt_args(args: &super::sprt_args::SprtCommandArgs) -> Result<()> {
     args.params().validate()?;
     if args.batch == 0 || args.batch > 1_000_000 {
         bail!(
@@ -645,7 +639,11 @@ fn check_sprt_args(args: &super::SprtCommandArgs) -> Result<()> {
 }
 
 /// What is tested, with which bounds, and what measures the luck.
-fn print_sprt_intro(rules: &str, args: &super::SprtCommandArgs, reference: Option<&str>) {
+fn print_sprt_intro(
+    rules: &str,
+    args: &super::sprt_args::SprtCommandArgs,
+    reference: Option<&str>,
+) {
     let p = &args.params();
     println!(
         "SPRT on {rules}: {} (new) vs {} (base), H0 elo {} vs H1 elo {} ({} Elo), alpha {}, beta {}, bounds ({:.3}, {:.3}), seed {}",
@@ -701,7 +699,7 @@ fn print_sprt_verdict(state: &sprt::SprtState) {
 fn write_sprt_json(
     path: &Path,
     rules: &str,
-    args: &super::SprtCommandArgs,
+    args: &super::sprt_args::SprtCommandArgs,
     state: &sprt::SprtState,
     reference: Option<&str>,
 ) -> Result<()> {
@@ -732,9 +730,4 @@ fn write_sprt_json(
         .with_context(|| format!("writing {}", path.display()))?;
     println!("written: {}", path.display());
     Ok(())
-}
-
-/// Parses `--model`.
-pub fn parse_model(text: &str) -> Result<EloModel, String> {
-    text.parse()
 }
