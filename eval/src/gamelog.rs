@@ -4,7 +4,6 @@
 //! The move tokens and the replay are the engine's
 //! ([`sawah_engine::record`]), re-exported here.
 
-use crate::matches::{GameOutcome, MAX_ROLLS};
 use sawah_agents::{Agent, Failure, FailureKind};
 pub use sawah_engine::record::{
     ReplayError, ReplayProblem, ReplayStep, move_token, replay, replay_from,
@@ -49,6 +48,34 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// Games longer than this many rolls are stopped and scored as half a win
+/// each (no game of random play has come near it; see docs/benchmarks-log.md).
+pub const MAX_ROLLS: u64 = 100_000;
+
+/// One finished (or stopped) game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// The winner, or `None` if the game hit [`MAX_ROLLS`].
+    pub winner: Option<Player>,
+    /// Rolls made.
+    pub rolls: u64,
+    /// The game ended by a forfeit: the loser failed (crashed, timed out,
+    /// answered garbage or an illegal move).
+    pub forfeit: bool,
+}
+
+/// Plays one game from the start: `light` and `dark` choose, the dice come
+/// from `dice_seed`, one roll at a time in order. An agent that panics or
+/// plays an illegal move loses the game (see [`play_with`]).
+pub fn play_game<G: Game>(
+    game: &G,
+    light: &mut dyn Agent<G>,
+    dark: &mut dyn Agent<G>,
+    dice_seed: u64,
+) -> GameOutcome {
+    play_with(game, light, dark, dice_seed, |_, _| {}).0
+}
+
 /// One decision as a referee takes it: the move `agent` plays from
 /// `legal` (non-empty) at turn `turn`, or why it forfeits the game instead
 /// (it panicked, failed in [`Agent::try_decide`], or chose an illegal move).
@@ -81,7 +108,7 @@ pub fn refereed_move<G: Game>(
 /// with every roll and the move made (`None`: a pass). An agent that panics,
 /// fails ([`Agent::try_decide`]: an outside bot's timeout, crash or garbage)
 /// or returns an illegal move forfeits the game; the failure is returned.
-/// The one game loop behind [`crate::matches::play_game`] and [`play_recorded`].
+/// The one game loop behind [`play_game`] and [`play_recorded`].
 pub fn play_with<G: Game>(
     game: &G,
     light: &mut dyn Agent<G>,

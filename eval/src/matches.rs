@@ -8,24 +8,10 @@ use crate::pairing::{Pair, Seating};
 use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
-use sawah_agents::{Agent, SpecError};
-use sawah_engine::{Game, Player};
+use sawah_agents::SpecError;
+use sawah_engine::Player;
 
-/// Games longer than this many rolls are stopped and scored as half a win
-/// each (no game of random play has come near it; see docs/benchmarks-log.md).
-pub const MAX_ROLLS: u64 = 100_000;
-
-/// One finished (or stopped) game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameOutcome {
-    /// The winner, or `None` if the game hit [`MAX_ROLLS`].
-    pub winner: Option<Player>,
-    /// Rolls made.
-    pub rolls: u64,
-    /// The game ended by a forfeit: the loser failed (crashed, timed out,
-    /// answered garbage or an illegal move).
-    pub forfeit: bool,
-}
+pub use crate::gamelog::{GameOutcome, MAX_ROLLS, play_game};
 
 /// The seed of pair `index` of a match seeded with `seed` (SplitMix64 of their sum).
 pub fn pair_seed(seed: u64, index: u64) -> u64 {
@@ -34,18 +20,6 @@ pub fn pair_seed(seed: u64, index: u64) -> u64 {
         seed.wrapping_add(index.wrapping_mul(GAMMA))
             .wrapping_add(GAMMA),
     )
-}
-
-/// Plays one game from the start: `light` and `dark` choose, the dice come
-/// from `dice_seed`, one roll at a time in order. An agent that panics or
-/// plays an illegal move loses the game (see [`crate::gamelog::play_with`]).
-pub fn play_game<G: Game>(
-    game: &G,
-    light: &mut dyn Agent<G>,
-    dark: &mut dyn Agent<G>,
-    dice_seed: u64,
-) -> GameOutcome {
-    crate::gamelog::play_with(game, light, dark, dice_seed, |_, _| {}).0
 }
 
 /// The result of a match, from the first agent's side.

@@ -6,8 +6,7 @@
 //! runs' evaluations all play their games through [`Pair`].
 
 use crate::entrant::Entrant;
-use crate::gamelog::{PlayedGame, play_recorded};
-use crate::matches::{GameOutcome, play_game};
+use crate::gamelog::{GameOutcome, PlayedGame, play_game, play_recorded};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::{Agent, SpecError};
 use sawah_engine::Player;

@@ -266,7 +266,7 @@ const KNOWN_CIRCLES: &[(&str, &[&[&str]])] = &[
     ),
     ("protocol", &[&["bot.rs", "request.rs"]]),
     ("solver", &[&["pair.rs", "plan.rs", "solve.rs"]]),
-    ("eval", &[&["gamelog.rs", "matches.rs", "pairing.rs"]]),
+    ("eval", &[]),
     ("train", &[]),
     ("server", &[]),
     ("cli", &[]),
