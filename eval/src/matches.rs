@@ -7,8 +7,8 @@ use crate::luck::LuckMeter;
 use crate::pairing::{Pair, Seating};
 use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
-use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::SpecError;
+use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::Player;
 
 pub use crate::gamelog::{GameOutcome, MAX_ROLLS, play_game};

@@ -31,6 +31,7 @@ pub mod checkpoint;
 mod extrapolation;
 mod margins;
 mod memory;
+mod options;
 mod pair;
 mod plan;
 mod policy;

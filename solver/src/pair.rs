@@ -1,10 +1,10 @@
 //! Solving one layer pair by modified policy iteration.
 
 use crate::extrapolation;
+use crate::options::{LayerReport, SolveOptions};
 use crate::plan::{Layout, PolicyMemory, PolicySizes, record_words};
 use crate::policy::{BELLMAN_AHEAD, PairMoves, Policy, Rolls, bellman_parts, larger};
 use crate::record::NONE;
-use crate::solve::{LayerReport, SolveOptions};
 use crate::sweeps::{ChoiceMargins, extrapolate, in_order, sweep, sweep_choices};
 use crate::values::{Values, joint, set_first_estimates, twin};
 use rayon::prelude::*;

@@ -2,8 +2,8 @@
 //! roll, choices), the policy memory sized to the largest pair, and the
 //! layer pairs and their blocks.
 
+use crate::options::PARTIAL_WIDTHS;
 use crate::policy::{Policy, Rolls, split_into};
-use crate::solve::PARTIAL_WIDTHS;
 use rayon::prelude::*;
 use sawah_engine::race::{LayerPair, Position, PositionIndex, RuleSet};
 

@@ -265,7 +265,7 @@ const KNOWN_CIRCLES: &[(&str, &[&[&str]])] = &[
         ]],
     ),
     ("protocol", &[&["bot.rs", "request.rs"]]),
-    ("solver", &[&["pair.rs", "plan.rs", "solve.rs"]]),
+    ("solver", &[]),
     ("eval", &[]),
     ("train", &[]),
     ("server", &[]),
