@@ -16,7 +16,7 @@ use crate::error::{ErrorKind, ProtocolError};
 use crate::messages::{
     Answer, HintAnswer, HintRequest, HintedMove, MoveOrPass, Pass, RollChance, RollTableAnswer,
 };
-use crate::request::position_of;
+use crate::wire::position_of;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::hint::{hint, roll_table};
 use sawah_agents::review::{Reference, Review, ReviewError, review};

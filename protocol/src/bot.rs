@@ -8,7 +8,7 @@ use crate::messages::{
     ListRulesAnswer, ListedMove, MoveValue, Request, RulesAnswer, ScoreAnswer, ScoreRequest,
     StartAnswer,
 };
-use crate::request::{RequestObject, position_of};
+use crate::wire::{RequestObject, position_of};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::manifest::{ManifestError, Models};
 use sawah_agents::search::Stop;

@@ -23,6 +23,7 @@ mod error;
 pub mod messages;
 mod puzzles;
 mod request;
+mod wire;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
@@ -33,7 +34,7 @@ pub use bot::{Bot, listed_moves};
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};
 pub use messages::{Answer, Request, schema_document};
-pub use request::RequestObject;
+pub use wire::RequestObject;
 
 /// Most throws one `daily` request may ask for.
 pub const MAX_DAILY_COUNT: u64 = 100_000;

@@ -13,13 +13,12 @@ use crate::messages::{
     ChooseRequest, DailyRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice,
     PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest, SolvePuzzleRequest,
 };
+use crate::wire::RequestObject;
+use crate::wire::position_of;
 use crate::{MAX_DAILY_COUNT, MAX_RATING};
 use sawah_engine::json::PositionJson;
 use sawah_engine::{AnyGame, Codec, with_game};
-use serde_json::{Map, Value};
-
-/// A request as it arrives: a JSON object.
-pub type RequestObject = Map<String, Value>;
+use serde_json::Value;
 
 /// The field `name`, or a `missing_field` error.
 fn field<'a>(request: &'a RequestObject, name: &str) -> Result<&'a Value, ProtocolError> {
@@ -46,16 +45,6 @@ fn string_field(request: &RequestObject, name: &str) -> Result<String, ProtocolE
 
 fn invalid_field(message: String) -> ProtocolError {
     ProtocolError::new(ErrorKind::InvalidField, message)
-}
-
-/// A position from the request, validated for its game.
-pub(crate) fn position_of<G: Codec>(
-    game: &G,
-    json: &PositionJson,
-) -> Result<G::Position, ProtocolError> {
-    game.position_from_json(json).map_err(|e| {
-        ProtocolError::new(ErrorKind::InvalidPosition, format!("invalid position: {e}"))
-    })
 }
 
 /// The roll `value`, checked against the game's dice.

@@ -264,7 +264,7 @@ const KNOWN_CIRCLES: &[(&str, &[&[&str]])] = &[
             "senet/moves.rs",
         ]],
     ),
-    ("protocol", &[&["bot.rs", "request.rs"]]),
+    ("protocol", &[]),
     ("solver", &[]),
     ("eval", &[]),
     ("train", &[]),
