@@ -18,6 +18,7 @@ mod review_memory;
 mod rgn;
 mod serve;
 mod strength;
+mod tls;
 mod tour;
 mod tournament;
 mod train;

@@ -11,6 +11,12 @@
 //! name = "their-service"
 //! url = "http://127.0.0.1:8080"    # a server that speaks the HTTP API (POST /v1/request)
 //! bot = "hard"                     # optional: sent as each request's "bot" field
+//!
+//! [[bot]]
+//! name = "remote"
+//! url = "https://bots.example:8443"
+//! ca = "certs/bots-ca.pem"         # optional: who signs its certificate (else the system's roots)
+//! redirects = "same-origin"        # optional: follow redirects to the same scheme, host and port
 //! ```
 //!
 //! A bot's `dir` (and so a relative program path) is taken from the folder
@@ -47,8 +53,47 @@ pub enum Transport {
     },
     /// A server speaking this project's HTTP API: each request is POSTed
     /// to `URL/v1/request`.
-    Url(String),
+    Http(HttpBot),
 }
+
+/// A bot behind this project's HTTP API, as its entry says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpBot {
+    /// `http://` or `https://HOST[:PORT][/PATH]`, without a trailing `/`.
+    pub url: String,
+    /// The certificate authorities an `https` bot's certificate must chain
+    /// to, from the entry's `ca` file; `None`: the system's roots.
+    pub ca: Option<CaFile>,
+    /// Which redirects are followed.
+    pub redirects: Redirects,
+}
+
+/// A `ca` file, read and checked when the bots file loads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaFile {
+    /// Where it was read from (for messages).
+    pub path: PathBuf,
+    /// Its certificates, DER-encoded, in the file's order.
+    pub certificates: Vec<Vec<u8>>,
+}
+
+/// The largest `ca` file read: a bundle of every public root is about 200 KB.
+pub const MAX_CA_BYTES: u64 = 1 << 20;
+
+/// Which redirects an HTTP bot's answers may make the harness follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Redirects {
+    /// None: an answer of 3xx is a forfeit naming where it pointed.
+    #[default]
+    None,
+    /// Those to the same scheme, host and port (the request is POSTed
+    /// again to the new path, at most [`MAX_REDIRECTS`] times); any other
+    /// is a forfeit as with `None`.
+    SameOrigin,
+}
+
+/// The most redirects followed for one request with `redirects = "same-origin"`.
+pub const MAX_REDIRECTS: usize = 5;
 
 /// One outside bot, as its definition says.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,8 +132,8 @@ impl BotDef {
                     .collect();
                 record.insert("command".into(), Value::Array(argv));
             }
-            Transport::Url(url) => {
-                record.insert("url".into(), Value::String(redacted(url)));
+            Transport::Http(http) => {
+                record.insert("url".into(), Value::String(redacted(&http.url)));
             }
         }
         if let Some(bot) = &self.bot {
@@ -178,6 +223,8 @@ struct RawDef {
     #[serde(default)]
     env: BTreeMap<String, String>,
     bot: Option<Value>,
+    ca: Option<PathBuf>,
+    redirects: Option<String>,
 }
 
 /// Why `name` cannot name an outside bot, if it cannot.
@@ -264,7 +311,13 @@ impl BotDefs {
                     )
                 });
             }
+            let http_only = def.ca.is_some() || def.redirects.is_some();
             let transport = match (def.command, def.url) {
+                (Some(_), None) if http_only => {
+                    return Err(format!(
+                        "bot {name:?}: ca and redirects are for bots with a url, not a command"
+                    ));
+                }
                 (Some(argv), None) => {
                     if argv.first().is_none_or(|p| p.trim().is_empty()) {
                         return Err(format!(
@@ -289,7 +342,27 @@ impl BotDefs {
                         ));
                     }
                     let url = checked_url(&name, &url)?;
-                    Transport::Url(url)
+                    let ca = match def.ca {
+                        Some(_) if !url.starts_with("https://") => {
+                            return Err(format!(
+                                "bot {name:?}: ca is for https:// addresses; {} is plain http",
+                                redacted(&url)
+                            ));
+                        }
+                        Some(path) => Some(read_ca(&name, &folder.join(path))?),
+                        None => None,
+                    };
+                    let redirects = match def.redirects.as_deref().map(str::trim) {
+                        None | Some("none") => Redirects::None,
+                        Some("same-origin") => Redirects::SameOrigin,
+                        Some(other) => {
+                            return Err(format!(
+                                "bot {name:?}: redirects = {:?} is not one of \"none\" (the default) or \"same-origin\"",
+                                sawah_engine::text::printable(other, 40)
+                            ));
+                        }
+                    };
+                    Transport::Http(HttpBot { url, ca, redirects })
                 }
                 (Some(_), Some(_)) => {
                     return Err(format!(
@@ -322,22 +395,59 @@ impl BotDefs {
     }
 }
 
-/// A bot's `url`, checked when the bots file loads: `http://HOST[:PORT][/PATH]`
-/// with a host, a port that fits in 16 bits, and nothing after the path;
-/// returned without a trailing `/`.
+/// Reads a bot's `ca` file: PEM certificates, at most [`MAX_CA_BYTES`], a
+/// regular file, at least one certificate.
+fn read_ca(name: &str, path: &Path) -> Result<CaFile, String> {
+    let refuse = |why: String| Err(format!("bot {name:?}: ca file {}: {why}", path.display()));
+    let bytes = match sawah_engine::files::read_bounded(path, MAX_CA_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) => return refuse(e.to_string()),
+    };
+    let mut certificates = Vec::new();
+    for item in ureq::tls::parse_pem(&bytes) {
+        match item {
+            Ok(ureq::tls::PemItem::Certificate(certificate)) => {
+                certificates.push(certificate.der().to_vec());
+            }
+            Ok(_) => {
+                return refuse(
+                    "holds a private key; give only the authority's certificate (keep keys out of bots files' folders)".into(),
+                );
+            }
+            Err(e) => return refuse(format!("is not PEM: {e}")),
+        }
+    }
+    if certificates.is_empty() {
+        return refuse("holds no certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)".into());
+    }
+    Ok(CaFile {
+        path: path.to_path_buf(),
+        certificates,
+    })
+}
+
+/// A bot's `url`, checked when the bots file loads:
+/// `http://` or `https://HOST[:PORT][/PATH]` with a host, a port that fits
+/// in 16 bits, and nothing after the path; returned without a trailing `/`.
 fn checked_url(name: &str, url: &str) -> Result<String, String> {
     let url = url.trim();
     let refuse = |why: &str| {
         Err(format!(
-            "bot {name:?}: url {:?} {why}; write it as http://HOST:PORT, e.g. http://127.0.0.1:8080",
+            "bot {name:?}: url {:?} {why}; write it as http://HOST:PORT or https://HOST:PORT, e.g. http://127.0.0.1:8080",
             redacted(url)
         ))
     };
-    let Some(rest) = url.strip_prefix("http://") else {
-        return refuse(
-            "must start with http:// (https is not supported: put the bot behind a local plain-HTTP address)",
-        );
+    let Some(rest) = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+    else {
+        return refuse("must start with http:// or https://");
     };
+    if url.starts_with("https://") && !cfg!(feature = "https") {
+        return refuse(
+            "is https, and this build has no TLS (the sawah CLI has it; the Python package leaves it out)",
+        );
+    }
     let uri: ureq::http::Uri = match url.parse() {
         Ok(uri) => uri,
         Err(_) => return refuse("is not a valid address"),
@@ -411,7 +521,11 @@ bot = { agent = "expectiminimax", depth = 2 }
         let service = defs.get("their-service").unwrap();
         assert_eq!(
             service.transport,
-            Transport::Url("http://127.0.0.1:8080".into())
+            Transport::Http(HttpBot {
+                url: "http://127.0.0.1:8080".into(),
+                ca: None,
+                redirects: Redirects::None,
+            })
         );
         assert_eq!(service.bot, Some(Value::String("hard".into())));
         let object = defs.get("spec-object").unwrap();
@@ -450,7 +564,6 @@ bot = { agent = "expectiminimax", depth = 2 }
             "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h\"\n",
             "both",
         );
-        refused("[[bot]]\nname = \"a\"\nurl = \"https://h\"\n", "http://");
         refused(
             "[[bot]]\nname = \".\"\ncommand = [\"x\"]\n",
             "must not start with '.'",
@@ -469,7 +582,8 @@ bot = { agent = "expectiminimax", depth = 2 }
             ("http://[::1", "not a valid address"),
             ("http://127.0.0.1:99999", "port"),
             ("http://h:8080/?q=1", "query"),
-            ("ftp://h", "must start with http://"),
+            ("ftp://h", "must start with http:// or https://"),
+            ("https://", "not a valid address"),
         ] {
             refused(&format!("[[bot]]\nname = \"a\"\nurl = \"{url}\"\n"), why);
         }
@@ -477,7 +591,10 @@ bot = { agent = "expectiminimax", depth = 2 }
             "http://127.0.0.1:8080/",
             "http://[::1]:8080",
             "http://bots.example:80/base",
-        ] {
+        ]
+        .into_iter()
+        .chain(cfg!(feature = "https").then_some(["https://bots.example", "https://[::1]:8443/v"]).into_iter().flatten())
+        {
             BotDefs::parse(
                 &format!("[[bot]]\nname = \"a\"\nurl = \"{url}\"\n"),
                 Path::new("."),
@@ -500,6 +617,55 @@ bot = { agent = "expectiminimax", depth = 2 }
             "unknown field",
         );
         refused("not toml at all [", "");
+    }
+
+    /// The test authority of `tests/fixtures/tls` (see its README).
+    fn fixtures() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tls")
+    }
+
+    #[test]
+    fn an_https_bot_s_ca_file_is_read_when_the_file_loads() {
+        let bots = |entry: &str| format!("[[bot]]\nname = \"a\"\n{entry}\n");
+        let with_ca = BotDefs::parse(
+            &bots("url = \"https://127.0.0.1:8443\"\nca = \"ca.pem\"\nredirects = \"same-origin\""),
+            &fixtures(),
+        );
+        if !cfg!(feature = "https") {
+            let e = with_ca.unwrap_err();
+            assert!(e.contains("no TLS"), "{e}");
+            return;
+        }
+        let Transport::Http(http) = &with_ca.unwrap().bots[0].transport else {
+            panic!("a url")
+        };
+        let ca = http.ca.as_ref().expect("a ca file");
+        assert_eq!(ca.certificates.len(), 1);
+        assert!(ca.path.ends_with("ca.pem"));
+        assert_eq!(http.redirects, Redirects::SameOrigin);
+        let refused = |entry: &str, expected: &str| {
+            let e = BotDefs::parse(&bots(entry), &fixtures()).unwrap_err();
+            assert!(e.contains(expected), "{entry}: {e}");
+        };
+        refused(
+            "url = \"http://127.0.0.1:8080\"\nca = \"ca.pem\"",
+            "ca is for https:// addresses",
+        );
+        refused(
+            "command = [\"x\"]\nca = \"ca.pem\"",
+            "for bots with a url",
+        );
+        refused(
+            "url = \"https://h\"\nca = \"bot.key\"",
+            "holds a private key",
+        );
+        refused("url = \"https://h\"\nca = \"README.md\"", "holds no certificate");
+        refused("url = \"https://h\"\nca = \"missing.pem\"", "missing.pem");
+        refused("url = \"https://h\"\nca = \".\"", "not a regular file");
+        refused(
+            "url = \"https://h\"\nredirects = \"any\"",
+            "not one of \"none\" (the default) or \"same-origin\"",
+        );
     }
 
     #[test]
@@ -528,7 +694,8 @@ bot = { agent = "expectiminimax", depth = 2 }
                 "name = \"b-1.x\"\n", "name = \"\u{1b}[2J\"\n", "command = [\"x\"]\n",
                 "command = []\n", "url = \"http://127.0.0.1:8080\"\n", "url = \"http://\"\n",
                 "url = \"http://[::1\"\n", "url = \"http://u:p@h:99999\"\n",
-                "url = \"http://h:1/p?q\"\n", "dir = \"..\"\n", "env = { A = \"1\" }\n",
+                "url = \"http://h:1/p?q\"\n", "url = \"https://h\"\n", "dir = \"..\"\n",
+                "redirects = \"same-origin\"\n", "redirects = \"all\"\n", "ca = \"/\"\n", "env = { A = \"1\" }\n",
                 "bot = \"hard\"\n", "bot = { agent = \"random\" }\n", "shell = true\n",
                 "[", "]", "\"", "=", "\n", "\u{0}",
             ]), 0..24),
@@ -540,8 +707,8 @@ bot = { agent = "expectiminimax", depth = 2 }
                         proptest::prop_assert!(name_problem(&name).is_none(), "{name:?}");
                     }
                     for def in &defs.bots {
-                        if let Transport::Url(url) = &def.transport {
-                            proptest::prop_assert!(checked_url(&def.name, url).is_ok(), "{url}");
+                        if let Transport::Http(http) = &def.transport {
+                            proptest::prop_assert!(checked_url(&def.name, &http.url).is_ok(), "{}", http.url);
                         }
                     }
                 }

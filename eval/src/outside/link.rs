@@ -11,9 +11,8 @@
 //! group is also listed for [`kill_all`], which the harness's SIGINT and
 //! SIGTERM handler calls before it exits ([`install_exit_handler`]).
 //!
-//! An [`HttpLink`] POSTs each request to `URL/v1/request` with the time
-//! limit as the whole request's timeout, and reads at most [`MAX_LINE`]
-//! bytes of the answer.
+//! An [`HttpLink`](super::http::HttpLink) (in `http`) POSTs each request
+//! to a bot's server.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -72,7 +71,7 @@ pub fn open(transport: &Transport, log: Option<Arc<BotLog>>) -> Result<Box<dyn L
         Transport::Command { argv, dir, env } => {
             Ok(Box::new(PipeLink::spawn(argv, dir, env, log)?))
         }
-        Transport::Url(url) => Ok(Box::new(HttpLink::new(url))),
+        Transport::Http(bot) => Ok(Box::new(super::http::HttpLink::new(bot))),
     }
 }
 
@@ -550,143 +549,6 @@ fn drain_stderr(
                 }
             }
         }
-    }
-}
-
-// ---------------------------------------------------------------- HTTP
-
-/// A bot behind this project's HTTP API.
-pub struct HttpLink {
-    url: String,
-    /// The address as messages write it (a password replaced by `***`).
-    shown: String,
-    agent: ureq::Agent,
-}
-
-/// Whether `url`'s host is this machine (`localhost`, 127.0.0.0/8, `::1`):
-/// such a bot is reached directly, never through a proxy.
-fn is_loopback(url: &str) -> bool {
-    let Ok(uri) = url.parse::<ureq::http::Uri>() else {
-        return false;
-    };
-    let host = uri
-        .host()
-        .unwrap_or_default()
-        .trim_start_matches('[')
-        .trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
-impl HttpLink {
-    /// A link to the server at `url` (`http://host:port`, no trailing
-    /// slash). Redirects are not followed (an answer of 3xx is a forfeit
-    /// naming where it pointed), and a loopback address bypasses any proxy
-    /// the environment names (`HTTP_PROXY`, `ALL_PROXY`); other addresses
-    /// use it, minus those in `NO_PROXY`.
-    pub fn new(url: &str) -> HttpLink {
-        let mut config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .max_response_header_size(64 << 10);
-        if is_loopback(url) {
-            config = config.proxy(None);
-        }
-        let agent: ureq::Agent = config.build().into();
-        HttpLink {
-            url: format!("{url}/v1/request"),
-            shown: format!("{}/v1/request", super::defs::redacted(url)),
-            agent,
-        }
-    }
-}
-
-/// `text` with `url` written as `shown` (an error of the HTTP library may
-/// quote the address it was given, password and all).
-fn redact_in(text: &str, url: &str, shown: &str) -> String {
-    text.replace(url, shown)
-}
-
-impl Link for HttpLink {
-    fn ask(&mut self, request: &str, _id: u64, limit: Duration) -> Result<Vec<u8>, LinkError> {
-        let failed = |kind: FailureKind, reason: String| LinkError {
-            kind,
-            reason,
-            broken: false,
-        };
-        let timeout = |e: &ureq::Error| matches!(e, ureq::Error::Timeout(_));
-        let mut response = self
-            .agent
-            .post(&self.url)
-            .config()
-            .timeout_global(Some(limit))
-            .build()
-            .header("content-type", "application/json")
-            .send(request)
-            .map_err(|e| {
-                if timeout(&e) {
-                    failed(
-                        FailureKind::Time,
-                        format!("no answer in {:.1} s", limit.as_secs_f64()),
-                    )
-                } else {
-                    failed(
-                        FailureKind::Crash,
-                        format!(
-                            "request to {} failed: {}",
-                            self.shown,
-                            redact_in(&e.to_string(), &self.url, &self.shown)
-                        ),
-                    )
-                }
-            })?;
-        let status = response.status();
-        if status.is_redirection() {
-            let location = response
-                .headers()
-                .get("location")
-                .map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned())
-                .unwrap_or_default();
-            return Err(failed(
-                FailureKind::Malformed,
-                format!(
-                    "answered HTTP {status} pointing to {:?}; the harness follows no redirect: give the bot's own address",
-                    sawah_engine::text::printable(&location, 200)
-                ),
-            ));
-        }
-        let body = response
-            .body_mut()
-            .with_config()
-            .limit(MAX_LINE as u64)
-            .read_to_vec()
-            .map_err(|e| match e {
-                ureq::Error::BodyExceedsLimit(_) => failed(
-                    FailureKind::Malformed,
-                    format!("answered with a body over {} MiB", MAX_LINE >> 20),
-                ),
-                e if timeout(&e) => failed(
-                    FailureKind::Time,
-                    format!("no answer in {:.1} s", limit.as_secs_f64()),
-                ),
-                e => failed(
-                    FailureKind::Crash,
-                    format!(
-                        "reading the answer from {} failed: {}",
-                        self.shown,
-                        redact_in(&e.to_string(), &self.url, &self.shown)
-                    ),
-                ),
-            })?;
-        if body.is_empty() {
-            return Err(failed(
-                FailureKind::Malformed,
-                format!("answered HTTP {status} with no body"),
-            ));
-        }
-        Ok(body)
     }
 }
 

@@ -2,7 +2,8 @@
 //! harness over the bot protocol (`docs/bots.md`).
 //!
 //! * [`defs`]: the `--bots FILE` definitions;
-//! * [`link`]: the wire (a process's pipes, or HTTP), bounded in time and size;
+//! * [`link`]: the wire to a process (its pipes), bounded in time and size;
+//! * [`http`]: the wire to a server (HTTP or HTTPS), bounded the same way;
 //! * [`bot`]: a started bot: its pool of processes, identity and withdrawal;
 //! * [`agent`]: a bot seated in one game, as an [`sawah_agents::Agent`];
 //! * [`check`]: `sawah check-bot`, the compliance test.
@@ -11,8 +12,9 @@ pub mod agent;
 pub mod bot;
 pub mod check;
 pub mod defs;
+pub mod http;
 pub mod link;
 
 pub use agent::OutsideAgent;
 pub use bot::{Identity, OutsideBot, Referee};
-pub use defs::{BotDef, BotDefs, DefsError, Transport};
+pub use defs::{BotDef, BotDefs, CaFile, DefsError, HttpBot, Redirects, Transport};
