@@ -6,6 +6,14 @@ use crate::player::Player;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+/// The most rolls any game loop of the project plays before it stops a game
+/// as unfinished: tournaments and matches (half a win each), training's
+/// self-play, the variant report's measured games, the Python
+/// environment (truncated) and the conformance tests. One value for all,
+/// so no loop cuts a game another would finish. No game of random play on
+/// any shipped rule set comes near it (docs/benchmarks-log.md).
+pub const MAX_ROLLS: u64 = 100_000;
+
 /// The result of playing one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step<P> {

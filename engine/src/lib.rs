@@ -29,7 +29,7 @@ pub mod tags;
 pub mod text;
 
 pub use dice::{Dice, DiceSource};
-pub use game::{Game, Step};
+pub use game::{Game, MAX_ROLLS, Step};
 pub use json::Codec;
 pub use movelist::MoveList;
 pub use player::{ByPlayer, Player};

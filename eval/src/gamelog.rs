@@ -49,8 +49,8 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Games longer than this many rolls are stopped and scored as half a win
-/// each (no game of random play has come near it; see docs/benchmarks-log.md).
-pub const MAX_ROLLS: u64 = 100_000;
+/// each: the engine's one limit for every game loop.
+pub use sawah_engine::MAX_ROLLS;
 
 /// One finished (or stopped) game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

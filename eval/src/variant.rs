@@ -14,11 +14,7 @@ use crate::stats::{Interval, wilson};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::{AgentSpec, SpecError};
-use sawah_engine::{DiceSource, Player};
-
-/// The most rolls a measured game may last before it is cut (none of the
-/// shipped rule sets comes near it).
-const MAX_ROLLS: u64 = 20_000;
+use sawah_engine::{DiceSource, MAX_ROLLS, Player};
 
 /// What games of one agent against itself show.
 #[derive(Clone, Debug, PartialEq)]

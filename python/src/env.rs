@@ -14,9 +14,9 @@ use sawah_agents::{Agent, AgentSpec, assets::Assets};
 use sawah_engine::{DiceSource, Player};
 use std::sync::Arc;
 
-/// Games stopped after this many rolls count as truncated (the tournaments'
-/// bound; no real game comes near it).
-pub const MAX_ROLLS: u64 = 100_000;
+/// Games stopped after this many rolls count as truncated: the engine's
+/// one limit, the tournaments' too.
+pub use sawah_engine::MAX_ROLLS;
 
 /// Where an episode stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

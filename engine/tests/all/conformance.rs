@@ -21,7 +21,7 @@ use sawah_engine::{Codec, DiceSource, Player, notation, with_game};
 const GAMES: u64 = 40;
 /// Rolls after which a random game counts as endless (the longest of
 /// 600,000 random Senet games took 351 throws: docs/benchmarks-log.md).
-const MAX_ROLLS: usize = 100_000;
+const MAX_ROLLS: usize = sawah_engine::MAX_ROLLS as usize;
 
 fn pieces_of(side: &SideJson) -> usize {
     usize::from(side.waiting.unwrap_or(0)) + usize::from(side.scored) + side.squares.len()

@@ -47,8 +47,8 @@ pub struct Sample {
     pub features: Vec<f32>,
 }
 
-/// Games longer than this are cut off (no game has come near it).
-const MAX_ROLLS: usize = 20_000;
+/// Games longer than this are cut off: the engine's one limit.
+const MAX_ROLLS: usize = sawah_engine::MAX_ROLLS as usize;
 
 /// The value of `position` for its side to move: exact when finished or
 /// when `exact` knows it.
