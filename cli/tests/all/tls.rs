@@ -68,7 +68,8 @@ fn pass_through(client: TcpStream, config: Arc<rustls::ServerConfig>, backend: &
         return;
     };
     let mut tls = rustls::StreamOwned::new(connection, client);
-    let waiting = |e: &std::io::Error| matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut);
+    let waiting =
+        |e: &std::io::Error| matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut);
     let mut buffer = vec![0; 64 << 10];
     loop {
         match tls.read(&mut buffer) {
@@ -84,7 +85,11 @@ fn pass_through(client: TcpStream, config: Arc<rustls::ServerConfig>, backend: &
         match plain.read(&mut buffer) {
             Ok(0) => return,
             Ok(n) => {
-                if tls.write_all(&buffer[..n]).and_then(|()| tls.flush()).is_err() {
+                if tls
+                    .write_all(&buffer[..n])
+                    .and_then(|()| tls.flush())
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -159,7 +164,10 @@ fn hard_over_https_plays_the_games_it_plays_in_process_and_the_certificate_is_ve
     let over_https = games(&dir.join("https"), "secure-hard");
     assert_eq!(in_process.len(), 8);
     assert!(over_https.iter().all(|g| g.4.is_null()), "{over_https:?}");
-    assert_eq!(in_process, over_https, "the same games in process and over https");
+    assert_eq!(
+        in_process, over_https,
+        "the same games in process and over https"
+    );
 
     // Without the entry's ca, the test authority is unknown: no game is
     // played with the bot, and the forfeit says why and what to do.

@@ -4,6 +4,7 @@
 //! forfeits in a row.
 
 use super::defs::{BotDef, Transport};
+use super::http::HttpLink;
 use super::link::{self, BotLog, Link};
 use sawah_agents::{Failure, FailureKind};
 use serde::{Deserialize, Serialize};
@@ -139,7 +140,15 @@ impl OutsideBot {
     }
 
     fn open(&self) -> Result<Box<dyn Link>, String> {
-        link::open(&self.def.transport, self.log.clone())
+        match &self.def.transport {
+            Transport::Command { argv, dir, env } => Ok(Box::new(link::PipeLink::spawn(
+                argv,
+                dir,
+                env,
+                self.log.clone(),
+            )?)),
+            Transport::Http(bot) => Ok(Box::new(HttpLink::new(bot))),
+        }
     }
 
     /// Says `hello`: the identity, if the bot gave one (an error answer or

@@ -395,8 +395,18 @@ impl BotDefs {
     }
 }
 
+/// Without TLS no `ca` file is read (an `https://` address is refused first).
+#[cfg(not(feature = "https"))]
+fn read_ca(name: &str, path: &Path) -> Result<CaFile, String> {
+    Err(format!(
+        "bot {name:?}: ca file {}: this build has no TLS",
+        path.display()
+    ))
+}
+
 /// Reads a bot's `ca` file: PEM certificates, at most [`MAX_CA_BYTES`], a
 /// regular file, at least one certificate.
+#[cfg(feature = "https")]
 fn read_ca(name: &str, path: &Path) -> Result<CaFile, String> {
     let refuse = |why: String| Err(format!("bot {name:?}: ca file {}: {why}", path.display()));
     let bytes = match sawah_engine::files::read_bounded(path, MAX_CA_BYTES) {
@@ -418,7 +428,9 @@ fn read_ca(name: &str, path: &Path) -> Result<CaFile, String> {
         }
     }
     if certificates.is_empty() {
-        return refuse("holds no certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)".into());
+        return refuse(
+            "holds no certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)".into(),
+        );
     }
     Ok(CaFile {
         path: path.to_path_buf(),
@@ -443,11 +455,6 @@ fn checked_url(name: &str, url: &str) -> Result<String, String> {
     else {
         return refuse("must start with http:// or https://");
     };
-    if url.starts_with("https://") && !cfg!(feature = "https") {
-        return refuse(
-            "is https, and this build has no TLS (the sawah CLI has it; the Python package leaves it out)",
-        );
-    }
     let uri: ureq::http::Uri = match url.parse() {
         Ok(uri) => uri,
         Err(_) => return refuse("is not a valid address"),
@@ -466,6 +473,11 @@ fn checked_url(name: &str, url: &str) -> Result<String, String> {
     }
     if uri.query().is_some() || rest.contains('#') {
         return refuse("has a query or fragment; the harness posts to URL/v1/request");
+    }
+    if url.starts_with("https://") && !cfg!(feature = "https") {
+        return refuse(
+            "is https, and this build has no TLS (the sawah CLI has it; the Python package leaves it out)",
+        );
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -593,8 +605,12 @@ bot = { agent = "expectiminimax", depth = 2 }
             "http://bots.example:80/base",
         ]
         .into_iter()
-        .chain(cfg!(feature = "https").then_some(["https://bots.example", "https://[::1]:8443/v"]).into_iter().flatten())
-        {
+        .chain(
+            cfg!(feature = "https")
+                .then_some(["https://bots.example", "https://[::1]:8443/v"])
+                .into_iter()
+                .flatten(),
+        ) {
             BotDefs::parse(
                 &format!("[[bot]]\nname = \"a\"\nurl = \"{url}\"\n"),
                 Path::new("."),
@@ -651,15 +667,15 @@ bot = { agent = "expectiminimax", depth = 2 }
             "url = \"http://127.0.0.1:8080\"\nca = \"ca.pem\"",
             "ca is for https:// addresses",
         );
-        refused(
-            "command = [\"x\"]\nca = \"ca.pem\"",
-            "for bots with a url",
-        );
+        refused("command = [\"x\"]\nca = \"ca.pem\"", "for bots with a url");
         refused(
             "url = \"https://h\"\nca = \"bot.key\"",
             "holds a private key",
         );
-        refused("url = \"https://h\"\nca = \"README.md\"", "holds no certificate");
+        refused(
+            "url = \"https://h\"\nca = \"README.md\"",
+            "holds no certificate",
+        );
         refused("url = \"https://h\"\nca = \"missing.pem\"", "missing.pem");
         refused("url = \"https://h\"\nca = \".\"", "not a regular file");
         refused(

@@ -200,12 +200,14 @@ pub fn same_origin_target(current: &str, location: &str) -> Option<String> {
     } else {
         // A relative path, taken from the current path's folder.
         let current_path = current_path.split(['?', '#']).next().unwrap_or_default();
-        let folder = current_path
-            .rfind('/')
-            .map_or("/", |i| &current_path[..=i]);
+        let folder = current_path.rfind('/').map_or("/", |i| &current_path[..=i]);
         format!("{folder}{location}")
     };
-    let path = if path.is_empty() { "/".to_string() } else { path };
+    let path = if path.is_empty() {
+        "/".to_string()
+    } else {
+        path
+    };
     let next = format!("{origin}{path}");
     // The result must still be an address of the same place.
     (origin_of(&next)? == origin_of(current)?).then_some(next)
@@ -296,8 +298,14 @@ mod tests {
     fn redirects_stay_on_the_bot_s_scheme_host_and_port() {
         let current = "http://me:pw@127.0.0.1:8080/base/v1/request";
         for (location, expected) in [
-            ("/v2/request", Some("http://me:pw@127.0.0.1:8080/v2/request")),
-            ("request2", Some("http://me:pw@127.0.0.1:8080/base/v1/request2")),
+            (
+                "/v2/request",
+                Some("http://me:pw@127.0.0.1:8080/v2/request"),
+            ),
+            (
+                "request2",
+                Some("http://me:pw@127.0.0.1:8080/base/v1/request2"),
+            ),
             (
                 "http://127.0.0.1:8080/x?y=1#frag",
                 Some("http://me:pw@127.0.0.1:8080/x?y=1"),
@@ -398,12 +406,25 @@ mod tests {
         let limit = Duration::from_secs(5);
         let e = link(port, Redirects::None).ask("{}", 1, limit).unwrap_err();
         assert_eq!(e.kind, FailureKind::Malformed);
-        assert!(e.reason.contains("307") && e.reason.contains("\"/moved\""), "{}", e.reason);
-        assert!(e.reason.contains("redirects = \"same-origin\""), "{}", e.reason);
+        assert!(
+            e.reason.contains("307") && e.reason.contains("\"/moved\""),
+            "{}",
+            e.reason
+        );
+        assert!(
+            e.reason.contains("redirects = \"same-origin\""),
+            "{}",
+            e.reason
+        );
         assert_eq!(*asked.lock().unwrap(), ["/v1/request"]);
-        let answer = link(port, Redirects::SameOrigin).ask("{}", 1, limit).unwrap();
+        let answer = link(port, Redirects::SameOrigin)
+            .ask("{}", 1, limit)
+            .unwrap();
         assert_eq!(answer, br#"{"id":1}"#);
-        assert_eq!(*asked.lock().unwrap(), ["/v1/request", "/v1/request", "/moved"]);
+        assert_eq!(
+            *asked.lock().unwrap(),
+            ["/v1/request", "/v1/request", "/moved"]
+        );
     }
 
     #[test]
@@ -412,13 +433,21 @@ mod tests {
         let limit = Duration::from_secs(5);
         // Another port of the same host is another origin.
         let (port, _) = server(move |_| moved(&format!("http://127.0.0.1:{elsewhere}/secret")));
-        let e = link(port, Redirects::SameOrigin).ask("{}", 1, limit).unwrap_err();
-        assert!(e.reason.contains("only redirects to the bot's own"), "{}", e.reason);
+        let e = link(port, Redirects::SameOrigin)
+            .ask("{}", 1, limit)
+            .unwrap_err();
+        assert!(
+            e.reason.contains("only redirects to the bot's own"),
+            "{}",
+            e.reason
+        );
         assert!(!e.reason.contains("SECRET"), "{}", e.reason);
         assert!(elsewhere_asked.lock().unwrap().is_empty());
         // A loop ends after MAX_REDIRECTS hops.
         let (port, asked) = server(|path| moved(&format!("{path}x")));
-        let e = link(port, Redirects::SameOrigin).ask("{}", 1, limit).unwrap_err();
+        let e = link(port, Redirects::SameOrigin)
+            .ask("{}", 1, limit)
+            .unwrap_err();
         assert!(e.reason.contains("at most 5 redirects"), "{}", e.reason);
         assert_eq!(asked.lock().unwrap().len(), MAX_REDIRECTS + 1);
     }

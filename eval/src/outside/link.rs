@@ -21,7 +21,6 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::defs::Transport;
 use sawah_agents::FailureKind;
 
 /// The longest answer line read from a bot (1 MiB); a longer one is a forfeit.
@@ -63,16 +62,6 @@ pub trait Link: Send {
     /// Sends `request` (one JSON line, no newline) and returns the answer
     /// line, or why there is none within `limit`.
     fn ask(&mut self, request: &str, id: u64, limit: Duration) -> Result<Vec<u8>, LinkError>;
-}
-
-/// Opens a link of `transport`'s kind; `log` receives a process's stderr.
-pub fn open(transport: &Transport, log: Option<Arc<BotLog>>) -> Result<Box<dyn Link>, String> {
-    match transport {
-        Transport::Command { argv, dir, env } => {
-            Ok(Box::new(PipeLink::spawn(argv, dir, env, log)?))
-        }
-        Transport::Http(bot) => Ok(Box::new(super::http::HttpLink::new(bot))),
-    }
 }
 
 // ---------------------------------------------------------------- groups
