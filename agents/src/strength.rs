@@ -140,6 +140,28 @@ impl Calibration {
     }
 
     /// The Elo of a mean loss of `loss_pp` per decision.
+    ///
+    /// # Examples
+    ///
+    /// A scale through perfect play (no loss, 1100 Elo) and random play
+    /// (10 points a decision, 0 Elo): between them the Elo is linear in the
+    /// loss, and past random play it stays at random play's level.
+    ///
+    /// ```
+    /// use sawah_agents::strength::{Calibration, Point};
+    ///
+    /// let point = |name: &str, elo, loss_pp| Point { name: name.into(), elo, loss_pp };
+    /// let scale =
+    ///     Calibration::new("ur", vec![point("random", 0.0, 10.0), point("perfect", 1100.0, 0.0)])
+    ///         .unwrap();
+    /// assert_eq!(scale.points()[0].name, "perfect");
+    /// assert_eq!(scale.elo(5.0), 550.0);
+    /// assert_eq!(scale.elo(0.0), 1100.0);
+    /// assert_eq!(scale.elo(25.0), 0.0);
+    ///
+    /// // One point is no scale.
+    /// assert!(Calibration::new("ur", vec![point("random", 0.0, 10.0)]).is_none());
+    /// ```
     pub fn elo(&self, loss_pp: f64) -> f64 {
         let points = &self.points;
         let first = &points[0];

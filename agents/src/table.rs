@@ -388,6 +388,31 @@ impl std::fmt::Debug for Table {
 impl Table {
     /// Opens a table file, memory-mapped, and checks it belongs to `rules`
     /// (same rule set id and full description, same index layout and size).
+    ///
+    /// # Examples
+    ///
+    /// A table of a tiny rule set (every value 0.5 here, where the solver
+    /// would write exact ones), written and read back; opened for another
+    /// rule set, it is refused:
+    ///
+    /// ```
+    /// use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
+    /// use sawah_engine::race::{self, PositionIndex};
+    ///
+    /// let rules = race::preset("ur-2").unwrap();
+    /// let states = PositionIndex::new(&rules).len();
+    /// let info = TableInfo { states, residual: 0.0, tolerance: 1e-10, value_type: ValueType::F32 };
+    /// let path = std::env::temp_dir().join(format!("doc-ur-2-{}.table", std::process::id()));
+    /// write_table(&path, &rules, &vec![0.5; states as usize], &info).unwrap();
+    ///
+    /// let table = Table::open(&path, &rules).unwrap();
+    /// assert_eq!(table.info().states, states);
+    /// assert_eq!(table.value(&rules.start()), 0.5);
+    ///
+    /// let other = race::preset("ur-3").unwrap();
+    /// assert!(Table::open(&path, &other).is_err());
+    /// std::fs::remove_file(&path).unwrap();
+    /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path, rules: &RuleSet) -> Result<Table, TableError> {
         let shown = path.display().to_string();

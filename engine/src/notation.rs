@@ -86,6 +86,27 @@ fn parse_side(player: Player, text: &str) -> Result<SideJson, NotationError> {
 }
 
 /// Parses a position in notation (not yet validated against its rule set).
+///
+/// # Examples
+///
+/// A position of ur in notation, its JSON form, and the rule set's checked
+/// position; formatting gives the text back:
+///
+/// ```
+/// use sawah_engine::{notation, race};
+///
+/// let json = notation::parse("ur light 5/4,8/0 6/-/1").unwrap();
+/// assert_eq!(json.light.squares, [4, 8]);
+/// assert_eq!(json.dark.scored, 1);
+/// assert_eq!(notation::format(&json), "ur light 5/4,8/0 6/-/1");
+///
+/// let ur = race::preset("ur").unwrap();
+/// let position = ur.position_from_json(&json).unwrap();
+/// assert_eq!(ur.position_to_json(&position), json);
+///
+/// let error = notation::parse("ur light 5/4,8/0").unwrap_err();
+/// assert!(error.to_string().contains("expected 4 fields"), "{error}");
+/// ```
 pub fn parse(text: &str) -> Result<PositionJson, NotationError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     let [rules, turn, light, dark] = fields.as_slice() else {

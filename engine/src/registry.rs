@@ -168,6 +168,23 @@ impl Registry {
     }
 
     /// The rule set with this name.
+    ///
+    /// # Examples
+    ///
+    /// Every rule set the project knows is found by name; an unknown name
+    /// gets an error listing the known ones:
+    ///
+    /// ```
+    /// use sawah_engine::Registry;
+    ///
+    /// let registry = Registry::new();
+    /// assert!(registry.names().len() >= 19);
+    /// let senet = registry.get("senet").unwrap();
+    /// assert_eq!(senet.name(), "senet");
+    ///
+    /// let error = registry.get("chess").unwrap_err();
+    /// assert!(error.to_string().contains("known rule sets: sawah, babylon"), "{error}");
+    /// ```
     pub fn get(&self, name: &str) -> Result<AnyGame, UnknownRules> {
         self.games
             .iter()

@@ -134,6 +134,29 @@ impl Bot {
 
     /// Answers one request line with one response line (no newline). Every
     /// line gets an answer; a line that is not a JSON object gets an error.
+    ///
+    /// # Examples
+    ///
+    /// `sawah bot`'s loop in one call: the legal moves of a roll of 2 at
+    /// the start of ur (a position may be given in notation), then a line
+    /// that is not JSON:
+    ///
+    /// ```
+    /// use sawah_engine::Registry;
+    /// use sawah_protocol::Bot;
+    /// use serde_json::Value;
+    ///
+    /// let bot = Bot::new(Registry::new());
+    /// let line = bot.handle_line(
+    ///     r#"{"id":7,"cmd":"legal_moves","position":"ur light 7/-/0 7/-/0","roll":2}"#,
+    /// );
+    /// let answer: Value = serde_json::from_str(&line).unwrap();
+    /// assert_eq!(answer["id"], 7);
+    /// assert_eq!(answer["moves"].as_array().unwrap().len(), 1);
+    ///
+    /// let error: Value = serde_json::from_str(&bot.handle_line("hello?")).unwrap();
+    /// assert_eq!(error["error"]["kind"], "invalid_json");
+    /// ```
     pub fn handle_line(&self, line: &str) -> String {
         self.handle_line_within(line, None)
     }
@@ -233,6 +256,28 @@ impl Bot {
     }
 
     /// The answer to a request read by [`Bot::parse`].
+    ///
+    /// # Examples
+    ///
+    /// A typed request in, a typed answer out, with no JSON in between; an
+    /// error has the kind every front door reports:
+    ///
+    /// ```
+    /// use sawah_engine::Registry;
+    /// use sawah_protocol::messages::{Answer, Request, RulesRequest};
+    /// use sawah_protocol::{Bot, ErrorKind};
+    ///
+    /// let bot = Bot::new(Registry::new());
+    /// let start = |rules: &str| Request::Start(RulesRequest { rules: rules.into() });
+    /// let Ok(Answer::Start(answer)) = bot.answer(start("ur"), None) else {
+    ///     panic!("a start answer")
+    /// };
+    /// assert_eq!(answer.position.light.waiting, Some(7));
+    /// assert!(answer.position.dark.squares.is_empty());
+    ///
+    /// let error = bot.answer(start("chess"), None).unwrap_err();
+    /// assert_eq!(error.kind, ErrorKind::UnknownRules);
+    /// ```
     pub fn answer(&self, request: Request, stop: Option<&Stop>) -> Result<Answer, ProtocolError> {
         Ok(match request {
             Request::LegalMoves(request) => {

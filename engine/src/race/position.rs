@@ -225,6 +225,34 @@ impl RuleSet {
     }
 
     /// Checks a setup against this rule set and makes it a position.
+    ///
+    /// # Examples
+    ///
+    /// Light has two pieces on the board, dark one borne off; a setup with a
+    /// piece too many is refused, and the error says what is wrong:
+    ///
+    /// ```
+    /// use sawah_engine::race::{self, Setup, SideSetup};
+    /// use sawah_engine::{ByPlayer, Player};
+    ///
+    /// let ur = race::preset("ur").unwrap();
+    /// let setup = Setup {
+    ///     turn: Player::Dark,
+    ///     sides: ByPlayer::from_fn(|player| match player {
+    ///         Player::Light => SideSetup { waiting: 5, scored: 0, squares: vec![4, 8] },
+    ///         Player::Dark => SideSetup { waiting: 6, scored: 1, squares: vec![] },
+    ///     }),
+    /// };
+    /// let position = ur.position(&setup).unwrap();
+    /// assert_eq!(position.turn(), Player::Dark);
+    /// assert_eq!(position.side(Player::Light).on_board(), 2);
+    /// assert_eq!(position.to_setup(), setup);
+    ///
+    /// let mut wrong = setup.clone();
+    /// wrong.sides[Player::Light].waiting = 6;
+    /// let error = ur.position(&wrong).unwrap_err();
+    /// assert!(error.to_string().contains("but the rule set has 7"), "{error}");
+    /// ```
     pub fn position(&self, setup: &Setup) -> Result<Position, PositionError> {
         let len = self.route_len();
         let mut sides = [Side::default(); 2];
