@@ -2,7 +2,7 @@
 //! a natural move is wrong, mined from games between the levels and valued
 //! by a solved table (Senet: its endgame table). This module is the file
 //! format and the ways a front end picks a puzzle; the generator is
-//! `sawah_eval::puzzles`.
+//! `sawah_eval::study::puzzles`.
 //!
 //! **The format** (`docs/puzzles.md` has it with an example): JSON lines.
 //! The first line is a [`PuzzleHeader`] (`"format":"sawah-puzzles"`, a

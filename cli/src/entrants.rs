@@ -5,8 +5,8 @@
 use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;
 use sawah_agents::manifest::Models;
-use sawah_eval::entrant::Entrant;
-use sawah_eval::outside::{BotDefs, OutsideBot, Referee};
+use sawah_eval::arena::entrant::Entrant;
+use sawah_eval::arena::outside::{BotDefs, OutsideBot, Referee};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 use crate::commands::bot::lines::BotFiles;
 use anyhow::Result;
 use sawah_engine::registry::Registry;
-use sawah_eval::luck::ReviewLuck;
+use sawah_eval::arena::luck::ReviewLuck;
 use sawah_protocol::native::Limits;
 use std::path::PathBuf;
 

@@ -9,7 +9,7 @@ use sawah_agents::heuristic::{RaceHeuristic, SenetHeuristic, Weights};
 use sawah_agents::search::SearchOptions;
 use sawah_agents::{Evaluator, RandomAgent, SearchAgent};
 use sawah_engine::{Game, Player, race, senet::Senet};
-use sawah_eval::matches::{pair_seed, play_game};
+use sawah_eval::arena::matches::{pair_seed, play_game};
 
 /// The tuned evaluation's score against `opponent` (None: random play).
 fn score<G, E>(game: &G, evaluator: &E, opponent: Option<&E>, pairs: u64) -> f64

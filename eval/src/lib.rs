@@ -1,26 +1,20 @@
-//! Measuring agents: paired-dice matches and tournaments, Bradley–Terry Elo
-//! tables with intervals, SPRT, and game analysis against solved tables.
+//! Measuring agents, in three rooms of one job each:
+//!
+//! * [`arena`]: games played and kept (entrants and outside bots, the game
+//!   loop, matches, tournaments, results files);
+//! * [`ratings`]: what the games say (Elo with intervals, luck-adjusted
+//!   scores, SPRT, crosstables, tables and charts);
+//! * [`study`]: what games and rule sets teach (loss per move, the review's
+//!   picture, puzzles, the variant report).
+//!
+//! Beneath them, [`stats`]: scores with intervals and their Elo, used by
+//! all three. The rooms import downwards only: study and ratings use the
+//! arena, the arena uses neither (`arena_imports_neither_ratings_nor_study`
+//! in `agents/tests/all/imports.rs` keeps it so).
 // No function outside tests longer than 100 lines (clippy.toml).
 #![warn(clippy::too_many_lines)]
 
-pub mod adjusted;
-pub mod analysis;
-pub mod bradley_terry;
-pub mod crosstable;
-pub mod curve;
-pub mod entrant;
-pub mod forfeits;
-pub mod gamelog;
-pub mod luck;
-pub mod matches;
-pub mod merge;
-pub mod outside;
-pub mod pairing;
-pub mod puzzles;
-pub mod report;
-pub mod results;
-pub mod review;
-pub mod sprt;
+pub mod arena;
+pub mod ratings;
 pub mod stats;
-pub mod tournament;
-pub mod variant;
+pub mod study;

@@ -102,7 +102,7 @@ fn levels() -> Vec<(String, String, String)> {
 /// with them meets the same dice as the CLI's agents.
 #[pyfunction]
 fn pair_seed(seed: u64, index: u64) -> u64 {
-    sawah_eval::matches::pair_seed(seed, index)
+    sawah_eval::arena::matches::pair_seed(seed, index)
 }
 
 /// The mean of `samples` (scores from 0 to 1) with its 95% interval, as

@@ -319,3 +319,25 @@ fn an_added_circle_is_found() {
     assert!(circles(&graph(&dir)).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// eval's rooms import downwards only (eval/src/lib.rs): the arena, where
+/// games are played and kept, imports nothing of the ratings or the study
+/// rooms, and the ratings nothing of the study.
+#[test]
+fn arena_imports_neither_ratings_nor_study() {
+    let edges = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../eval/src"));
+    assert!(
+        edges["study/variant.rs"].contains("arena/matches.rs"),
+        "the graph is read: {edges:?}"
+    );
+    let upward: Vec<String> = edges
+        .iter()
+        .flat_map(|(file, targets)| targets.iter().map(move |target| (file, target)))
+        .filter(|(file, target)| {
+            (file.starts_with("arena/") && !target.starts_with("arena/") && *target != "stats.rs")
+                || (file.starts_with("ratings/") && target.starts_with("study/"))
+        })
+        .map(|(file, target)| format!("{file} imports {target}"))
+        .collect();
+    assert!(upward.is_empty(), "{upward:#?}");
+}

@@ -4,8 +4,8 @@ use crate::entrants::OutsideArgs;
 use anyhow::{Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_engine::with_game;
-use sawah_eval::outside::check::{RulesCheck, check_rules};
-use sawah_eval::outside::{BotDefs, OutsideBot};
+use sawah_eval::arena::outside::check::{RulesCheck, check_rules};
+use sawah_eval::arena::outside::{BotDefs, OutsideBot};
 use std::path::PathBuf;
 
 /// The arguments of `sawah check-bot`.

@@ -3,7 +3,7 @@
 //! flattens, and one chart (SVG) with every run for comparison.
 
 use anyhow::{Context, Result, bail};
-use sawah_eval::curve::{self, Curve, CurvePoint};
+use sawah_eval::ratings::curve::{self, Curve, CurvePoint};
 use sawah_train::neural::RunFolder;
 use sawah_train::neural::run::Evaluation;
 use std::collections::BTreeSet;

@@ -5,7 +5,7 @@ use crate::luck::LuckArgs;
 use anyhow::{Context, Result, bail};
 use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
-use sawah_eval::matches::{play_match, play_match_with_luck_observed};
+use sawah_eval::arena::matches::{play_match, play_match_with_luck_observed};
 use sawah_eval::stats::elo_from_score;
 use std::path::PathBuf;
 
@@ -53,7 +53,7 @@ pub struct Played {
     /// The agents as typed, with their portable specs.
     pub agents: [(String, String); 2],
     /// The result.
-    pub result: sawah_eval::matches::MatchResult,
+    pub result: sawah_eval::arena::matches::MatchResult,
 }
 
 /// Plays the match `args` asks for; a luck-adjusted one tells `observe`

@@ -1,5 +1,5 @@
 //! `sawah puzzles generate|check|rate-check`: puzzle sets mined from exact
-//! values (`sawah_eval::puzzles`), checked against a table independently of
+//! values (`sawah_eval::study::puzzles`), checked against a table independently of
 //! the generator, and their ratings measured on fresh seeds; and
 //! `sawah puzzle`: puzzles in the terminal, through the protocol's
 //! `puzzle` and `solve_puzzle`.
@@ -18,7 +18,7 @@ use sawah_agents::{AgentSpec, MemoryAssets};
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily;
 use sawah_engine::{AnyGame, Codec, with_game};
-use sawah_eval::puzzles::{self, Named, PuzzleConfig, RatingConfig};
+use sawah_eval::study::puzzles::{self, Named, PuzzleConfig, RatingConfig};
 use sawah_protocol::native::Limits;
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};

@@ -1,5 +1,5 @@
 //! `sawah rules NAME --report`: a rule set measured for its designers
-//! (`sawah_eval::variant`, `docs/variants.md`). Works for any rule set,
+//! (`sawah_eval::study::variant`, `docs/variants.md`). Works for any rule set,
 //! rule files included: the levels of a rule set the models do not cover
 //! are the built-in presets.
 
@@ -10,8 +10,8 @@ use sawah_agents::AgentSpec;
 use sawah_agents::table::Table;
 use sawah_engine::registry::Registry;
 use sawah_engine::{AnyGame, Codec, with_game};
-use sawah_eval::matches::MatchResult;
-use sawah_eval::variant::{SelfPlay, self_play, skill};
+use sawah_eval::arena::matches::MatchResult;
+use sawah_eval::study::variant::{SelfPlay, self_play, skill};
 use sawah_protocol::native::{Limits, Setup, TableArg};
 use serde_json::{Value, json};
 

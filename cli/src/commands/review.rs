@@ -122,7 +122,7 @@ pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
         "json" => print!("{}", review_json(&review, &value)?),
         "svg" => print!(
             "{}",
-            sawah_eval::review::svg(&review, view).map_err(anyhow::Error::msg)?
+            sawah_eval::study::review::svg(&review, view).map_err(anyhow::Error::msg)?
         ),
         _ => print!("{}", review.markdown()),
     }

@@ -7,7 +7,7 @@ use sawah_agents::neural::NeuralNet;
 use sawah_agents::table::Table;
 use sawah_engine::race::RuleSet;
 use sawah_engine::{AnyGame, Registry};
-use sawah_eval::analysis;
+use sawah_eval::study::analysis;
 use sawah_train::neural::run::Status;
 use sawah_train::neural::{RunFolder, RunOptions, TrainConfig, train};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 use sawah_agents::AgentSpec;
 use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
 use sawah_engine::race::{self, PositionIndex};
-use sawah_eval::analysis::{LossError, loss_against_perfect};
+use sawah_eval::study::analysis::{LossError, loss_against_perfect};
 
 /// A table for `preset` with made-up values: perfect play is the best move
 /// by them, and the loss is measured by them too.

@@ -6,10 +6,10 @@ use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, RandomAgent};
 use sawah_engine::Player;
 use sawah_engine::race::RuleSet;
-use sawah_eval::entrant::Entrant;
-use sawah_eval::gamelog::play_recorded;
-use sawah_eval::luck::{LuckMeter, ReviewLuck};
-use sawah_eval::matches::{pair_seed, play_match, play_match_with_luck};
+use sawah_eval::arena::entrant::Entrant;
+use sawah_eval::arena::gamelog::play_recorded;
+use sawah_eval::arena::luck::{LuckMeter, ReviewLuck};
+use sawah_eval::arena::matches::{pair_seed, play_match, play_match_with_luck};
 use sawah_protocol::Bot;
 use std::sync::Arc;
 
@@ -101,7 +101,7 @@ fn the_adjusted_score_keeps_the_raw_expectation_with_far_less_spread() {
 
 #[test]
 fn an_sprt_on_adjusted_scores_accepts_a_better_agent_and_rejects_an_equal_one() {
-    use sawah_eval::sprt::{Decision, EloModel, SprtParams, SprtSchedule, run_with_luck};
+    use sawah_eval::ratings::sprt::{Decision, EloModel, SprtParams, SprtSchedule, run_with_luck};
     let (rules, _, meter, _) = solved();
     let params = SprtParams {
         elo0: 0.0,

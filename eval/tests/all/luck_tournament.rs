@@ -4,13 +4,13 @@
 //! one reference, and shards merge into the unsharded run's table.
 
 use sawah_agents::AgentSpec;
-use sawah_eval::entrant::Entrant;
-use sawah_eval::luck::{LuckMeter, ReviewLuck};
-use sawah_eval::matches::play_match_with_luck;
-use sawah_eval::merge::{MergeError, merge};
-use sawah_eval::report::{EloTable, TableOptions, elo_table};
-use sawah_eval::results::{self, GameRecord};
-use sawah_eval::tournament::{Format, Shard, Tournament, run_with_luck};
+use sawah_eval::arena::entrant::Entrant;
+use sawah_eval::arena::luck::{LuckMeter, ReviewLuck};
+use sawah_eval::arena::matches::play_match_with_luck;
+use sawah_eval::arena::merge::{MergeError, merge};
+use sawah_eval::arena::results::{self, GameRecord};
+use sawah_eval::arena::tournament::{Format, Shard, Tournament, run_with_luck};
+use sawah_eval::ratings::report::{EloTable, TableOptions, elo_table};
 use std::path::PathBuf;
 
 struct Fixture {

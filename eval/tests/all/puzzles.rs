@@ -9,7 +9,7 @@ use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, MemoryAssets};
 use sawah_engine::Game;
 use sawah_engine::race::RuleSet;
-use sawah_eval::puzzles::{self, Named, PuzzleConfig, RatingConfig};
+use sawah_eval::study::puzzles::{self, Named, PuzzleConfig, RatingConfig};
 use std::sync::Arc;
 
 fn named(name: &str, spec: &str) -> Named {

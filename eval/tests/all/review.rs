@@ -10,8 +10,8 @@ use sawah_engine::Player;
 use sawah_engine::race::{Move, Position, RuleSet};
 use sawah_engine::record::Record;
 use sawah_engine::senet::Senet;
-use sawah_eval::gamelog::{play_recorded, replay};
-use sawah_eval::review::{Class, Reference, Review, ReviewError, review, svg};
+use sawah_eval::arena::gamelog::{play_recorded, replay};
+use sawah_eval::study::review::{Class, Reference, Review, ReviewError, review, svg};
 use std::sync::Arc;
 
 /// `tokens` reviewed from the start against perfect play by `table`.

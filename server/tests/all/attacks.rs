@@ -12,7 +12,7 @@
 use sawah_agents::RandomAgent;
 use sawah_agents::manifest::Models;
 use sawah_engine::registry::Registry;
-use sawah_eval::gamelog::play_recorded;
+use sawah_eval::arena::gamelog::play_recorded;
 use sawah_protocol::Bot;
 use sawah_protocol::native::{self, Limits, Setup};
 use sawah_server::Config;

@@ -26,8 +26,8 @@ use super::work::Inputs;
 use crate::commands::tournament::run::{TournamentArgs, play_and_rate};
 use anyhow::{Context, Result};
 use sawah_agents::manifest::{Anchor, Dial, DialPoint, Level};
-use sawah_eval::report::EloTable;
-use sawah_eval::tournament::{Format, Shard};
+use sawah_eval::arena::tournament::{Format, Shard};
+use sawah_eval::ratings::report::EloTable;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::Path;
@@ -417,7 +417,7 @@ pub fn reference(build: &mut Build, calibration: &Calibration) -> Result<Referen
         let out = dir.file("tournament");
         let games = build.plan.reference_games;
         let played = round_robin(build, agents, (games, seed), "random=0", &out)?;
-        let results = out.join(sawah_eval::results::RESULTS_FILE);
+        let results = out.join(sawah_eval::arena::results::RESULTS_FILE);
         let text = crate::commands::review::read_text(&results)?;
         let files = crate::commands::bot::lines::BotFiles {
             models: Some(build.staging.dir.clone()),

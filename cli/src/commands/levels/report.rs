@@ -61,7 +61,7 @@ pub fn puzzles(build: &mut Build) -> Result<Puzzles> {
             table: table.clone(),
             count: build.plan.puzzles,
             seed: build.seed_for("puzzles"),
-            margin: sawah_eval::puzzles::DEFAULT_MARGIN_PP,
+            margin: sawah_eval::study::puzzles::DEFAULT_MARGIN_PP,
             players: "easy,medium,hard".into(),
             natural: "medium,easy,heuristic".into(),
             rating_seeds: 64,

@@ -6,8 +6,8 @@ use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::record::move_token;
 use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
-use sawah_eval::entrant::Entrant;
-use sawah_eval::gamelog::refereed_move;
+use sawah_eval::arena::entrant::Entrant;
+use sawah_eval::arena::gamelog::refereed_move;
 use std::io::{self, BufRead, Write};
 
 /// Where the rolls come from.

@@ -229,7 +229,9 @@ fn write_review(
 ) -> Result<()> {
     let text = match path.extension().and_then(|e| e.to_str()) {
         Some("json") => crate::commands::review::review_json(reviewed, game_record)?,
-        Some("svg") => sawah_eval::review::svg(reviewed, human).map_err(anyhow::Error::msg)?,
+        Some("svg") => {
+            sawah_eval::study::review::svg(reviewed, human).map_err(anyhow::Error::msg)?
+        }
         _ => reviewed.markdown(),
     };
     sawah_agents::files::write_atomically(path, text.as_bytes())

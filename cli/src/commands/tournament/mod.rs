@@ -8,7 +8,7 @@ pub use sprt_args::SprtCommandArgs;
 
 use anyhow::{Context, Result};
 use sawah_engine::registry::Registry;
-use sawah_eval::tournament::Shard;
+use sawah_eval::arena::tournament::Shard;
 use std::path::PathBuf;
 
 use run::TournamentArgs;

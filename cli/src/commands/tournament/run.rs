@@ -5,14 +5,14 @@ use crate::entrants::Entrants;
 use anyhow::{Context, Result, bail};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::{AnyGame, Codec, Registry, with_game};
-use sawah_eval::analysis::loss_in_folders;
-use sawah_eval::entrant::Entrant;
-use sawah_eval::luck::LuckMeter;
-use sawah_eval::merge::merge;
-use sawah_eval::report::{EloTable, TableOptions, elo_table};
-use sawah_eval::results::{self, GameRecord};
-use sawah_eval::sprt;
-use sawah_eval::tournament::{self, Format, Progress, Shard, Tournament};
+use sawah_eval::arena::entrant::Entrant;
+use sawah_eval::arena::luck::LuckMeter;
+use sawah_eval::arena::merge::merge;
+use sawah_eval::arena::results::{self, GameRecord};
+use sawah_eval::arena::tournament::{self, Format, Progress, Shard, Tournament};
+use sawah_eval::ratings::report::{EloTable, TableOptions, elo_table};
+use sawah_eval::ratings::sprt;
+use sawah_eval::study::analysis::loss_in_folders;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -480,7 +480,7 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
             self::rules_digest(&game)
         );
     }
-    let names = sawah_eval::report::agents_of(&merged.games, &merged.order);
+    let names = sawah_eval::ratings::report::agents_of(&merged.games, &merged.order);
     let anchor = anchor_options(anchor, &names, anchor_given)?;
     // The levels' scale, as the tournament set it (the same models folder
     // resolves the same level names).
@@ -545,7 +545,7 @@ fn run_sprt<G: HasHeuristic + Sync + 'static>(
     args: &super::sprt_args::SprtCommandArgs,
     new: &Entrant,
     base: &Entrant,
-    meter: Option<&sawah_eval::luck::ReviewLuck>,
+    meter: Option<&sawah_eval::arena::luck::ReviewLuck>,
 ) -> Result<sprt::SprtState> {
     let bar = progress_bar(args.max_games.div_ceil(2), "pairs");
     let params = args.params();
@@ -608,9 +608,11 @@ pub fn sprt_command(
     let meter = args
         .luck
         .meter(registry, game.name(), &args.models, args.table.as_deref())?;
-    let reference = meter
-        .as_ref()
-        .map(|m| sawah_eval::luck::LuckMeter::reference(m).name.clone());
+    let reference = meter.as_ref().map(|m| {
+        sawah_eval::arena::luck::LuckMeter::reference(m)
+            .name
+            .clone()
+    });
     print_sprt_intro(game.name(), &args, reference.as_deref());
     let state = with_game!(&game, g => run_sprt(g, &args, &new, &base, meter.as_ref()))?;
     print_sprt_verdict(&state);

@@ -28,7 +28,7 @@ pub struct SprtCommandArgs {
     pub beta: f64,
     /// What the Elo bounds mean: logistic or normalized.
     #[arg(long, default_value = "logistic", value_parser = parse_model)]
-    pub model: sawah_eval::sprt::EloModel,
+    pub model: sawah_eval::ratings::sprt::EloModel,
     /// Seed for the dice of every pair.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -63,8 +63,8 @@ pub struct SprtCommandArgs {
 
 impl SprtCommandArgs {
     /// The test's settings.
-    pub fn params(&self) -> sawah_eval::sprt::SprtParams {
-        sawah_eval::sprt::SprtParams {
+    pub fn params(&self) -> sawah_eval::ratings::sprt::SprtParams {
+        sawah_eval::ratings::sprt::SprtParams {
             elo0: self.elo0,
             elo1: self.elo1,
             alpha: self.alpha,
@@ -75,6 +75,6 @@ impl SprtCommandArgs {
 }
 
 /// Parses `--model`.
-fn parse_model(text: &str) -> Result<sawah_eval::sprt::EloModel, String> {
+fn parse_model(text: &str) -> Result<sawah_eval::ratings::sprt::EloModel, String> {
     text.parse()
 }

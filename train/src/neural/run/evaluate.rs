@@ -36,7 +36,7 @@ pub(super) fn evaluate<G: HasHeuristic + Sync + 'static>(
     for (k, opponent) in options.opponents.iter().enumerate() {
         let spec = AgentSpec::parse(opponent, game.name())
             .map_err(|e| TrainError::Config(format!("opponent {opponent}: {e}")))?;
-        let result = sawah_eval::matches::play_match(
+        let result = sawah_eval::arena::matches::play_match(
             game,
             &me.clone().into(),
             &spec.into(),
@@ -62,7 +62,7 @@ pub(super) fn evaluate<G: HasHeuristic + Sync + 'static>(
         .map_err(|e| TrainError::Config(e.to_string()))?;
         let default = AgentSpec::parse("expectiminimax:depth=1", game.name())
             .map_err(|e| TrainError::Config(e.to_string()))?;
-        let result = sawah_eval::matches::play_match(
+        let result = sawah_eval::arena::matches::play_match(
             game,
             &learned.into(),
             &default.into(),

@@ -11,12 +11,12 @@
 //! and the game stays a function of its record). Shard `K/N` plays the pairs
 //! with `pairing + pair ≡ K − 1 (mod N)`, pairings numbered in schedule order.
 
-use crate::entrant::Entrant;
-use crate::gamelog::PlayedGame;
-use crate::luck::LuckMeter;
-use crate::matches::pair_seed;
-use crate::pairing::{Pair, Seating};
-use crate::results::{self, GameRecord, Header, ResultsError};
+use crate::arena::entrant::Entrant;
+use crate::arena::gamelog::PlayedGame;
+use crate::arena::luck::LuckMeter;
+use crate::arena::matches::pair_seed;
+use crate::arena::pairing::{Pair, Seating};
+use crate::arena::results::{self, GameRecord, Header, ResultsError};
 use rayon::prelude::*;
 use sawah_agents::SpecError;
 use sawah_agents::heuristic::HasHeuristic;
@@ -229,7 +229,7 @@ impl Tournament {
     /// What each outside bot said of itself in answer to `hello`, in agent
     /// order (`None` for our agents and silent bots); empty when no agent
     /// said anything, as in tournaments of our agents alone.
-    pub fn identities(&self) -> Vec<Option<crate::outside::Identity>> {
+    pub fn identities(&self) -> Vec<Option<crate::arena::outside::Identity>> {
         let identities: Vec<_> = self
             .agents
             .iter()
@@ -640,13 +640,13 @@ fn seats(job: &PairJob, swapped: bool) -> (usize, usize) {
 
 fn forfeit(seat: Player, error: SpecError) -> PlayedGame {
     PlayedGame {
-        outcome: crate::matches::GameOutcome {
+        outcome: crate::arena::matches::GameOutcome {
             winner: Some(seat.other()),
             rolls: 0,
             forfeit: true,
         },
         moves: Vec::new(),
-        failure: Some(crate::gamelog::AgentFailure {
+        failure: Some(crate::arena::gamelog::AgentFailure {
             seat,
             kind: Some(sawah_agents::FailureKind::Start),
             message: format!("could not start: {error}"),

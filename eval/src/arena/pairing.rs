@@ -5,8 +5,8 @@
 //! follows from its seeds. `match`, tournaments, SPRT and the training
 //! runs' evaluations all play their games through [`Pair`].
 
-use crate::entrant::Entrant;
-use crate::gamelog::{GameOutcome, PlayedGame, play_game, play_recorded};
+use crate::arena::entrant::Entrant;
+use crate::arena::gamelog::{GameOutcome, PlayedGame, play_game, play_recorded};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::{Agent, SpecError};
 use sawah_engine::Player;

@@ -1,7 +1,7 @@
 //! [`Entrant`]: whoever takes a seat in a match, a tournament or SPRT: one
-//! of our agents by its spec, or an outside bot ([`crate::outside`]).
+//! of our agents by its spec, or an outside bot ([`crate::arena::outside`]).
 
-use crate::outside::{OutsideAgent, OutsideBot};
+use crate::arena::outside::{OutsideAgent, OutsideBot};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::identity::{AgentFile, FileError};
 use sawah_agents::{Agent, AgentSpec, SpecError};

@@ -1,9 +1,9 @@
 //! Game analysis against a solved table: how much win probability each
 //! agent gave away per move.
 
-use crate::gamelog::{ReplayError, play_recorded, replay};
-use crate::matches::pair_seed;
-use crate::results::{GameRecord, ResultsError};
+use crate::arena::gamelog::{ReplayError, play_recorded, replay};
+use crate::arena::matches::pair_seed;
+use crate::arena::results::{GameRecord, ResultsError};
 use rayon::prelude::*;
 use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, SpecError, perfect};
@@ -99,7 +99,7 @@ pub fn loss_in_folders(
     };
     for dir in dirs {
         let mut failure = None;
-        crate::results::read_with(dir, |game| {
+        crate::arena::results::read_with(dir, |game| {
             if failure.is_none() && seen.insert(game.key()) {
                 chunk.push(game);
                 if chunk.len() == CHUNK

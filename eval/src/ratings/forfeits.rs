@@ -2,7 +2,7 @@
 //! each kind (time, crash, start, malformed, illegal, withdrawn) and the
 //! first message of each kind, so a bot's author reads why from the table.
 
-use crate::results::GameRecord;
+use crate::arena::results::GameRecord;
 use sawah_agents::FailureKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -99,7 +99,7 @@ pub fn markdown(forfeits: &[AgentForfeits]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gamelog::AgentFailure;
+    use crate::arena::gamelog::AgentFailure;
     use sawah_engine::Player;
 
     fn game(light: &str, dark: &str, failure: Option<(Player, FailureKind, &str)>) -> GameRecord {

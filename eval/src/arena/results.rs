@@ -14,8 +14,8 @@
 //! refused at once. Two writers would each append at their own idea of the
 //! file's end and splice their lines into each other.
 
-use crate::gamelog::AgentFailure;
-use crate::luck::{GameLuck, LuckReference};
+use crate::arena::gamelog::AgentFailure;
+use crate::arena::luck::{GameLuck, LuckReference};
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
 use serde::{Deserialize, Serialize};
@@ -64,7 +64,7 @@ pub struct Header {
     /// order (`null` for our agents and for bots that said nothing); absent
     /// when no agent said anything.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub identities: Vec<Option<crate::outside::Identity>>,
+    pub identities: Vec<Option<crate::arena::outside::Identity>>,
     /// `round-robin` or `gauntlet`.
     pub format: String,
     /// Games per pairing (whole pairs).
@@ -99,7 +99,7 @@ pub struct GameRecord {
     pub winner: Option<Player>,
     /// Rolls made.
     pub length: u64,
-    /// Every roll and move, as tokens (see [`crate::gamelog`]).
+    /// Every roll and move, as tokens (see [`crate::arena::gamelog`]).
     pub moves: Vec<String>,
     /// An agent that crashed or played an illegal move (and so lost).
     #[serde(default, skip_serializing_if = "Option::is_none")]

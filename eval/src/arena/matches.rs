@@ -2,16 +2,16 @@
 //! games uses one dice sequence, with the seats swapped, so the luck of the
 //! dice cancels out of the comparison.
 
-use crate::entrant::Entrant;
-use crate::luck::LuckMeter;
-use crate::pairing::{Pair, Seating};
+use crate::arena::entrant::Entrant;
+use crate::arena::luck::LuckMeter;
+use crate::arena::pairing::{Pair, Seating};
 use crate::stats::{Interval, mean_interval};
 use rayon::prelude::*;
 use sawah_agents::SpecError;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::Player;
 
-pub use crate::gamelog::{GameOutcome, MAX_ROLLS, play_game};
+pub use crate::arena::gamelog::{GameOutcome, MAX_ROLLS, play_game};
 
 /// The seed of pair `index` of a match seeded with `seed` (SplitMix64 of their sum).
 pub fn pair_seed(seed: u64, index: u64) -> u64 {
@@ -77,7 +77,7 @@ fn score_for(outcome: GameOutcome, seat: Player) -> f64 {
     }
 }
 
-/// Plays one pair with dice `dice_seed` (see [`crate::pairing::Pair`]):
+/// Plays one pair with dice `dice_seed` (see [`crate::arena::pairing::Pair`]):
 /// `first` moves first in the first game and second in the other.
 pub fn play_pair_outcomes<G>(
     game: &G,
@@ -88,7 +88,7 @@ pub fn play_pair_outcomes<G>(
 where
     G: HasHeuristic + 'static,
 {
-    crate::pairing::Pair::new(first, second, dice_seed).play(game)
+    crate::arena::pairing::Pair::new(first, second, dice_seed).play(game)
 }
 
 /// The first agent's score (0 to 1) in a pair played with dice `dice_seed`.
@@ -141,7 +141,7 @@ pub enum LuckMatchError {
 
 /// [`play_match`] with every game recorded and its luck measured by
 /// `meter`: the same games, and beside the raw scores the luck-adjusted
-/// ones (see [`crate::luck`]). The measuring runs on the match's threads.
+/// ones (see [`crate::arena::luck`]). The measuring runs on the match's threads.
 pub fn play_match_with_luck<G>(
     game: &G,
     first: &Entrant,

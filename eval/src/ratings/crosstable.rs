@@ -7,7 +7,7 @@
 //! 0 of 20, still has a width); the adjusted one is over pairs, the two
 //! games of a pair together, as `sawah match` computes it.
 
-use crate::results::GameRecord;
+use crate::arena::results::GameRecord;
 use crate::stats::{Interval, mean_interval, wilson};
 use sawah_engine::Player;
 use serde::Serialize;
@@ -255,7 +255,7 @@ fn cell_text(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gamelog::AgentFailure;
+    use crate::arena::gamelog::AgentFailure;
 
     fn game(light: &str, dark: &str, winner: Option<Player>, pair: u64) -> GameRecord {
         GameRecord {

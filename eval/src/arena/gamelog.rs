@@ -190,7 +190,7 @@ pub fn play_recorded<G: Game + Codec>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::play_game;
+    use crate::arena::matches::play_game;
     use sawah_agents::{AgentSpec, Choice, RandomAgent};
     use sawah_engine::race;
     use sawah_engine::senet::Senet;

@@ -339,7 +339,7 @@ pub struct SprtState {
 /// How a test is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SprtSchedule {
-    /// Pair `k` uses dice [`crate::matches::pair_seed`]`(seed, k)`.
+    /// Pair `k` uses dice [`crate::arena::matches::pair_seed`]`(seed, k)`.
     pub seed: u64,
     /// Pairs played (in parallel) between two looks at the test.
     pub batch: u64,
@@ -354,8 +354,8 @@ pub struct SprtSchedule {
 /// promotion gate.
 pub fn run<G>(
     game: &G,
-    new: &crate::entrant::Entrant,
-    base: &crate::entrant::Entrant,
+    new: &crate::arena::entrant::Entrant,
+    base: &crate::arena::entrant::Entrant,
     params: &SprtParams,
     schedule: SprtSchedule,
     observe: &mut dyn FnMut(&SprtState),
@@ -364,34 +364,37 @@ where
     G: sawah_agents::HasHeuristic + Sync + 'static,
 {
     let play = |pair: u64| -> Result<(f64, Option<f64>), sawah_agents::SpecError> {
-        let dice = crate::matches::pair_seed(schedule.seed, pair);
-        Ok((crate::matches::play_pair(game, new, base, dice)?, None))
+        let dice = crate::arena::matches::pair_seed(schedule.seed, pair);
+        Ok((
+            crate::arena::matches::play_pair(game, new, base, dice)?,
+            None,
+        ))
     };
     run_batches(params, schedule, false, &play, observe)
 }
 
-/// [`run`] deciding on luck-adjusted pair scores (see [`crate::luck`]),
+/// [`run`] deciding on luck-adjusted pair scores (see [`crate::arena::luck`]),
 /// with every game's luck measured by `meter`, and the LLR of
 /// [`SprtParams::llr_normal`]: the same expectation as the raw scores with
 /// far less spread, so a decision in fewer games. The pentanomial counts of
 /// the raw scores are kept beside them.
 pub fn run_with_luck<G>(
     game: &G,
-    new: &crate::entrant::Entrant,
-    base: &crate::entrant::Entrant,
+    new: &crate::arena::entrant::Entrant,
+    base: &crate::arena::entrant::Entrant,
     params: &SprtParams,
     schedule: SprtSchedule,
-    meter: &dyn crate::luck::LuckMeter,
+    meter: &dyn crate::arena::luck::LuckMeter,
     observe: &mut dyn FnMut(&SprtState),
-) -> Result<SprtState, crate::matches::LuckMatchError>
+) -> Result<SprtState, crate::arena::matches::LuckMatchError>
 where
     G: sawah_agents::HasHeuristic + Sync + 'static,
 {
-    let play = |pair: u64| -> Result<(f64, Option<f64>), crate::matches::LuckMatchError> {
-        let dice = crate::matches::pair_seed(schedule.seed, pair);
+    let play = |pair: u64| -> Result<(f64, Option<f64>), crate::arena::matches::LuckMatchError> {
+        let dice = crate::arena::matches::pair_seed(schedule.seed, pair);
         let (outcomes, adjusted) =
-            crate::matches::play_pair_with_luck(game, new, base, dice, meter)?;
-        Ok((crate::matches::pair_score(outcomes), Some(adjusted)))
+            crate::arena::matches::play_pair_with_luck(game, new, base, dice, meter)?;
+        Ok((crate::arena::matches::pair_score(outcomes), Some(adjusted)))
     };
     run_batches(params, schedule, true, &play, observe)
 }

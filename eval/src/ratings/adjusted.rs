@@ -40,8 +40,8 @@
 //! intervals are the sandwich's with the same weights, so they stay right
 //! whatever the weights.
 
-use crate::bradley_terry::{self, FitError, FitOptions, Observed, Ratings};
-use crate::results::GameRecord;
+use crate::arena::results::GameRecord;
+use crate::ratings::bradley_terry::{self, FitError, FitOptions, Observed, Ratings};
 use std::collections::HashMap;
 
 /// Ratings fitted on luck-adjusted scores.
@@ -347,7 +347,7 @@ fn dispersions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::RecordedLuck;
+    use crate::arena::results::RecordedLuck;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use sawah_engine::Player;

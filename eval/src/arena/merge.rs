@@ -8,8 +8,8 @@
 //! for, a folder played without `--luck-adjusted` or whose luck was
 //! measured by another reference.
 
-use crate::luck::LuckReference;
-use crate::results::{self, GameRecord, Header, ResultsError};
+use crate::arena::luck::LuckReference;
+use crate::arena::results::{self, GameRecord, Header, ResultsError};
 use sawah_agents::identity::{AgentFile, portable_text};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

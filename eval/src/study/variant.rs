@@ -8,8 +8,8 @@
 //! itself; without one they come from games of hard against itself and the
 //! hint reference. Every game is seeded from the report's seed.
 
-use crate::entrant::Entrant;
-use crate::matches::{MatchResult, pair_seed, play_match};
+use crate::arena::entrant::Entrant;
+use crate::arena::matches::{MatchResult, pair_seed, play_match};
 use crate::stats::{Interval, wilson};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;

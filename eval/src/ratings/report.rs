@@ -1,10 +1,10 @@
 //! Elo tables from game records: Bradley–Terry ratings with intervals,
 //! written as Markdown, CSV, JSON and an SVG chart.
 
-use crate::adjusted::{AdjustedError, AdjustedFit, fit_adjusted};
-use crate::bradley_terry::{self, FitError, FitOptions, GameTable};
-use crate::crosstable::Crosstable;
-use crate::results::GameRecord;
+use crate::arena::results::GameRecord;
+use crate::ratings::adjusted::{AdjustedError, AdjustedFit, fit_adjusted};
+use crate::ratings::bradley_terry::{self, FitError, FitOptions, GameTable};
+use crate::ratings::crosstable::Crosstable;
 use crate::stats::Z95;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -98,7 +98,7 @@ pub struct EloTable {
     /// Every pairing head to head (a gauntlet's first agent's first).
     pub crosstable: Crosstable,
     /// Each agent's forfeits by kind, with the first message of each.
-    pub forfeits: Vec<crate::forfeits::AgentForfeits>,
+    pub forfeits: Vec<crate::ratings::forfeits::AgentForfeits>,
 }
 
 /// How to anchor and regularise.
@@ -245,7 +245,7 @@ pub fn elo_table(
     Ok(EloTable {
         rules: rules.to_string(),
         crosstable,
-        forfeits: crate::forfeits::of(games),
+        forfeits: crate::ratings::forfeits::of(games),
         rows,
         first_move_elo: first_move(&fitted),
         games: games.len() as u64,
@@ -497,7 +497,7 @@ impl EloTable {
             let _ = write!(
                 out,
                 "\n## Forfeits\n\nWhy games were forfeited, by agent and kind (time: no answer in time; crash: the bot stopped; start: it did not start or answer hello; malformed: an answer not in the protocol's shape; illegal: a move that is not legal; withdrawn: games after its withdrawal), with the first message of each kind (results.jsonl has them all).\n\n{}",
-                crate::forfeits::markdown(&self.forfeits)
+                crate::ratings::forfeits::markdown(&self.forfeits)
             );
         }
         out
