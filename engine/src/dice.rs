@@ -231,8 +231,27 @@ impl DiceSource {
 impl Dice {
     /// `[{"roll":r,"probability":p}, …]` for every roll 0..=max_roll.
     pub fn outcomes_json(&self) -> serde_json::Value {
-        serde_json::to_value(crate::export::roll_odds(self)).unwrap_or_default()
+        serde_json::to_value(roll_odds(self)).unwrap_or_default()
     }
+}
+
+/// One roll and its probability.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+pub struct RollOdds {
+    /// The roll.
+    pub roll: usize,
+    /// Its probability.
+    pub probability: f64,
+}
+
+/// Every roll of `dice` with its probability, from 0 up (impossible rolls
+/// too, with probability 0: Senet's 0).
+pub fn roll_odds(dice: &Dice) -> Vec<RollOdds> {
+    dice.probabilities()
+        .iter()
+        .enumerate()
+        .map(|(roll, &probability)| RollOdds { roll, probability })
+        .collect()
 }
 
 #[cfg(test)]

@@ -8,31 +8,15 @@
 //! the same value from every build, and the same as the digests already
 //! stored in results files, model files and tables (a test pins them).
 
-use crate::dice::Dice;
+use crate::dice::roll_odds;
 use crate::json::PositionJson;
 use crate::player::Player;
 use crate::race::{Marks, RuleSet, RuleSpec};
 use crate::senet::{self, Senet};
 use serde::Serialize;
 
-/// One roll and its probability.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct RollOdds {
-    /// The roll.
-    pub roll: usize,
-    /// Its probability.
-    pub probability: f64,
-}
-
-/// Every roll of `dice` with its probability, from 0 up (impossible rolls
-/// too, with probability 0: Senet's 0).
-pub fn roll_odds(dice: &Dice) -> Vec<RollOdds> {
-    dice.probabilities()
-        .iter()
-        .enumerate()
-        .map(|(roll, &probability)| RollOdds { roll, probability })
-        .collect()
-}
+pub use crate::dice::RollOdds;
+pub use crate::digest::{canonical_text, digest_of};
 
 /// One square of a race route.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
@@ -145,22 +129,6 @@ pub struct SenetExport {
     pub board: SenetBoard,
     /// The throws.
     pub dice: Vec<RollOdds>,
-}
-
-/// FNV-1a 64 of `text`, in 16 hex digits.
-pub fn digest_of(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
-/// The compact JSON text of an export record (records of numbers, strings
-/// and sequences: writing one cannot fail).
-pub fn canonical_text<T: Serialize>(record: &T) -> String {
-    serde_json::to_string(record).unwrap_or_default()
 }
 
 impl RuleSet {

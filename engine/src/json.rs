@@ -146,7 +146,7 @@ pub trait Codec: Game {
     /// set (results, models, tables) carry it, so two rule sets that share
     /// a name are never mixed up.
     fn rules_digest(&self) -> String {
-        crate::export::digest_of(&self.export_text())
+        crate::digest::digest_of(&self.export_text())
     }
 }
 
@@ -174,11 +174,11 @@ impl Codec for RuleSet {
         RuleSet::export_json(self)
     }
     fn export_text(&self) -> String {
-        crate::export::canonical_text(&self.export())
+        crate::digest::canonical_text(&self.export())
     }
     fn rules_digest(&self) -> String {
         self.digest
-            .get_or_init(|| crate::export::digest_of(&self.export_text()))
+            .get_or_init(|| crate::digest::digest_of(&self.export_text()))
             .clone()
     }
 }
@@ -233,13 +233,13 @@ impl Codec for Senet {
     }
 
     fn export_text(&self) -> String {
-        crate::export::canonical_text(&self.export())
+        crate::digest::canonical_text(&self.export())
     }
     fn rules_digest(&self) -> String {
         // Senet has no parameters: one digest for every value.
         static DIGEST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         DIGEST
-            .get_or_init(|| crate::export::digest_of(&self.export_text()))
+            .get_or_init(|| crate::digest::digest_of(&self.export_text()))
             .clone()
     }
 }

@@ -10,6 +10,7 @@ pub mod bits;
 pub mod census;
 pub mod combinatorics;
 pub mod dice;
+pub mod digest;
 pub mod export;
 pub mod files;
 pub mod game;

@@ -13,6 +13,7 @@
 
 use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};
+use crate::limits::MAX_REVIEW_TURNS;
 use crate::messages::{
     Answer, HintAnswer, HintRequest, HintedMove, MoveOrPass, Pass, RollChance, RollTableAnswer,
 };
@@ -27,10 +28,6 @@ use sawah_agents::{Agent, AgentSpec};
 use sawah_engine::record::Record;
 use sawah_engine::{Codec, Describe, with_game};
 use serde_json::Value;
-
-/// The most turns a reviewed game may have (a game of the race family
-/// lasts about 100 to 250 rolls, Senet about 150).
-pub const MAX_REVIEW_TURNS: usize = 5_000;
 
 /// The level that reviews when there is no table, one ply deeper than it
 /// plays, up to [`MAX_REFERENCE_DEPTH`].

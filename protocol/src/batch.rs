@@ -4,11 +4,8 @@
 //! reviewed turns per batch.
 
 use crate::error::{ErrorKind, ProtocolError};
-use crate::{MAX_DAILY_COUNT, MAX_REVIEW_TURNS};
+use crate::limits::{DEFAULT_DAILY_COUNT, MAX_DAILY_COUNT, MAX_REVIEW_TURNS};
 use serde_json::Value;
-
-/// The throws a `daily` request asks for when it gives no `count`.
-pub const DEFAULT_DAILY_COUNT: u64 = 100;
 
 /// What one request may produce: throws of the daily game and reviewed
 /// turns (a request that is not well formed counts nothing: it is refused

@@ -630,7 +630,7 @@ pub fn listed_moves<G: Codec>(
 }
 
 fn daily_throws(request: DailyRequest) -> Result<DailyAnswer, ProtocolError> {
-    let count = request.count.unwrap_or(crate::DEFAULT_DAILY_COUNT);
+    let count = request.count.unwrap_or(crate::limits::DEFAULT_DAILY_COUNT);
     let throws = daily::daily_throws(&request.date, count as usize)
         .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"date\": {e}")))?;
     Ok(DailyAnswer {

@@ -20,6 +20,7 @@ mod batch;
 mod bot;
 mod command;
 mod error;
+mod limits;
 pub mod messages;
 mod puzzles;
 mod request;
@@ -28,18 +29,11 @@ mod wire;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 
-pub use analysis::{MAX_REFERENCE_DEPTH, MAX_REVIEW_TURNS, REFERENCE_LEVEL, ReviewReference};
-pub use batch::{DEFAULT_DAILY_COUNT, check_batch};
+pub use analysis::{MAX_REFERENCE_DEPTH, REFERENCE_LEVEL, ReviewReference};
+pub use batch::check_batch;
 pub use bot::{Bot, listed_moves};
 pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};
+pub use limits::{DEFAULT_DAILY_COUNT, MAX_DAILY_COUNT, MAX_RATING, MAX_REVIEW_TURNS};
 pub use messages::{Answer, Request, schema_document};
 pub use wire::RequestObject;
-
-/// Most throws one `daily` request may ask for.
-pub const MAX_DAILY_COUNT: u64 = 100_000;
-
-/// The largest rating (in absolute value) a `puzzle` request may ask for:
-/// far beyond any rule set's scale, and small enough that distances to
-/// puzzles' ratings stay exact.
-pub const MAX_RATING: f64 = 100_000.0;

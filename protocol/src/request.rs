@@ -9,13 +9,13 @@
 use crate::Bot;
 use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
+use crate::limits::{MAX_DAILY_COUNT, MAX_RATING};
 use crate::messages::{
     ChooseRequest, DailyRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice,
     PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest, SolvePuzzleRequest,
 };
 use crate::wire::RequestObject;
 use crate::wire::position_of;
-use crate::{MAX_DAILY_COUNT, MAX_RATING};
 use sawah_engine::json::PositionJson;
 use sawah_engine::{AnyGame, Codec, with_game};
 use serde_json::Value;

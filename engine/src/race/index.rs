@@ -12,9 +12,7 @@
 //! opponent's shared cells among those the mover leaves free. Ranking costs a
 //! few table look-ups per piece: no hash maps, no search.
 
-mod successors;
-
-pub use successors::Successors;
+pub(super) mod successors;
 
 use super::position::{Position, Side};
 use super::rules::RuleSet;

@@ -8,7 +8,8 @@ pub mod presets;
 mod rules;
 
 pub use count::valid_position_count;
-pub use index::{Block, LayerPair, PositionIndex, Successors};
+pub use index::successors::Successors;
+pub use index::{Block, LayerPair, PositionIndex};
 pub use moves::{Move, Outcome};
 pub use position::{Position, PositionError, Setup, Side, SideSetup};
 pub use presets::{

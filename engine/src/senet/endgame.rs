@@ -18,7 +18,8 @@
 //! only into its own layer, its mirror `(b, a)` (the turn passes) and
 //! layers with fewer pieces: the solver's order.
 
-use super::{BEAUTY, PIECES, Position, Side};
+use super::board::{BEAUTY, PIECES};
+use super::position::{Position, Side};
 use crate::combinatorics::{binomial, colex_rank, colex_unrank};
 use crate::player::Player;
 

@@ -1,6 +1,7 @@
 //! Senet move generation and application (RULES.md §2.3–2.4).
 
-use super::{BEAUTY, OFF, Position, REBIRTH, SAFE, Senet, WATER};
+use super::board::{BEAUTY, OFF, PIECES, REBIRTH, SAFE, Senet, WATER};
+use super::position::Position;
 use crate::movelist::MoveList;
 
 /// A Senet move: one piece from house `from` to house `to`, where `to` is
@@ -160,7 +161,7 @@ impl Senet {
             }
             sides[me].squares |= bit;
         }
-        let won = sides[me].scored == super::PIECES;
+        let won = sides[me].scored == PIECES;
         let extra = !won && !mv.is_backward() && matches!(mv.throw(), 1 | 4 | 5);
         let turn = if extra { position.turn } else { !position.turn };
         (Position { sides, turn }, extra)

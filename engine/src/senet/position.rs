@@ -1,6 +1,6 @@
 //! Senet positions, validated once.
 
-use super::{HOUSES, PIECES, Senet, WATER};
+use super::board::{HOUSES, PIECES, Senet, WATER};
 use crate::player::{ByPlayer, Player};
 use thiserror::Error;
 

@@ -17,11 +17,11 @@
 //!   targets, through the staged folder as a front door loads it: the
 //!   levels' Elo and gaps, and how far the dial lands from its targets.
 
+use super::build::Build;
 use super::folder::{hard_model_name, small_model_name};
 use super::networks::Network;
 use super::plan::{DIAL_NOISES, GAP_BAND, LEVEL_GAP, Route};
 use super::search::{Chosen, sha_of};
-use super::stages::Build;
 use super::work::Inputs;
 use crate::commands::tournament::run::{TournamentArgs, play_and_rate};
 use anyhow::{Context, Result};

@@ -15,8 +15,8 @@
 //! out of what it records, so the same seed gives the same file, byte for
 //! byte.
 
+use super::build::Build;
 use super::plan::{NetPlan, Route, distance};
-use super::stages::Build;
 use super::work::{Inputs, StageDir};
 use anyhow::{Context, Result};
 use sawah_agents::manifest::Models;

@@ -9,7 +9,7 @@
 //! the same model files. The figures behind each choice are in
 //! docs/training.md ("Levels for any rule set").
 
-use super::BuildArgs;
+use super::args::BuildArgs;
 use anyhow::{Result, bail};
 use sawah_engine::AnyGame;
 use sawah_engine::race::{PositionIndex, RuleSet};

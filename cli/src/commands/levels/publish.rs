@@ -6,8 +6,8 @@
 //! folder or the new one, never a mix; a failure (a full disk) leaves the
 //! old folder as it was and removes the half-made one.
 
+use super::build::Built;
 use super::folder::RulesSource;
-use super::stages::Built;
 use super::work::Holder;
 use anyhow::{Context, Result, bail};
 use sawah_agents::manifest::{MANIFEST_FILE, Manifest, Models};

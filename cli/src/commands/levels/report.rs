@@ -2,12 +2,12 @@
 //! against perfect play on a seed no other stage used (with its latency);
 //! and the findings the report (`report_text`) tells.
 
+use super::build::Build;
 use super::calibrate::{Calibration, Check};
 use super::folder::puzzles_name;
 use super::networks::Network;
 use super::plan::{GAP_BAND, Route};
 use super::search::{Chosen, luck_match};
-use super::stages::Build;
 use crate::commands::puzzles::{GenerateArgs, generate_set};
 use anyhow::Result;
 use sawah_agents::manifest::PuzzleFile;

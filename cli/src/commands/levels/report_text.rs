@@ -2,10 +2,10 @@
 //! with the command that measures it again) and as JSON, and hard's
 //! figures in the manifest.
 
+use super::build::Build;
 use super::folder::{report_json_name, report_md_name};
 use super::plan::{Route, SEARCH_TARGET};
 use super::report::{Findings, Verify, in_band};
-use super::stages::Build;
 use anyhow::Result;
 use serde_json::json;
 use std::fmt::Write as _;

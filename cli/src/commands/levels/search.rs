@@ -7,9 +7,9 @@
 //! the shipped Senet and self-play levels have it), measured later against
 //! search.
 
+use super::build::Build;
 use super::networks::Network;
 use super::plan::{Route, SEARCH_TARGET};
-use super::stages::Build;
 use crate::commands::matches::{MatchArgs, play};
 use crate::entrants::OutsideArgs;
 use crate::luck::LuckArgs;

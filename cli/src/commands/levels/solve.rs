@@ -2,7 +2,7 @@
 //! `--memory`; when it does not (or for Senet), the build goes the
 //! self-play route and says why.
 
-use super::stages::Build;
+use super::build::Build;
 use anyhow::Result;
 use sawah_engine::AnyGame;
 use serde::{Deserialize, Serialize};

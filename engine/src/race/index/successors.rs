@@ -14,7 +14,8 @@
 
 use super::{FastRank, PositionIndex};
 use crate::player::Player;
-use crate::race::{Move, Position};
+use crate::race::moves::Move;
+use crate::race::position::Position;
 
 /// A position's successors, roll by roll ([`PositionIndex::successors`]).
 pub struct Successors<'a> {
