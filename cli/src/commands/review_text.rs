@@ -5,7 +5,7 @@
 //! or JSON (`--format md|json`), which are unchanged.
 
 use crate::render::{Render, wrap};
-use sawah_agents::review::{Class, Review};
+use sawah_agents::review::{Class, Review, Turn};
 use sawah_engine::record::{Record, ReplayStep, move_token, replay_from};
 use sawah_engine::{Codec, Player};
 use std::fmt::Write as _;
@@ -56,47 +56,9 @@ pub fn terminal<G: Render + Codec>(
     full: bool,
 ) -> String {
     let moves = notations(game, record, review);
-    let mut out = String::new();
-    let winner = review
-        .winner
-        .map_or("nobody yet".to_string(), |w| review.player_name(w));
-    let _ = writeln!(
-        out,
-        "{}",
-        wrap(
-            &format!(
-                "Review of a game of {} (won by {winner}). Reference: {}. Losses and luck in points of win probability.",
-                review.rules, review.reference
-            ),
-            ""
-        )
-    );
+    let mut out = heading(review);
     for player in Player::BOTH {
-        let s = review.summary(player);
-        let _ = writeln!(
-            out,
-            "\n{}",
-            wrap(
-                &format!(
-                    "{}: {} decisions, {:.2} lost a decision ({:.1} in all); {} best, {} good, {} inaccuracies, {} mistakes, {} blunders; luck {:+.1}.{}",
-                    review.player_name(player),
-                    s.decisions,
-                    s.mean_loss_pp,
-                    s.total_loss_pp,
-                    s.best,
-                    s.good,
-                    s.inaccuracies,
-                    s.mistakes,
-                    s.blunders,
-                    s.luck_pp + 0.0,
-                    s.strength
-                        .as_ref()
-                        .map(|e| format!(" It {}.", e.text))
-                        .unwrap_or_default()
-                ),
-                "  "
-            )
-        );
+        let _ = writeln!(out, "\n{}", wrap(&player_summary(review, player), "  "));
     }
     let shown = |k: usize, token: &str, best: bool| -> String {
         moves
@@ -104,56 +66,94 @@ pub fn terminal<G: Render + Codec>(
             .map(|(played, better)| if best { better.clone() } else { played.clone() })
             .unwrap_or_else(|| token.to_string())
     };
-    let turns: Vec<(usize, &sawah_agents::review::Turn)> = review
+    let turns: Vec<(usize, &Turn)> = review
         .turns
         .iter()
         .enumerate()
         .filter(|(_, t)| full || matches!(t.class, Class::Mistake | Class::Blunder))
         .collect();
-    if turns.is_empty() {
-        let _ = writeln!(out, "\nNo mistakes or blunders on either side.");
-    } else {
-        let _ = writeln!(
-            out,
-            "\n{}",
-            if full {
-                "Every turn: roll, move played, best move, loss, class, luck."
-            } else {
-                "The costly moves (mistakes and blunders); --full shows every turn:"
-            }
-        );
-    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        match (turns.is_empty(), full) {
+            (true, _) => "No mistakes or blunders on either side.",
+            (false, true) => "Every turn: roll, move played, best move, loss, class, luck.",
+            (false, false) => "The costly moves (mistakes and blunders); --full shows every turn:",
+        }
+    );
     for (k, t) in turns {
-        let played = shown(k, &t.played, false);
-        let best = shown(k, &t.best, true);
-        let line = if t.class == Class::Forced {
-            format!(
-                "{:>4} {:<5} rolled {}: {played} (forced)",
-                t.turn, t.player, t.roll
-            )
-        } else if t.loss_pp > 0.0 {
-            format!(
-                "{:>4} {:<5} rolled {}: {played}, best {best}: -{:.1} {}, luck {:+.1}",
-                t.turn,
-                t.player,
-                t.roll,
-                t.loss_pp,
-                t.class.name(),
-                t.luck_pp + 0.0
-            )
-        } else {
-            format!(
-                "{:>4} {:<5} rolled {}: {played} ({}), luck {:+.1}",
-                t.turn,
-                t.player,
-                t.roll,
-                t.class.name(),
-                t.luck_pp + 0.0
-            )
-        };
+        let line = turn_line(t, &shown(k, &t.played, false), &shown(k, &t.best, true));
         let _ = writeln!(out, "{}", wrap(&line, "           "));
     }
     out
+}
+
+/// The review's first paragraph: the game, its winner and the reference.
+fn heading(review: &Review) -> String {
+    let winner = review
+        .winner
+        .map_or("nobody yet".to_string(), |w| review.player_name(w));
+    let mut out = wrap(
+        &format!(
+            "Review of a game of {} (won by {winner}). Reference: {}. Losses and luck in points of win probability.",
+            review.rules, review.reference
+        ),
+        "",
+    );
+    out.push('\n');
+    out
+}
+
+/// One player's summary: decisions, losses, the classes, luck and strength.
+fn player_summary(review: &Review, player: Player) -> String {
+    let s = review.summary(player);
+    format!(
+        "{}: {} decisions, {:.2} lost a decision ({:.1} in all); {} best, {} good, {} inaccuracies, {} mistakes, {} blunders; luck {:+.1}.{}",
+        review.player_name(player),
+        s.decisions,
+        s.mean_loss_pp,
+        s.total_loss_pp,
+        s.best,
+        s.good,
+        s.inaccuracies,
+        s.mistakes,
+        s.blunders,
+        s.luck_pp + 0.0,
+        s.strength
+            .as_ref()
+            .map(|e| format!(" It {}.", e.text))
+            .unwrap_or_default()
+    )
+}
+
+/// One turn's line: the roll, the move played (with the best one and the
+/// loss when it lost something), its class and the luck.
+fn turn_line(t: &Turn, played: &str, best: &str) -> String {
+    if t.class == Class::Forced {
+        format!(
+            "{:>4} {:<5} rolled {}: {played} (forced)",
+            t.turn, t.player, t.roll
+        )
+    } else if t.loss_pp > 0.0 {
+        format!(
+            "{:>4} {:<5} rolled {}: {played}, best {best}: -{:.1} {}, luck {:+.1}",
+            t.turn,
+            t.player,
+            t.roll,
+            t.loss_pp,
+            t.class.name(),
+            t.luck_pp + 0.0
+        )
+    } else {
+        format!(
+            "{:>4} {:<5} rolled {}: {played} ({}), luck {:+.1}",
+            t.turn,
+            t.player,
+            t.roll,
+            t.class.name(),
+            t.luck_pp + 0.0
+        )
+    }
 }
 
 #[cfg(test)]
