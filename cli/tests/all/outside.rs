@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{Served, assert_refused, fresh_dir, sawah};
+use crate::common::{Served, assert_refused, fresh_dir, games, sawah};
 
 fn sawah_bin() -> &'static str {
     env!("CARGO_BIN_EXE_sawah")
@@ -16,35 +16,6 @@ fn sawah_bin() -> &'static str {
 
 fn examples() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/bots")
-}
-
-/// The games of a results file, keyed by (pair, which seat the first agent
-/// had), with who won and every move: what must agree across front doors.
-fn games(dir: &Path, first: &str) -> Vec<(u64, bool, Value, Vec<String>, Value)> {
-    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
-    let mut games: Vec<_> = text
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let game: Value = serde_json::from_str(line).unwrap();
-            let first_light = game["light"] == first;
-            let moves = game["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
-            (
-                game["pair"].as_u64().unwrap(),
-                first_light,
-                game["winner"].clone(),
-                moves,
-                game.get("failure").cloned().unwrap_or(Value::Null),
-            )
-        })
-        .collect();
-    games.sort_by_key(|g| (g.0, g.1));
-    games
 }
 
 /// Every game's luck in a results file, in the order of [`games`].

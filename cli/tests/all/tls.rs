@@ -13,9 +13,8 @@ use std::time::Duration;
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use serde_json::Value;
 
-use crate::common::{Served, fresh_dir, sawah};
+use crate::common::{Served, fresh_dir, games, sawah};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tls")
@@ -97,28 +96,6 @@ fn pass_through(client: TcpStream, config: Arc<rustls::ServerConfig>, backend: &
             Err(_) => return,
         }
     }
-}
-
-/// Each game of a results file: its pair, the first agent's seat, the
-/// winner, the moves and the failure, in a stable order.
-fn games(dir: &Path, first: &str) -> Vec<(u64, bool, Value, Value, Value)> {
-    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
-    let mut games: Vec<_> = text
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let game: Value = serde_json::from_str(line).unwrap();
-            (
-                game["pair"].as_u64().unwrap(),
-                game["light"] == first,
-                game["winner"].clone(),
-                game["moves"].clone(),
-                game.get("failure").cloned().unwrap_or(Value::Null),
-            )
-        })
-        .collect();
-    games.sort_by_key(|g| (g.0, g.1));
-    games
 }
 
 fn tournament(agents: &str, bots: &Path, out: &Path) -> (i32, String, String) {

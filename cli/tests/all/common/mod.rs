@@ -125,3 +125,38 @@ impl Drop for Served {
         let _ = self.child.wait();
     }
 }
+
+#[allow(dead_code)] // not every test binary that includes this module uses it
+/// The games of a results file, keyed by (pair, which seat the first agent
+/// had), with who won and every move: what must agree across front doors.
+pub fn games(
+    dir: &std::path::Path,
+    first: &str,
+) -> Vec<(u64, bool, serde_json::Value, Vec<String>, serde_json::Value)> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    let mut games: Vec<_> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let game: serde_json::Value = serde_json::from_str(line).unwrap();
+            let first_light = game["light"] == first;
+            let moves = game["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            (
+                game["pair"].as_u64().unwrap(),
+                first_light,
+                game["winner"].clone(),
+                moves,
+                game.get("failure")
+                    .cloned()
+                    .unwrap_or(serde_json::Value::Null),
+            )
+        })
+        .collect();
+    games.sort_by_key(|g| (g.0, g.1));
+    games
+}
