@@ -17,11 +17,10 @@
 //! pure function of the rule set and the date, so every front door gives
 //! the same one); or near a rating ([`PuzzleSet::near_rating`]).
 
-use sawah_engine::json::PositionJson;
+use sawah_engine::json::{MoveJson, PositionJson};
 use sawah_engine::senet::daily::{SplitMix64, check_date, fnv1a64};
 use sawah_engine::{Codec, Game};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use thiserror::Error;
 
 /// What a puzzle file's header says in `format`.
@@ -69,7 +68,7 @@ pub struct PuzzleHeader {
 pub struct PuzzleMove {
     /// The move, as the protocol writes it (`{"from":…,"to":…}`).
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: MoveJson,
     /// The mover's exact win probability after it.
     pub value: f64,
 }
@@ -80,7 +79,7 @@ pub struct PuzzleMove {
 pub struct NaturalMove {
     /// The move the first erring natural agent chose.
     #[serde(rename = "move")]
-    pub mv: Value,
+    pub mv: MoveJson,
     /// Every natural agent that chose a wrong move.
     pub by: Vec<String>,
 }
@@ -105,11 +104,11 @@ pub struct Puzzle {
     /// (`ur-5c1d0e7a`).
     pub id: String,
     /// The position, as the protocol writes it.
-    pub position: Value,
+    pub position: PositionJson,
     /// The roll to play.
     pub roll: u8,
     /// The best move.
-    pub answer: Value,
+    pub answer: MoveJson,
     /// Every legal move, in the engine's order, with its exact value.
     pub moves: Vec<PuzzleMove>,
     /// How far the best move beats the best move reaching another
@@ -296,10 +295,8 @@ impl Puzzle {
     /// the roll is one of the dice's, and the moves are exactly the legal
     /// moves in the engine's order.
     pub fn replay<G: Codec>(&self, game: &G) -> Result<(G::Position, Vec<G::Move>), String> {
-        let json: PositionJson =
-            serde_json::from_value(self.position.clone()).map_err(|e| format!("position: {e}"))?;
         let position = game
-            .position_from_json(&json)
+            .position_from_json(&self.position)
             .map_err(|e| format!("position: {e}"))?;
         if game.winner(&position).is_some() {
             return Err("the game is over in this position".into());
@@ -312,8 +309,8 @@ impl Puzzle {
             ));
         }
         let moves = game.legal_moves(&position, self.roll);
-        let listed: Vec<&Value> = self.moves.iter().map(|m| &m.mv).collect();
-        let legal: Vec<Value> = moves.iter().map(|&m| game.move_to_json(m)).collect();
+        let listed: Vec<&MoveJson> = self.moves.iter().map(|m| &m.mv).collect();
+        let legal: Vec<MoveJson> = moves.iter().map(|&m| game.move_json(m)).collect();
         if listed.len() != legal.len() || listed.iter().zip(&legal).any(|(a, b)| *a != b) {
             return Err(format!(
                 "its moves are not the {} legal moves of roll {} in order",
@@ -326,7 +323,7 @@ impl Puzzle {
 
     /// The index (in [`Puzzle::moves`]) of a move given as the protocol
     /// writes it.
-    pub fn index_of(&self, mv: &Value) -> Option<usize> {
+    pub fn index_of(&self, mv: &MoveJson) -> Option<usize> {
         self.moves.iter().position(|m| m.mv == *mv)
     }
 
@@ -411,7 +408,7 @@ mod tests {
     fn sample() -> (RuleSet, PuzzleSet) {
         let game = ur();
         let roll = 2;
-        let json = |m| game.move_to_json(m);
+        let json = |m| game.move_json(m);
         let notation = sawah_engine::notation::parse("ur light 5/4,6/0 7/-/0").unwrap();
         let position = game.position_from_json(&notation).unwrap();
         let moves = game.legal_moves(&position, roll);
@@ -428,7 +425,7 @@ mod tests {
         let margin = margin_of(&game, &position, &moves, &values, 0).unwrap();
         let puzzle = Puzzle {
             id: puzzle_id("ur", "x", roll),
-            position: serde_json::to_value(game.position_to_json(&position)).unwrap(),
+            position: game.position_to_json(&position),
             roll,
             answer: json(moves[0]),
             moves: listed,
@@ -488,7 +485,7 @@ mod tests {
         assert!(e.to_string().contains("version 9"), "{e}");
         // The answer swapped for a worse move.
         let mut bad = set.clone();
-        bad.puzzles[0].answer = bad.puzzles[0].moves[1].mv.clone();
+        bad.puzzles[0].answer = bad.puzzles[0].moves[1].mv;
         let e = PuzzleSet::parse(&game, bad.to_jsonl().as_bytes(), "p").unwrap_err();
         assert!(e.to_string().contains("line 2"), "{e}");
         // A margin below the file's.

@@ -364,24 +364,39 @@ impl AgentSpec {
     ) -> Result<AgentSpec, SpecError> {
         match value {
             Value::String(text) => AgentSpec::parse_with(text, rules, levels),
-            Value::Object(fields) => Self::from_object(fields, rules, levels),
+            Value::Object(fields) => Self::from_object_with(fields, rules, levels),
             other => Err(SpecError::NotASpec(other.to_string())),
         }
     }
 
-    fn from_object(
+    /// The object form of a spec: `"agent"` (or `"preset"`) and options as
+    /// fields (`{"agent":"expectiminimax","depth":2}`); or a strength,
+    /// `"elo"` and options (`{"elo":700,"seed":2}`), which `levels`
+    /// resolves as it does the text `elo=700`, with `"agent"`, if given,
+    /// only the dial's own `"neural"`.
+    pub fn from_object_with(
         fields: &Map<String, Value>,
         rules: &str,
         levels: &dyn Levels,
     ) -> Result<AgentSpec, SpecError> {
-        let name = fields
-            .get("agent")
-            .or_else(|| fields.get("preset"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| SpecError::NotASpec(Value::Object(fields.clone()).to_string()))?;
-        let mut spec = AgentSpec::parse_with(name, rules, levels)?;
+        let (mut spec, named) = match fields.get("elo") {
+            Some(elo) => (Self::dialled(fields, elo, rules, levels)?, ["agent", "elo"]),
+            None => {
+                let name = fields
+                    .get("agent")
+                    .or_else(|| fields.get("preset"))
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| {
+                        SpecError::NotASpec(Value::Object(fields.clone()).to_string())
+                    })?;
+                (
+                    AgentSpec::parse_with(name, rules, levels)?,
+                    ["agent", "preset"],
+                )
+            }
+        };
         for (key, value) in fields {
-            if key == "agent" || key == "preset" {
+            if named.contains(&key.as_str()) {
                 continue;
             }
             let text = match value {
@@ -398,6 +413,25 @@ impl AgentSpec {
             spec.set(key, &text)?;
         }
         Ok(spec)
+    }
+
+    /// The strength dial's spec for the object form's `"elo"`.
+    fn dialled(
+        fields: &Map<String, Value>,
+        elo: &Value,
+        rules: &str,
+        levels: &dyn Levels,
+    ) -> Result<AgentSpec, SpecError> {
+        let elo = elo
+            .as_f64()
+            .filter(|e| e.is_finite())
+            .ok_or_else(|| SpecError::EloNotANumber(elo.to_string()))?;
+        match fields.get("agent") {
+            None => {}
+            Some(Value::String(agent)) if agent == AgentKind::Neural.name() => {}
+            Some(other) => return Err(SpecError::EloNotNeural(other.to_string())),
+        }
+        AgentSpec::parse_with(&format!("elo={elo}"), rules, levels)
     }
 
     /// Builds the agent for a game, reading the files it names from the
@@ -578,6 +612,50 @@ mod tests {
         assert_eq!(a.noise, 0.02);
         assert_eq!(a.to_string(), "expectiminimax:depth=2:noise=0.02");
         assert_eq!(AgentSpec::parse(&a.to_string(), "sawah").unwrap(), a);
+    }
+
+    /// A dial that knows one strength: `elo=700` is neural at noise 0.1.
+    struct OneDial;
+
+    impl Levels for OneDial {
+        fn resolve(&self, name: &str, _rules: &str) -> Result<Option<AgentSpec>, SpecError> {
+            Ok((name == "elo=700").then(|| AgentSpec {
+                noise: 0.1,
+                model: Some("ur.safetensors".into()),
+                ..AgentSpec::new(AgentKind::Neural)
+            }))
+        }
+    }
+
+    #[test]
+    fn a_strength_as_an_object_is_the_text_strength_with_its_options() {
+        let text = AgentSpec::parse_with("elo=700:seed=3", "ur", &OneDial).unwrap();
+        for object in [
+            serde_json::json!({"elo": 700, "seed": 3}),
+            serde_json::json!({"seed": "3", "elo": 700.0, "agent": "neural"}),
+        ] {
+            assert_eq!(
+                AgentSpec::from_json_with(&object, "ur", &OneDial).unwrap(),
+                text
+            );
+            // The object form read from text (a command line) too.
+            assert_eq!(
+                AgentSpec::parse_with(&object.to_string(), "ur", &OneDial).unwrap(),
+                text
+            );
+        }
+        let not_a_number = serde_json::json!({"elo": "high"});
+        let e = AgentSpec::from_json_with(&not_a_number, "ur", &OneDial).unwrap_err();
+        assert_eq!(e.to_string(), "\"elo\" is \"high\"; it must be a number");
+        let other_agent = serde_json::json!({"elo": 700, "agent": "heuristic"});
+        let e = AgentSpec::from_json_with(&other_agent, "ur", &OneDial).unwrap_err();
+        assert!(e.to_string().contains("\"agent\" is \"heuristic\""), "{e}");
+        // Without a dial the strength says so, as the text form does.
+        let e = AgentSpec::from_json(&serde_json::json!({"elo": 700}), "ur").unwrap_err();
+        assert!(
+            matches!(&e, SpecError::NoDial(rules) if rules == "ur"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -45,6 +45,12 @@ pub enum SpecError {
         "elo=N plays the strength dial of the shipped models' manifest, which has none for {0}; use a level (easy, medium, hard) or a spec"
     )]
     NoDial(String),
+    /// A strength as an object whose `"elo"` is not a number.
+    #[error("\"elo\" is {0}; it must be a number")]
+    EloNotANumber(String),
+    /// A strength as an object naming an agent other than the dial's.
+    #[error("\"elo\" dials the rule set's neural model; \"agent\" is {0}")]
+    EloNotNeural(String),
     /// A perfect agent without a table, or for a family without solutions.
     #[error(
         "perfect play needs a solved table of {0}: make one with `sawah solve --rules {0} --out FILE`, then use perfect:table=FILE, or give the table with --table FILE"

@@ -6,6 +6,7 @@ use crate::commands::bot::lines::BotFiles;
 use anyhow::Result;
 use sawah_engine::registry::Registry;
 use sawah_eval::arena::luck::ReviewLuck;
+use sawah_protocol::messages::BotSpec;
 use sawah_protocol::native::Limits;
 use std::path::PathBuf;
 
@@ -49,7 +50,7 @@ impl LuckArgs {
         };
         let setup = crate::commands::bot::lines::setup(&files, false, Limits::NONE)?;
         let bot = crate::commands::bot::lines::native_bot(registry.clone(), &setup)?;
-        let reference = self.reference.clone().map(serde_json::Value::String);
+        let reference = self.reference.as_deref().map(BotSpec::from);
         let meter = ReviewLuck::new(bot, rules, reference)
             .map_err(|e| anyhow::anyhow!("--reference: {e}"))?;
         Ok(Some(meter))

@@ -67,6 +67,27 @@ pub enum MoveTarget {
     Off(Off),
 }
 
+/// The move as the protocol writes it: `{"from":F,"to":T}`, `T` a number
+/// or `"off"` (what messages quote).
+impl std::fmt::Display for MoveJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.to {
+            MoveTarget::Square(to) => write!(f, "{{\"from\":{},\"to\":{to}}}", self.from),
+            MoveTarget::Off(_) => write!(f, "{{\"from\":{},\"to\":\"off\"}}", self.from),
+        }
+    }
+}
+
+/// A square as its number, borne off as `off`: how a move list shows it.
+impl std::fmt::Display for MoveTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveTarget::Square(square) => write!(f, "{square}"),
+            MoveTarget::Off(_) => f.write_str("off"),
+        }
+    }
+}
+
 /// The word `"off"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Off {
@@ -407,4 +428,25 @@ pub fn malformed_position(value: &serde_json::Value, limits: Option<SideLimits>)
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_shows_as_the_json_it_writes() {
+        for to in [
+            MoveTarget::Square(0),
+            MoveTarget::Square(14),
+            MoveTarget::Off(Off::Off),
+        ] {
+            for from in [0, 3, 255] {
+                let mv = MoveJson { from, to };
+                assert_eq!(mv.to_string(), serde_json::to_string(&mv).unwrap());
+            }
+        }
+        assert_eq!(MoveTarget::Off(Off::Off).to_string(), "off");
+        assert_eq!(MoveTarget::Square(7).to_string(), "7");
+    }
 }

@@ -28,6 +28,7 @@ pub mod seed;
 pub mod senet;
 pub mod tags;
 pub mod text;
+pub mod turns;
 
 pub use dice::{Dice, DiceSource};
 pub use game::{Game, MAX_ROLLS, Step};

@@ -15,9 +15,10 @@ use crate::Bot;
 use crate::error::{ErrorKind, ProtocolError};
 use crate::limits::MAX_REVIEW_TURNS;
 use crate::messages::{
-    Answer, HintAnswer, HintRequest, HintedMove, MoveOrPass, Pass, RollChance, RollTableAnswer,
+    Answer, BotSpec, HintAnswer, HintRequest, HintedMove, MoveOrPass, Pass, RollChance,
+    RollTableAnswer,
 };
-use crate::wire::position_of;
+use crate::wire::{checked_roll, position_of};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::hint::{hint, roll_table};
 use sawah_agents::review::{Reference, Review, ReviewError, review};
@@ -63,7 +64,7 @@ impl Bot {
         &self,
         game: &G,
     ) -> Result<AgentSpec, ProtocolError> {
-        let mut spec = self.resolve(game, &Value::from(REFERENCE_LEVEL))?;
+        let mut spec = self.resolve(game, &BotSpec::from(REFERENCE_LEVEL))?;
         spec.depth = spec.depth.saturating_add(1).min(MAX_REFERENCE_DEPTH);
         // Every move gets the reference's full search: a review measures
         // the moves hard would not have looked at too.
@@ -78,7 +79,7 @@ impl Bot {
     pub fn review_reference(
         &self,
         rules: &str,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
     ) -> Result<ReviewReference, ProtocolError> {
         let game = self.rules(rules)?;
         with_game!(&game, g => self.reference_spec(g, bot))
@@ -89,15 +90,12 @@ impl Bot {
     fn reference_spec<G: Codec>(
         &self,
         game: &G,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
     ) -> Result<ReviewReference, ProtocolError> {
         let (spec, name) = match bot {
             Some(bot) => {
                 let spec = self.spec_of(game, bot)?;
-                let typed = match bot {
-                    Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                };
+                let typed = bot.to_string();
                 // A level is shown with what it resolved to.
                 let level = typed.split(':').next().unwrap_or_default();
                 let name = if sawah_agents::manifest::LEVELS.contains(&level) {
@@ -107,9 +105,10 @@ impl Bot {
                 };
                 (spec, name)
             }
-            None if self.default_table(game.name()).is_some() => {
-                (self.spec_of(game, &Value::from("perfect"))?, String::new())
-            }
+            None if self.default_table(game.name()).is_some() => (
+                self.spec_of(game, &BotSpec::from("perfect"))?,
+                String::new(),
+            ),
             None => {
                 let spec = self.default_reference_spec(game)?;
                 let name = format!(
@@ -134,7 +133,7 @@ impl Bot {
     fn reference<G: Codec + HasHeuristic + 'static>(
         &self,
         game: &G,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
     ) -> Result<Built<G>, ProtocolError> {
         let ReviewReference { spec, name, exact } = self.reference_spec(game, bot)?;
@@ -149,11 +148,22 @@ impl Bot {
     pub fn review_game(
         &self,
         record: &Value,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
     ) -> Result<Review, ProtocolError> {
         let record = Record::from_json(record)
             .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}")))?;
+        self.review_record(&record, bot, stop)
+    }
+
+    /// [`Bot::review_game`] of a record already read: what a caller in
+    /// process reviews its own games with, without writing them as JSON.
+    pub fn review_record(
+        &self,
+        record: &Record,
+        bot: Option<&BotSpec>,
+        stop: Option<&Stop>,
+    ) -> Result<Review, ProtocolError> {
         if record.moves.len() > MAX_REVIEW_TURNS {
             return Err(ProtocolError::new(
                 ErrorKind::TooLarge,
@@ -164,7 +174,7 @@ impl Bot {
             ));
         }
         let game = self.rules(&record.rules)?;
-        let mut reviewed = with_game!(&game, g => self.review_in(g, &record, bot, stop))?;
+        let mut reviewed = with_game!(&game, g => self.review_in(g, record, bot, stop))?;
         if let Some(calibration) = self.calibration(&reviewed, bot.is_none()) {
             reviewed.estimate_strength(&calibration);
         }
@@ -189,7 +199,7 @@ impl Bot {
         &self,
         game: &G,
         record: &Record,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
     ) -> Result<Review, ProtocolError> {
         let start = record
@@ -216,7 +226,10 @@ impl Bot {
             Ok(match request.roll {
                 // Without a roll: the roll table, before the dice are thrown.
                 None => Answer::RollTable(self.roll_table_in(g, &position, bot, stop)?),
-                Some(roll) => Answer::Hint(self.hint_in(g, &position, roll, bot, stop)?),
+                Some(roll) => {
+                    let roll = checked_roll(g, roll)?;
+                    Answer::Hint(self.hint_in(g, &position, roll, bot, stop)?)
+                }
             })
         })
     }
@@ -227,7 +240,7 @@ impl Bot {
     fn with_reference<G: Codec + HasHeuristic + 'static, T>(
         &self,
         game: &G,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
         turns: Option<usize>,
         ask: impl FnOnce(&mut Reference<'_, G>) -> Result<T, ReviewError>,
@@ -250,7 +263,7 @@ impl Bot {
         &self,
         game: &G,
         position: &G::Position,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
     ) -> Result<RollTableAnswer, ProtocolError> {
         let (table, reference, exact) =
@@ -282,7 +295,7 @@ impl Bot {
         game: &G,
         position: &G::Position,
         roll: u8,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
     ) -> Result<HintAnswer, ProtocolError> {
         let (ranked, reference, exact) =

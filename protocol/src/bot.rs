@@ -3,12 +3,12 @@
 
 use crate::error::{ErrorKind, ProtocolError};
 use crate::messages::{
-    Answer, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, ErrorAnswer,
+    Answer, BotSpec, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, ErrorAnswer,
     EvaluateAnswer, EvaluateRequest, HelloAnswer, LegalMovesAnswer, LegalMovesRequest,
-    ListRulesAnswer, ListedMove, MoveValue, Request, RulesAnswer, ScoreAnswer, ScoreRequest,
-    StartAnswer,
+    ListRulesAnswer, ListedMove, MoveValue, Request, Response, RulesAnswer, ScoreAnswer,
+    ScoreRequest, StartAnswer,
 };
-use crate::wire::{RequestObject, position_of};
+use crate::wire::{checked_roll, position_of};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::manifest::{ManifestError, Models};
 use sawah_agents::search::Stop;
@@ -16,9 +16,7 @@ use sawah_agents::{Agent, AgentSpec, Assets, MemoryAssets, evaluator::terminal_v
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily;
 use sawah_engine::{AnyGame, Codec, with_game};
-use serde_json::{Map, Value, json};
-
-type Reply = Result<Value, ProtocolError>;
+use serde_json::Value;
 
 /// Serves protocol requests.
 ///
@@ -165,13 +163,16 @@ impl Bot {
     /// [`Bot::respond_within`]).
     pub fn handle_line_within(&self, line: &str, stop: Option<&Stop>) -> String {
         let response = match serde_json::from_str::<Value>(line) {
-            Ok(request) => self.respond_within(&request, stop),
-            Err(e) => error_response(
-                None,
-                &ProtocolError::new(ErrorKind::InvalidJson, format!("the line is not JSON: {e}")),
-            ),
+            Ok(request) => self.response_within(&request, stop),
+            Err(e) => Response::Error(ErrorAnswer {
+                id: None,
+                error: ProtocolError::new(
+                    ErrorKind::InvalidJson,
+                    format!("the line is not JSON: {e}"),
+                ),
+            }),
         };
-        response.to_string()
+        response.line()
     }
 
     /// Answers one request (a JSON value) with its response object: the
@@ -211,48 +212,36 @@ impl Bot {
     /// comes from the deepest search finished, at least one roll deep.
     /// Until it fires, the answer is exactly [`Bot::respond`]'s.
     pub fn respond_within(&self, request: &Value, stop: Option<&Stop>) -> Value {
+        let response = self.response_within(request, stop);
+        serde_json::to_value(&response).unwrap_or_else(|e| {
+            let error = ProtocolError::new(
+                ErrorKind::InvalidRequest,
+                format!("the answer does not write: {e}"),
+            );
+            serde_json::json!(ErrorAnswer { id: None, error })
+        })
+    }
+
+    /// The typed response to one request (a JSON value): its `"id"` and
+    /// the answer, or the error it gets, with searches stopped by `stop`
+    /// ([`Bot::respond_within`]). Every front door writes this value as
+    /// it is; a caller in process reads the answer or the error kind from
+    /// it without going through JSON.
+    pub fn response_within(&self, request: &Value, stop: Option<&Stop>) -> Response {
         let Value::Object(request) = request else {
-            return error_response(
-                None,
-                &ProtocolError::new(
+            return Response::Error(ErrorAnswer {
+                id: None,
+                error: ProtocolError::new(
                     ErrorKind::InvalidRequest,
                     "a request must be a JSON object such as {\"cmd\":\"legal_moves\",…}",
                 ),
-            );
+            });
         };
         let id = request.get("id").cloned();
-        match self.handle_within(request, stop) {
-            Ok(result) => {
-                let mut response = Map::new();
-                if let Some(id) = id {
-                    response.insert("id".to_string(), id);
-                }
-                match result {
-                    Value::Object(fields) => response.extend(fields),
-                    other => {
-                        response.insert("result".to_string(), other);
-                    }
-                }
-                Value::Object(response)
-            }
-            Err(error) => error_response(id, &error),
-        }
-    }
-
-    /// Answers a request object with its result, or the error it gets.
-    pub fn handle(&self, request: &RequestObject) -> Reply {
-        self.handle_within(request, None)
-    }
-
-    /// [`Bot::handle`] with searches stopped by `stop` ([`Bot::respond_within`]).
-    pub fn handle_within(&self, request: &RequestObject, stop: Option<&Stop>) -> Reply {
-        let answer = self.answer(self.parse(request)?, stop)?;
-        serde_json::to_value(answer).map_err(|e| {
-            ProtocolError::new(
-                ErrorKind::InvalidRequest,
-                format!("the answer does not write: {e}"),
-            )
-        })
+        let result = self
+            .parse(request)
+            .and_then(|typed| self.answer(typed, stop));
+        Response::new(id, result)
     }
 
     /// The answer to a request read by [`Bot::parse`].
@@ -352,10 +341,10 @@ impl Bot {
     fn agent_of<G: Codec + HasHeuristic + 'static>(
         &self,
         game: &G,
-        bot: Option<&Value>,
+        bot: Option<&BotSpec>,
         stop: Option<&Stop>,
     ) -> Result<(AgentSpec, Box<dyn Agent<G> + Send>), ProtocolError> {
-        let perfect = Value::String("perfect".to_string());
+        let perfect = BotSpec::from("perfect");
         let default_table = self.default_table(game.name());
         let bot = match bot {
             None if default_table.is_some() => &perfect,
@@ -386,17 +375,14 @@ impl Bot {
     pub(crate) fn resolve<G: Codec>(
         &self,
         game: &G,
-        bot: &Value,
+        bot: &BotSpec,
     ) -> Result<AgentSpec, ProtocolError> {
-        // A strength as an object ({"elo":700,"seed":2}) is the text elo=700:seed=2.
-        let bot = match bot {
-            Value::Object(map) if map.contains_key("elo") => Value::String(elo_text(map)?),
-            other => other.clone(),
-        };
-        // A level ("hard", "easy:seed=2", "elo=700", {"agent":"hard"})
-        // resolves through the shipped models, which the bot holds by name.
-        let mut spec =
-            AgentSpec::from_json_with(&bot, game.name(), &self.models).map_err(invalid_bot)?;
+        // A level ("hard", "easy:seed=2", "elo=700", {"agent":"hard"},
+        // {"elo":700}) resolves through the shipped models, which the bot
+        // holds by name.
+        let mut spec = bot
+            .agent_spec(game.name(), &self.models)
+            .map_err(invalid_bot)?;
         // Only perfect play reads a table.
         if spec.table.is_none() && spec.agent == sawah_agents::spec::AgentKind::Perfect {
             spec.table = self.default_table(game.name()).cloned();
@@ -409,7 +395,7 @@ impl Bot {
     pub(crate) fn spec_of<G: Codec>(
         &self,
         game: &G,
-        bot: &Value,
+        bot: &BotSpec,
     ) -> Result<AgentSpec, ProtocolError> {
         let spec = self.resolve(game, bot)?;
         if spec.depth > self.max_depth {
@@ -434,7 +420,7 @@ impl Bot {
             let game = self.rules(&name).map_err(|e| e.message)?;
             with_game!(&game, g => {
                 for level in sawah_agents::manifest::LEVELS {
-                    let spec = self.resolve(g, &Value::from(level)).map_err(|e| e.message)?;
+                    let spec = self.resolve(g, &BotSpec::from(level)).map_err(|e| e.message)?;
                     self.within_depth(&spec, &format!("{level} on {name}"))?;
                 }
                 let reference = self.default_reference_spec(g).map_err(|e| e.message)?;
@@ -473,6 +459,7 @@ impl Bot {
         stop: Option<&Stop>,
     ) -> Result<ChooseAnswer, ProtocolError> {
         let position = position_of(game, &request.position)?;
+        checked_roll(game, request.roll)?;
         let (spec, mut agent) = self.agent_of(game, request.bot.as_ref(), stop)?;
         let moves = game.legal_moves(&position, request.roll);
         if moves.is_empty() {
@@ -542,32 +529,6 @@ impl Bot {
     }
 }
 
-/// `{"elo":N,…}` as the text `elo=N:…` (other fields as options); the
-/// dial plays the rule set's neural model, so `"agent"` may only be that.
-fn elo_text(map: &Map<String, Value>) -> Result<String, ProtocolError> {
-    let bad = |m: String| ProtocolError::new(ErrorKind::InvalidBot, m);
-    let elo = map
-        .get("elo")
-        .and_then(Value::as_f64)
-        .filter(|e| e.is_finite())
-        .ok_or_else(|| bad(format!("\"elo\" is {}; it must be a number", map["elo"])))?;
-    let mut text = format!("elo={elo}");
-    for (key, value) in map {
-        match (key.as_str(), value) {
-            ("elo", _) => {}
-            ("agent", Value::String(agent)) if agent == "neural" => {}
-            ("agent", other) => {
-                return Err(bad(format!(
-                    "\"elo\" dials the rule set's neural model; \"agent\" is {other}"
-                )));
-            }
-            (key, Value::String(v)) => text.push_str(&format!(":{key}={v}")),
-            (key, v) => text.push_str(&format!(":{key}={v}")),
-        }
-    }
-    Ok(text)
-}
-
 /// When `stop` cut the search short, says how: the limit, the plies the
 /// search finished (the answer's depth) and the plies the spec asked for.
 /// An answer without a cut is exactly the one given with no limits.
@@ -588,20 +549,12 @@ fn invalid_bot(e: sawah_agents::SpecError) -> ProtocolError {
     ProtocolError::new(ErrorKind::InvalidBot, e.to_string())
 }
 
-/// An error response: the request's id (if it had one), then the error.
-fn error_response(id: Option<Value>, error: &ProtocolError) -> Value {
-    json!(ErrorAnswer {
-        id,
-        error: error.clone(),
-    })
-}
-
 fn legal_moves<G: Codec>(
     game: &G,
     request: &LegalMovesRequest,
 ) -> Result<LegalMovesAnswer, ProtocolError> {
     let position = position_of(game, &request.position)?;
-    let moves = game.legal_moves(&position, request.roll);
+    let moves = game.legal_moves(&position, checked_roll(game, request.roll)?);
     Ok(LegalMovesAnswer {
         moves: listed_moves(game, &position, &moves),
     })

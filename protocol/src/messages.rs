@@ -47,8 +47,57 @@ fn position_input<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PositionJson
 pub enum BotSpec {
     /// A spec or level as text.
     Text(String),
-    /// A spec as an object.
+    /// A spec as an object: the agent (or a strength) and its options.
+    // The fields stay open JSON: which options there are, and of what
+    // type, depends on the agent named; `AgentSpec::from_object_with`
+    // checks them.
     Object(Map<String, Value>),
+}
+
+impl BotSpec {
+    /// The spec `bot` is as JSON: a string or an object, anything else
+    /// refused with the agents' own error.
+    pub fn from_value(bot: &Value) -> Result<BotSpec, sawah_agents::SpecError> {
+        match bot {
+            Value::String(text) => Ok(BotSpec::Text(text.clone())),
+            Value::Object(fields) => Ok(BotSpec::Object(fields.clone())),
+            other => Err(sawah_agents::SpecError::NotASpec(other.to_string())),
+        }
+    }
+
+    /// The spec it names for rule set `rules`, with levels (`hard`,
+    /// `elo=700`) resolved by `levels`.
+    pub fn agent_spec(
+        &self,
+        rules: &str,
+        levels: &dyn sawah_agents::spec::Levels,
+    ) -> Result<sawah_agents::AgentSpec, sawah_agents::SpecError> {
+        match self {
+            BotSpec::Text(text) => sawah_agents::AgentSpec::parse_with(text, rules, levels),
+            BotSpec::Object(fields) => {
+                sawah_agents::AgentSpec::from_object_with(fields, rules, levels)
+            }
+        }
+    }
+}
+
+impl From<&str> for BotSpec {
+    fn from(text: &str) -> BotSpec {
+        BotSpec::Text(text.to_string())
+    }
+}
+
+/// The spec as a request gave it: text as it is, an object as JSON.
+impl std::fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotSpec::Text(text) => f.write_str(text),
+            BotSpec::Object(fields) => match serde_json::to_string(fields) {
+                Ok(json) => f.write_str(&json),
+                Err(_) => Err(std::fmt::Error),
+            },
+        }
+    }
 }
 
 /// A game record (`docs/protocol.md`, "Game records"): the rule set and the
@@ -123,8 +172,7 @@ pub struct ChooseRequest {
     /// Who plays; perfect play from the bot's solved table when absent
     /// (required where the bot has none for the rule set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<BotSpec>")]
-    pub bot: Option<Value>,
+    pub bot: Option<BotSpec>,
     /// What a tournament referee adds for an outside bot (`docs/bots.md`),
     /// absent otherwise.
     #[serde(flatten)]
@@ -157,8 +205,7 @@ pub struct EvaluateRequest {
     pub position: PositionJson,
     /// Who evaluates (as in [`ChooseRequest::bot`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<BotSpec>")]
-    pub bot: Option<Value>,
+    pub bot: Option<BotSpec>,
 }
 
 /// `start` and `rules`: a rule set by name.
@@ -194,13 +241,14 @@ pub struct DailyRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ReviewRequest {
     /// The game.
+    // Open JSON on purpose: the engine's record reader reads it, and its
+    // errors name the turn at fault (`turn 3: …`), which serde's would not.
     #[schemars(with = "GameRecord")]
     pub game: Value,
     /// The reference (see `docs/protocol.md`; the best the bot has when
     /// absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<BotSpec>")]
-    pub bot: Option<Value>,
+    pub bot: Option<BotSpec>,
 }
 
 /// `hint`: a position's moves ranked for a roll, or without a roll the roll
@@ -216,8 +264,7 @@ pub struct HintRequest {
     pub roll: Option<u8>,
     /// The reference, as in [`ReviewRequest::bot`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<BotSpec>")]
-    pub bot: Option<Value>,
+    pub bot: Option<BotSpec>,
 }
 
 /// `puzzle`: a puzzle from the shipped set of a rule set.
@@ -263,8 +310,7 @@ pub struct SolvePuzzleRequest {
     pub puzzle: String,
     /// The move played.
     #[serde(rename = "move")]
-    #[schemars(with = "MoveJson")]
-    pub mv: Value,
+    pub mv: MoveJson,
 }
 
 /// A protocol request, by its `"cmd"`.
@@ -397,6 +443,9 @@ pub enum RulesExport<'a> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RulesAnswer {
     /// The rule set.
+    // The engine's export of either family as it writes it: its typed
+    // form (`RulesExport`) borrows from the rule set, and an answer owns
+    // its fields.
     #[schemars(with = "RulesExport<'static>")]
     pub rules: Value,
 }
@@ -502,13 +551,11 @@ pub struct PuzzleQuestion {
     /// The rule set.
     pub rules: String,
     /// The position.
-    #[schemars(with = "PositionJson")]
-    pub position: Value,
+    pub position: PositionJson,
     /// The roll to play.
     pub roll: u8,
     /// Every legal move.
-    #[schemars(with = "Vec<MoveJson>")]
-    pub moves: Vec<Value>,
+    pub moves: Vec<MoveJson>,
     /// Its rating on the rule set's Elo scale.
     pub rating: f64,
     /// Set when the rating is outside the dial's range.
@@ -529,8 +576,7 @@ pub struct PuzzleAnswer {
 pub struct PuzzleMoveLoss {
     /// The move.
     #[serde(rename = "move")]
-    #[schemars(with = "MoveJson")]
-    pub mv: Value,
+    pub mv: MoveJson,
     /// The mover's exact win probability after it.
     pub value: f64,
     /// What it gives away against the best move, in percentage points.
@@ -546,13 +592,11 @@ pub struct SolvePuzzleAnswer {
     pub correct: bool,
     /// The move played.
     #[serde(rename = "move")]
-    #[schemars(with = "MoveJson")]
-    pub mv: Value,
+    pub mv: MoveJson,
     /// Its value.
     pub value: f64,
     /// The best move.
-    #[schemars(with = "MoveJson")]
-    pub best: Value,
+    pub best: MoveJson,
     /// Its value.
     pub best_value: f64,
     /// What the move played gave away, in percentage points.
@@ -581,7 +625,7 @@ pub struct ErrorAnswer {
     pub error: crate::ProtocolError,
 }
 
-/// Any answer of the protocol, as [`Bot::handle`](crate::Bot::handle)
+/// Any answer of the protocol, as [`Bot::answer`](crate::Bot::answer)
 /// gives it.
 // Built once per request and written out at once: boxing the larger
 // answers would buy nothing.
@@ -635,6 +679,41 @@ pub enum Response {
     },
     /// An error.
     Error(ErrorAnswer),
+}
+
+impl Response {
+    /// The response to a request with `id` whose answer is `result`.
+    pub fn new(id: Option<Value>, result: Result<Answer, crate::ProtocolError>) -> Response {
+        match result {
+            Ok(answer) => Response::Answer { id, answer },
+            Err(error) => Response::Error(ErrorAnswer { id, error }),
+        }
+    }
+
+    /// The response as one line of JSON (no newline), as `sawah bot`
+    /// writes it and `sawah serve` sends it. Every answer writes (its maps
+    /// have string keys); should one ever fail, the line says so as an
+    /// error.
+    pub fn line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            let error = ErrorAnswer {
+                id: None,
+                error: crate::ProtocolError::new(
+                    crate::ErrorKind::InvalidRequest,
+                    format!("the answer does not write: {e}"),
+                ),
+            };
+            serde_json::to_string(&error).unwrap_or_default()
+        })
+    }
+
+    /// The error's kind, when the response is an error.
+    pub fn error_kind(&self) -> Option<crate::ErrorKind> {
+        match self {
+            Response::Error(answer) => Some(answer.error.kind),
+            Response::Answer { .. } => None,
+        }
+    }
 }
 
 /// Players named by [`Player`] in answers (kept so the schema lists it).

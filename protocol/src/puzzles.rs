@@ -15,9 +15,9 @@ use crate::messages::{
     SolvePuzzleRequest,
 };
 use sawah_agents::puzzle::{Puzzle, PuzzleSet};
+use sawah_engine::json::MoveJson;
 use sawah_engine::tags::Describe;
 use sawah_engine::{Codec, with_game};
-use serde_json::Value;
 use std::sync::Arc;
 
 fn invalid(message: String) -> ProtocolError {
@@ -63,7 +63,7 @@ impl Bot {
                 rules: request.rules.clone(),
                 position: puzzle.position.clone(),
                 roll: puzzle.roll,
-                moves: puzzle.moves.iter().map(|m| m.mv.clone()).collect(),
+                moves: puzzle.moves.iter().map(|m| m.mv).collect(),
                 rating: puzzle.rating,
                 rating_bound: puzzle.rating_bound,
             },
@@ -112,7 +112,7 @@ fn pick<'a>(set: &'a PuzzleSet, choice: &PuzzleChoice) -> Result<&'a Puzzle, Pro
 fn explain<G: Codec + Describe>(
     game: &G,
     puzzle: &Puzzle,
-    played: &Value,
+    played: &MoveJson,
 ) -> Result<SolvePuzzleAnswer, ProtocolError> {
     let (position, moves) = puzzle
         .replay(game)
@@ -147,9 +147,9 @@ fn explain<G: Codec + Describe>(
     Ok(SolvePuzzleAnswer {
         puzzle: puzzle.id.clone(),
         correct,
-        mv: puzzle.moves[index].mv.clone(),
+        mv: puzzle.moves[index].mv,
         value,
-        best: puzzle.answer.clone(),
+        best: puzzle.answer,
         best_value: best,
         loss_pp,
         margin_pp: puzzle.margin_pp,
@@ -161,7 +161,7 @@ fn explain<G: Codec + Describe>(
             .moves
             .iter()
             .map(|m| PuzzleMoveLoss {
-                mv: m.mv.clone(),
+                mv: m.mv,
                 value: m.value,
                 loss_pp: points(best - m.value),
             })

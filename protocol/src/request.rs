@@ -5,19 +5,27 @@
 //! `puzzle` or `solve_puzzle` request has a bad field and names a rule set
 //! without a puzzle set, the field is reported (before this reader, the
 //! missing set was); a request with one fault gets the error it always got.
+//!
+//! What needs the rules is checked once, by the answer ([`Bot::answer`]),
+//! so typed requests from callers in process get the same checks: a
+//! position's pieces against its game, and a roll against its dice. Here a
+//! position is read and its rule set named, and a roll must be a whole
+//! number a roll can be (its error names the game's rolls).
 
 use crate::Bot;
 use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
 use crate::limits::{MAX_DAILY_COUNT, MAX_RATING};
 use crate::messages::{
-    ChooseRequest, DailyRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice,
-    PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest, SolvePuzzleRequest,
+    BotSpec, ChooseRequest, DailyRequest, EvaluateRequest, HintRequest, LegalMovesRequest,
+    PuzzleChoice, PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest,
+    SolvePuzzleRequest,
 };
 use crate::wire::RequestObject;
-use crate::wire::position_of;
-use sawah_engine::json::PositionJson;
+use crate::wire::bad_roll;
+use sawah_engine::json::{MoveJson, PositionJson};
 use sawah_engine::{AnyGame, Codec, with_game};
+use serde::Deserialize;
 use serde_json::Value;
 
 /// The field `name`, or a `missing_field` error.
@@ -43,56 +51,66 @@ fn string_field(request: &RequestObject, name: &str) -> Result<String, ProtocolE
         })
 }
 
+/// The request's `"bot"`, when it has one: a spec as text or an object.
+fn bot_of(request: &RequestObject) -> Result<Option<BotSpec>, ProtocolError> {
+    request
+        .get("bot")
+        .map(|bot| {
+            BotSpec::from_value(bot)
+                .map_err(|e| ProtocolError::new(ErrorKind::InvalidBot, e.to_string()))
+        })
+        .transpose()
+}
+
+/// The request's `"move"`, `{"from":F,"to":T}`.
+fn move_of(request: &RequestObject) -> Result<MoveJson, ProtocolError> {
+    let value = field(request, "move")?;
+    MoveJson::deserialize(value).map_err(|e| {
+        invalid_field(format!(
+            "\"move\" {} is not a move {{\"from\":SQUARE,\"to\":SQUARE or \"off\"}}: {e}",
+            sawah_engine::text::printable(&value.to_string(), 80)
+        ))
+    })
+}
+
 fn invalid_field(message: String) -> ProtocolError {
     ProtocolError::new(ErrorKind::InvalidField, message)
 }
 
-/// The roll `value`, checked against the game's dice.
+/// The roll `value`: a whole number a roll can be (the answer checks it
+/// against the game's dice); the error names the game's rolls.
 fn roll_of<G: Codec>(game: &G, value: &Value) -> Result<u8, ProtocolError> {
-    let dice = game.dice();
-    let min = dice.outcomes().map(|(roll, _)| roll).min().unwrap_or(0);
-    let max = dice.max_roll();
     value
         .as_u64()
-        .filter(|&r| (u64::from(min)..=u64::from(max)).contains(&r))
-        .map(|r| r as u8)
-        .ok_or_else(|| {
-            ProtocolError::new(
-                ErrorKind::InvalidRoll,
-                format!(
-                    "roll {value} is not a whole number from {min} to {max} for {}",
-                    game.name()
-                ),
-            )
-        })
+        .and_then(|r| u8::try_from(r).ok())
+        .ok_or_else(|| bad_roll(game, value))
 }
 
 impl Bot {
     /// Reads `request` into its typed form, or the error it gets.
     pub fn parse(&self, request: &RequestObject) -> Result<Request, ProtocolError> {
-        let bot = || request.get("bot").cloned();
         Ok(match Command::from_name(&string_field(request, "cmd")?)? {
             Command::LegalMoves => {
-                let (game, position) = self.valid_position(request)?;
+                let (game, position) = self.position_json(request)?;
                 let roll = with_game!(&game, g => roll_of(g, field(request, "roll")?))?;
                 Request::LegalMoves(LegalMovesRequest { position, roll })
             }
             Command::Choose => {
-                let (game, position) = self.valid_position(request)?;
+                let (game, position) = self.position_json(request)?;
                 let roll = with_game!(&game, g => roll_of(g, field(request, "roll")?))?;
                 // What a referee adds for outside bots is not read here.
                 Request::Choose(ChooseRequest {
                     position,
                     roll,
-                    bot: bot(),
+                    bot: bot_of(request)?,
                     referee: None,
                 })
             }
             Command::Evaluate => {
-                let (_, position) = self.valid_position(request)?;
+                let (_, position) = self.position_json(request)?;
                 Request::Evaluate(EvaluateRequest {
                     position,
-                    bot: bot(),
+                    bot: bot_of(request)?,
                 })
             }
             Command::Start => Request::Start(self.rules_request(request)?),
@@ -106,10 +124,10 @@ impl Bot {
             Command::Daily => Request::Daily(daily_request(request)?),
             Command::Review => Request::Review(ReviewRequest {
                 game: field(request, "game")?.clone(),
-                bot: bot(),
+                bot: bot_of(request)?,
             }),
             Command::Hint => {
-                let (game, position) = self.valid_position(request)?;
+                let (game, position) = self.position_json(request)?;
                 let roll = match request.get("roll") {
                     None | Some(Value::Null) => None,
                     Some(roll) => Some(with_game!(&game, g => roll_of(g, roll))?),
@@ -117,7 +135,7 @@ impl Bot {
                 Request::Hint(HintRequest {
                     position,
                     roll,
-                    bot: bot(),
+                    bot: bot_of(request)?,
                 })
             }
             Command::Hello => Request::Hello,
@@ -127,7 +145,7 @@ impl Bot {
                 Request::SolvePuzzle(SolvePuzzleRequest {
                     rules,
                     puzzle: string_field(request, "puzzle")?,
-                    mv: field(request, "move")?.clone(),
+                    mv: move_of(request)?,
                 })
             }
         })
@@ -144,16 +162,6 @@ impl Bot {
                 let kind = ErrorKind::from_name(e.kind()).unwrap_or(ErrorKind::InvalidPosition);
                 ProtocolError::new(kind, e.to_string())
             })
-    }
-
-    /// [`Bot::position_json`], checked to be a position of its game.
-    fn valid_position(
-        &self,
-        request: &RequestObject,
-    ) -> Result<(AnyGame, PositionJson), ProtocolError> {
-        let (game, json) = self.position_json(request)?;
-        with_game!(&game, g => position_of(g, &json).map(drop))?;
-        Ok((game, json))
     }
 
     /// The request's `"rules"`, a rule set the bot knows.

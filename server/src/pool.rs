@@ -301,17 +301,12 @@ fn work(bot: &Bot, limits: &Limits, shared: &Shared, job: Job) {
 /// The answer to `request`. A panic (a bug) answers that request with an
 /// internal error and keeps the worker alive.
 fn answer(bot: &Bot, request: &Value, stop: Option<&sawah_agents::search::Stop>) -> Answer {
-    match catch_unwind(AssertUnwindSafe(|| bot.respond_within(request, stop))) {
-        Ok(response) => {
-            let error = response["error"]["kind"]
-                .as_str()
-                .and_then(ErrorKind::from_name);
-            Answer {
-                text: response.to_string(),
-                error,
-                internal: false,
-            }
-        }
+    match catch_unwind(AssertUnwindSafe(|| bot.response_within(request, stop))) {
+        Ok(response) => Answer {
+            error: response.error_kind(),
+            text: response.line(),
+            internal: false,
+        },
         Err(_) => {
             tracing::error!(%request, "a request made the bot panic");
             let response = serde_json::json!(HttpError {

@@ -1247,7 +1247,7 @@ export interface components {
         /** @description Where the natural move came from. */
         NaturalMove: {
             /** @description The move the first erring natural agent chose. */
-            move: unknown;
+            move: components["schemas"]["MoveJson"];
             /** @description Every natural agent that chose a wrong move. */
             by: string[];
         };

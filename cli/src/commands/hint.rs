@@ -4,8 +4,10 @@
 use crate::commands::bot::lines::{BotFiles, native_bot, setup};
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
+use sawah_protocol::messages::{
+    Answer, BotSpec, HintRequest, MoveOrPass, Request, Response, RollTableAnswer,
+};
 use sawah_protocol::native::Limits;
-use serde_json::{Value, json};
 
 /// The arguments of `sawah hint`.
 #[derive(clap::Args, Debug)]
@@ -36,91 +38,81 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
         .parse_position_text(&args.position)
         .context("cannot read --position")?;
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
-    let mut request = json!({"cmd": "hint", "position": position});
-    if let Some(roll) = args.roll {
-        request["roll"] = Value::from(roll);
-    }
-    if let Some(reference) = &args.reference {
-        request["bot"] = Value::from(reference.as_str());
-    }
-    let response = bot.respond(&request);
-    if let Some(error) = response.get("error") {
-        bail!("{}", error["message"].as_str().unwrap_or("the hint failed"));
-    }
-    if args.json {
-        println!("{response}");
-        return Ok(());
-    }
-    let Some(roll) = args.roll else {
-        print_roll_table(game.name(), &position.turn.to_string(), &response);
-        return Ok(());
+    let request = Request::Hint(HintRequest {
+        position: position.clone(),
+        roll: args.roll,
+        bot: args.reference.as_deref().map(BotSpec::from),
+    });
+    let answer = match bot.answer(request, None) {
+        Ok(answer) => answer,
+        Err(error) => bail!("{}", error.message),
     };
-    let moves = response["moves"].as_array().cloned().unwrap_or_default();
+    if args.json {
+        println!("{}", Response::Answer { id: None, answer }.line());
+        return Ok(());
+    }
+    let hint = match answer {
+        Answer::RollTable(table) => {
+            print_roll_table(game.name(), &position.turn.to_string(), &table);
+            return Ok(());
+        }
+        Answer::Hint(hint) => hint,
+        _ => bail!("the hint answered with another answer"),
+    };
+    let roll = args.roll.unwrap_or_default();
     println!(
         "{} {} to move, roll {roll}; reference: {}",
         game.name(),
         position.turn,
-        response["reference"].as_str().unwrap_or("?")
+        hint.reference
     );
-    if moves.is_empty() {
+    if hint.moves.is_empty() {
         println!("no legal move: the turn passes");
         return Ok(());
     }
     println!(
         "\n| rank | move | win | loss | what it does | can be hit |\n|---:|---|---:|---:|---|---:|"
     );
-    for (k, m) in moves.iter().enumerate() {
-        let words: Vec<&str> = m["words"]
-            .as_array()
-            .map(|w| w.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let hit = m["hit_chance"]
-            .as_f64()
+    for (k, m) in hint.moves.iter().enumerate() {
+        let hit = m
+            .hit_chance
             .map_or("–".to_string(), |p| format!("{}%", rounded(100.0 * p, 0)));
         println!(
             "| {} | {}-{} | {}% | {} | {} | {hit} |",
             k + 1,
-            square(&m["from"]),
-            square(&m["to"]),
-            rounded(100.0 * m["value"].as_f64().unwrap_or(f64::NAN), 1),
-            rounded(m["loss_pp"].as_f64().unwrap_or(f64::NAN), 2),
-            words.join("; ")
+            m.mv.from,
+            m.mv.to,
+            rounded(100.0 * m.value, 1),
+            rounded(m.loss_pp, 2),
+            m.words.join("; ")
         );
     }
     Ok(())
 }
 
 /// The roll table of a `hint` answer without a roll.
-fn print_roll_table(rules: &str, turn: &str, response: &Value) {
+fn print_roll_table(rules: &str, turn: &str, table: &RollTableAnswer) {
     println!(
         "{rules} {turn} to move, before the roll; reference: {}",
-        response["reference"].as_str().unwrap_or("?")
+        table.reference
     );
     println!("\n| roll | chance | win after the best move | best move |\n|---:|---:|---:|---|");
-    for row in response["rolls"].as_array().into_iter().flatten() {
-        let best = match &row["move"] {
-            Value::Object(m) => format!("{}-{}", square(&m["from"]), square(&m["to"])),
-            _ => "pass".to_string(),
+    for row in &table.rolls {
+        let best = match &row.mv {
+            MoveOrPass::Move(m) => format!("{}-{}", m.from, m.to),
+            MoveOrPass::Pass(_) => "pass".to_string(),
         };
         println!(
             "| {} | {}% | {}% | {best} |",
-            row["roll"],
-            rounded(100.0 * row["probability"].as_f64().unwrap_or(f64::NAN), 2),
-            rounded(100.0 * row["value"].as_f64().unwrap_or(f64::NAN), 1),
+            row.roll,
+            rounded(100.0 * row.probability, 2),
+            rounded(100.0 * row.value, 1),
         );
     }
     println!(
         "\nBefore the roll: {}% to win (the rolls' values weighted by their chances).",
-        rounded(100.0 * response["value"].as_f64().unwrap_or(f64::NAN), 1)
+        rounded(100.0 * table.value, 1)
     );
-}
-
-/// A square as the move list shows it.
-fn square(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// `value` to `decimals` places, never as "-0" (a chance of −0.0 or a loss

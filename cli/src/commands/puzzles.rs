@@ -11,7 +11,7 @@ use sawah_agents::endgame::EndgameTable;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::manifest::Models;
 use sawah_agents::puzzle::{
-    PUZZLE_FORMAT, PUZZLE_VERSION, Puzzle, PuzzleHeader, PuzzleSet, margin_of,
+    PUZZLE_FORMAT, PUZZLE_VERSION, Puzzle, PuzzleHeader, PuzzleSet, RatingBound, margin_of,
 };
 use sawah_agents::table::Table;
 use sawah_agents::{AgentSpec, MemoryAssets};
@@ -19,8 +19,12 @@ use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily;
 use sawah_engine::{AnyGame, Codec, with_game};
 use sawah_eval::study::puzzles::{self, Named, PuzzleConfig, RatingConfig};
+use sawah_protocol::messages::{
+    Answer, PuzzleChoice, PuzzleQuestion, PuzzleRequest, Request, Response, SolvePuzzleAnswer,
+    SolvePuzzleRequest,
+};
 use sawah_protocol::native::Limits;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -549,29 +553,36 @@ pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut output = std::io::stdout();
-    let mut request = json!({"cmd": "puzzle", "rules": game.name()});
-    match (&args.daily, &args.id, args.rating) {
-        (Some(date), _, _) => {
-            request["date"] = Value::from(if date == "today" {
-                daily::today_utc()
-            } else {
-                date.clone()
-            })
-        }
-        (_, Some(id), _) => request["puzzle"] = Value::from(id.as_str()),
-        (_, _, rating) => request["rating"] = Value::from(rating.unwrap_or(600.0)),
-    }
+    let rules = game.name().to_string();
     let series = args.rating.is_some() || (args.daily.is_none() && args.id.is_none());
     let mut solved = 0;
     for seed in 0.. {
-        if series {
-            request["seed"] = Value::from(seed);
-        }
-        let asked = answer(&bot, &request)?;
+        let choice = match (&args.daily, &args.id, args.rating) {
+            (Some(date), _, _) => PuzzleChoice::Date {
+                date: if date == "today" {
+                    daily::today_utc()
+                } else {
+                    date.clone()
+                },
+            },
+            (_, Some(id), _) => PuzzleChoice::Id { puzzle: id.clone() },
+            (_, _, rating) => PuzzleChoice::Rating {
+                rating: rating.unwrap_or(600.0),
+                seed: series.then_some(seed),
+            },
+        };
+        let request = Request::Puzzle(PuzzleRequest {
+            rules: rules.clone(),
+            choice,
+        });
+        let asked = answer(&bot, request)?;
         if args.json {
-            writeln!(output, "{asked}")?;
+            writeln!(output, "{}", answered(&asked))?;
         }
-        let done = with_game!(&game, g => one_puzzle(g, &bot, &asked["puzzle"], args.json, &mut input, &mut output))?;
+        let Answer::Puzzle(asked) = asked else {
+            bail!("the puzzle request answered with another answer");
+        };
+        let done = with_game!(&game, g => one_puzzle(g, &bot, &asked.puzzle, args.json, &mut input, &mut output))?;
         match done {
             Some(true) => solved += 1,
             Some(false) => {}
@@ -590,22 +601,20 @@ pub fn puzzle_command(registry: &mut Registry, args: PuzzleArgs) -> Result<()> {
 /// A puzzle's question: its id and rating, the board, the moves numbered.
 fn show_question<G: Render>(
     game: &G,
-    puzzle: &Value,
+    puzzle: &PuzzleQuestion,
     position: &G::Position,
     moves: &[G::Move],
     output: &mut impl Write,
 ) -> Result<()> {
     let mover = game.turn(position);
-    let bound = match puzzle["rating_bound"].as_str() {
-        Some("at_most") => "at most ",
-        Some("at_least") => "at least ",
-        _ => "",
+    let bound = match puzzle.rating_bound {
+        Some(RatingBound::AtMost) => "at most ",
+        Some(RatingBound::AtLeast) => "at least ",
+        None => "",
     };
     let title = format!(
         "Puzzle {} (rating {bound}{:.0}): {mover} to play a {}. Find the best move.",
-        puzzle["id"].as_str().unwrap_or("?"),
-        puzzle["rating"].as_f64().unwrap_or(f64::NAN),
-        puzzle["roll"]
+        puzzle.id, puzzle.rating, puzzle.roll
     );
     writeln!(output, "\n{}", wrap(&title, ""))?;
     writeln!(output, "{}", game.board(position, mover))?;
@@ -621,23 +630,15 @@ fn show_question<G: Render>(
 fn show_verdict<G: Render>(
     game: &G,
     moves: &[G::Move],
-    verdict: &Value,
+    verdict: &SolvePuzzleAnswer,
     played: bool,
     output: &mut impl Write,
 ) -> Result<bool> {
-    let themes: Vec<String> = verdict["themes"]
-        .as_array()
-        .map(|t| {
-            t.iter()
-                .filter_map(Value::as_str)
-                .map(|t| t.replace('_', " "))
-                .collect()
-        })
-        .unwrap_or_default();
+    let themes: Vec<String> = verdict.themes.iter().map(|t| t.replace('_', " ")).collect();
     if !played {
         let best = moves
             .iter()
-            .position(|&m| game.move_to_json(m) == verdict["best"])
+            .position(|&m| game.move_json(m) == verdict.best)
             .map_or("?".to_string(), |k| {
                 format!("{}) {}", k + 1, game.describe_move(moves[k]))
             });
@@ -645,9 +646,8 @@ fn show_verdict<G: Render>(
         writeln!(output, "{}", wrap(&text, "  "))?;
         return Ok(true);
     }
-    let explanation = verdict["explanation"].as_str().unwrap_or("");
-    writeln!(output, "{}", wrap(explanation, "  "))?;
-    if verdict["correct"] == true {
+    writeln!(output, "{}", wrap(&verdict.explanation, "  "))?;
+    if verdict.correct {
         let text = format!("Themes: {}.", themes.join(", "));
         writeln!(output, "{}", wrap(&text, "  "))?;
         return Ok(true);
@@ -655,16 +655,20 @@ fn show_verdict<G: Render>(
     Ok(false)
 }
 
-/// The bot's answer, or its error as this command's.
-fn answer(bot: &sawah_protocol::Bot, request: &Value) -> Result<Value> {
-    let answer = bot.respond(request);
-    if let Some(error) = answer.get("error") {
-        bail!(
-            "{}",
-            error["message"].as_str().unwrap_or("the request failed")
-        );
+/// The bot's answer (the protocol's typed answer, asked in process), or
+/// its error as this command's.
+fn answer(bot: &sawah_protocol::Bot, request: Request) -> Result<Answer> {
+    bot.answer(request, None)
+        .map_err(|error| anyhow::anyhow!("{}", error.message))
+}
+
+/// An answer as `--json` prints it: the protocol's response line.
+fn answered(answer: &Answer) -> String {
+    Response::Answer {
+        id: None,
+        answer: answer.clone(),
     }
-    Ok(answer)
+    .line()
 }
 
 /// Shows one puzzle and asks for moves until the answer is found or the
@@ -673,16 +677,15 @@ fn answer(bot: &sawah_protocol::Bot, request: &Value) -> Result<Value> {
 fn one_puzzle<G: Render + HasHeuristic>(
     game: &G,
     bot: &sawah_protocol::Bot,
-    puzzle: &Value,
+    puzzle: &PuzzleQuestion,
     json_only: bool,
     input: &mut impl BufRead,
     output: &mut impl Write,
 ) -> Result<Option<bool>> {
-    let position_json = serde_json::from_value(puzzle["position"].clone())?;
     let position = game
-        .position_from_json(&position_json)
+        .position_from_json(&puzzle.position)
         .map_err(|e| anyhow::anyhow!("the puzzle's position: {e}"))?;
-    let roll = puzzle["roll"].as_u64().unwrap_or(0) as u8;
+    let roll = puzzle.roll;
     let moves = game.legal_moves(&position, roll);
     if !json_only {
         show_question(game, puzzle, &position, &moves, output)?;
@@ -723,14 +726,26 @@ fn one_puzzle<G: Render + HasHeuristic>(
                 }
             }
         };
-        let played = given.map_or_else(|| puzzle["moves"][0].clone(), |m| game.move_to_json(m));
-        let verdict = answer(
-            bot,
-            &json!({"cmd": "solve_puzzle", "rules": game.name(), "puzzle": puzzle["id"], "move": played}),
-        )?;
+        let Some(played) = given
+            .map(|m| game.move_json(m))
+            .or(puzzle.moves.first().copied())
+        else {
+            bail!("puzzle {} lists no moves", puzzle.id);
+        };
+        let request = Request::SolvePuzzle(SolvePuzzleRequest {
+            rules: game.name().to_string(),
+            puzzle: puzzle.id.clone(),
+            mv: played,
+        });
+        let verdict = answer(bot, request)?;
         if json_only {
-            writeln!(output, "{verdict}")?;
-            if verdict["correct"] == true || given.is_none() {
+            writeln!(output, "{}", answered(&verdict))?;
+        }
+        let Answer::SolvePuzzle(verdict) = verdict else {
+            bail!("solve_puzzle answered with another answer");
+        };
+        if json_only {
+            if verdict.correct || given.is_none() {
                 return Ok(Some(first_try && given.is_some()));
             }
             first_try = false;

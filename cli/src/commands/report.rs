@@ -12,6 +12,7 @@ use sawah_engine::registry::Registry;
 use sawah_engine::{AnyGame, Codec, with_game};
 use sawah_eval::arena::matches::MatchResult;
 use sawah_eval::study::variant::{SelfPlay, self_play, skill};
+use sawah_protocol::messages::{Answer, HintRequest, Request};
 use sawah_protocol::native::{Limits, Setup, TableArg};
 use serde_json::{Value, json};
 
@@ -77,14 +78,17 @@ pub fn variant_report(registry: &mut Registry, args: &RulesArgs) -> Result<Value
         limits: Limits::NONE,
     };
     let bot = native_bot(registry.clone(), &setup)?;
-    let start = with_game!(&game, g => serde_json::to_value(g.position_to_json(&g.start()))?);
-    let first_rolls = bot.respond(&json!({"cmd": "hint", "position": start}));
-    if let Some(error) = first_rolls.get("error") {
-        bail!(
-            "the first rolls: {}",
-            error["message"].as_str().unwrap_or("failed")
-        );
-    }
+    let start = with_game!(&game, g => g.position_to_json(&g.start()));
+    let first_rolls = Request::Hint(HintRequest {
+        position: start,
+        roll: None,
+        bot: None,
+    });
+    let first_rolls = match bot.answer(first_rolls, None) {
+        Ok(Answer::RollTable(table)) => table,
+        Ok(_) => bail!("the first rolls: the hint answered with another answer"),
+        Err(error) => bail!("the first rolls: {}", error.message),
+    };
     let report = json!({
         "rules": rules,
         "description": with_game!(&game, g => g.export_json()["description"].clone()),

@@ -9,6 +9,7 @@ use sawah_agents::review::{Players, Review, Summary};
 use sawah_agents::strength::{Calibration, MIN_DECISIONS};
 use sawah_engine::Player;
 use sawah_engine::registry::Registry;
+use sawah_protocol::messages::BotSpec;
 use sawah_protocol::native::Limits;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -101,7 +102,7 @@ pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
         return Ok(());
     }
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
-    let reference = args.reference.as_deref().map(Value::from);
+    let reference = args.reference.as_deref().map(BotSpec::from);
     let value = game_in(&text, &args.game, args.game_number)?;
     let mut review = bot
         .review_game(&value, reference.as_ref(), None)
@@ -153,7 +154,7 @@ pub fn review_all(
     reference: Option<&str>,
 ) -> Result<(Vec<AgentTotals>, Review)> {
     let bot = native_bot(registry.clone(), &setup(files, false, Limits::NONE)?)?;
-    let reference = reference.map(Value::from);
+    let reference = reference.map(BotSpec::from);
     let games = all_games(path, text)?;
     // A review per game: without a table, a search per roll of every
     // turn, so thousands of games take minutes. The bar shows them.

@@ -164,6 +164,7 @@ mod tests {
     fn every_line_fits_80_columns_and_moves_read_as_play_writes_them() {
         use crate::commands::bot::lines::{BotFiles, native_bot, setup};
         use sawah_engine::DiceSource;
+        use sawah_protocol::messages::BotSpec;
         let game = sawah_engine::race::preset("ur").unwrap();
         let mut dice = DiceSource::from_seed(5);
         let mut position = game.start();
@@ -184,7 +185,7 @@ mod tests {
         let setup = setup(&files, false, sawah_protocol::native::Limits::NONE).unwrap();
         let bot = native_bot(sawah_engine::registry::Registry::new(), &setup).unwrap();
         let review = bot
-            .review_game(&value, Some(&serde_json::json!("heuristic")), None)
+            .review_game(&value, Some(&BotSpec::from("heuristic")), None)
             .unwrap();
         for full in [false, true] {
             let text = terminal(&game, &record, &review, full);

@@ -8,6 +8,7 @@ use sawah_agents::{Agent, Failure, FailureKind};
 pub use sawah_engine::record::{
     ReplayError, ReplayProblem, ReplayStep, move_token, replay, replay_from,
 };
+use sawah_engine::turns::{Ending, Turn, play_turns};
 use sawah_engine::{Codec, DiceSource, Game, Player};
 use serde::{Deserialize, Serialize};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -108,7 +109,8 @@ pub fn refereed_move<G: Game>(
 /// with every roll and the move made (`None`: a pass). An agent that panics,
 /// fails ([`Agent::try_decide`]: an outside bot's timeout, crash or garbage)
 /// or returns an illegal move forfeits the game; the failure is returned.
-/// The one game loop behind [`play_game`] and [`play_recorded`].
+/// The referee behind [`play_game`] and [`play_recorded`], over the
+/// engine's one game loop ([`play_turns`]).
 pub fn play_with<G: Game>(
     game: &G,
     light: &mut dyn Agent<G>,
@@ -117,56 +119,38 @@ pub fn play_with<G: Game>(
     mut on_roll: impl FnMut(u8, Option<G::Move>),
 ) -> (GameOutcome, Option<AgentFailure>) {
     let mut dice = DiceSource::from_seed(dice_seed);
-    let mut position = game.start();
-    let mut rolls = 0;
-    while rolls < MAX_ROLLS {
-        if let Some(winner) = game.winner(&position) {
-            let outcome = GameOutcome {
-                winner: Some(winner),
-                rolls,
-                forfeit: false,
-            };
-            return (outcome, None);
-        }
-        let roll = dice.roll(game.dice());
-        rolls += 1;
-        let legal = game.legal_moves(&position, roll);
-        if legal.is_empty() {
-            on_roll(roll, None);
-            position = game.pass(&position);
-            continue;
-        }
-        let seat = game.turn(&position);
-        let agent: &mut dyn Agent<G> = match seat {
+    let decide = |turn: Turn<'_, G>| {
+        let agent: &mut dyn Agent<G> = match turn.seat {
             Player::Light => &mut *light,
             Player::Dark => &mut *dark,
         };
-        let failure = match refereed_move(agent, game, &position, roll, &legal, rolls) {
-            Ok(mv) => {
-                on_roll(roll, Some(mv));
-                position = game.apply(&position, mv).position;
-                continue;
-            }
-            Err(failure) => failure,
-        };
-        let outcome = GameOutcome {
-            winner: Some(seat.other()),
-            rolls,
-            forfeit: true,
-        };
-        let failure = AgentFailure {
-            seat,
-            kind: Some(failure.kind),
-            message: failure.message,
-        };
-        return (outcome, Some(failure));
-    }
-    let outcome = GameOutcome {
-        winner: game.winner(&position),
-        rolls,
-        forfeit: false,
+        refereed_move(
+            agent,
+            game,
+            turn.position,
+            turn.roll,
+            turn.moves,
+            turn.rolls,
+        )
     };
-    (outcome, None)
+    let played = play_turns(game, game.start(), &mut dice, decide, &mut on_roll);
+    let outcome = |winner, forfeit| GameOutcome {
+        winner,
+        rolls: played.rolls,
+        forfeit,
+    };
+    match played.ending {
+        Ending::Won(winner) => (outcome(Some(winner), false), None),
+        Ending::RollLimit => (outcome(None, false), None),
+        Ending::Stopped { seat, failure } => {
+            let failure = AgentFailure {
+                seat,
+                kind: Some(failure.kind),
+                message: failure.message,
+            };
+            (outcome(Some(seat.other()), true), Some(failure))
+        }
+    }
 }
 
 /// Plays one game like [`play_with`], writing every roll down as a token.

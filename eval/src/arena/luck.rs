@@ -18,9 +18,10 @@
 //!   spread shrinks less.
 
 use sawah_agents::identity::AgentFile;
+use sawah_engine::record::Record;
 use sawah_protocol::Bot;
+use sawah_protocol::messages::{Answer, BotSpec, HintRequest, Request, RulesRequest};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 /// The reference that measured a run's luck, as the results header keeps
 /// it: two runs' adjustments are comparable only when their references are
@@ -84,7 +85,7 @@ pub trait LuckMeter: Sync {
 pub struct ReviewLuck {
     bot: Bot,
     rules: String,
-    reference: Option<Value>,
+    reference: Option<BotSpec>,
     identity: LuckReference,
 }
 
@@ -94,7 +95,7 @@ impl ReviewLuck {
     /// checked now, on the start position's roll table (every roll), so a
     /// bad one (an unknown spec, or an agent without values such as
     /// `random`) fails before any game.
-    pub fn new(bot: Bot, rules: &str, reference: Option<Value>) -> Result<ReviewLuck, String> {
+    pub fn new(bot: Bot, rules: &str, reference: Option<BotSpec>) -> Result<ReviewLuck, String> {
         let found = bot
             .review_reference(rules, reference.as_ref())
             .map_err(|e| e.message)?;
@@ -104,15 +105,26 @@ impl ReviewLuck {
             spec: found.spec.portable().to_string(),
             files,
         };
-        let start = bot.respond(&json!({"cmd": "start", "rules": rules}))["position"].clone();
-        let mut table = json!({"cmd": "hint", "position": start});
-        if let Some(reference) = &reference {
-            table["bot"] = reference.clone();
-        }
-        let answer = bot.respond(&table);
-        if let Some(message) = answer["error"]["message"].as_str() {
-            return Err(message.to_string());
-        }
+        let start = match bot.answer(
+            Request::Start(RulesRequest {
+                rules: rules.into(),
+            }),
+            None,
+        ) {
+            Ok(Answer::Start(start)) => start.position,
+            Ok(_) => {
+                return Err(format!(
+                    "{rules}: the bot answered start with another answer"
+                ));
+            }
+            Err(e) => return Err(e.message),
+        };
+        let table = Request::Hint(HintRequest {
+            position: start,
+            roll: None,
+            bot: reference.clone(),
+        });
+        bot.answer(table, None).map_err(|e| e.message)?;
         Ok(ReviewLuck {
             bot,
             rules: rules.to_string(),
@@ -124,10 +136,14 @@ impl ReviewLuck {
 
 impl LuckMeter for ReviewLuck {
     fn luck(&self, tokens: &[String]) -> Result<GameLuck, String> {
-        let record = json!({"rules": self.rules, "moves": tokens});
+        let record = Record {
+            rules: self.rules.clone(),
+            start: None,
+            moves: tokens.to_vec(),
+        };
         let review = self
             .bot
-            .review_game(&record, self.reference.as_ref(), None)
+            .review_record(&record, self.reference.as_ref(), None)
             .map_err(|e| e.message)?;
         Ok(GameLuck {
             light: review.light.luck_pp / 100.0,

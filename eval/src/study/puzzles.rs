@@ -327,25 +327,25 @@ fn judge<G: Codec + Describe, V: ExactValues<G>>(
         }
     }
     let wrong = wrong?;
-    let json = serde_json::to_value(game.position_to_json(position)).ok()?;
-    let notation = sawah_engine::notation::format(&game.position_to_json(position));
+    let json = game.position_to_json(position);
+    let notation = sawah_engine::notation::format(&json);
     Some(Puzzle {
         id: puzzle_id(game.name(), &notation, roll),
         position: json,
         roll,
-        answer: game.move_to_json(moves[best]),
+        answer: game.move_json(moves[best]),
         moves: moves
             .iter()
             .zip(&values)
             .map(|(&mv, &value)| PuzzleMove {
-                mv: game.move_to_json(mv),
+                mv: game.move_json(mv),
                 value: round6(value),
             })
             .collect(),
         margin_pp: 0.0,
         themes: themes(game, position, moves[best], wrong),
         natural: NaturalMove {
-            mv: game.move_to_json(wrong),
+            mv: game.move_json(wrong),
             by,
         },
         rating: 0.0,

@@ -14,7 +14,9 @@ use crate::stats::{Interval, wilson};
 use rayon::prelude::*;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::{AgentSpec, SpecError};
-use sawah_engine::{DiceSource, MAX_ROLLS, Player};
+use sawah_engine::turns::{Ending, Turn, play_turns};
+use sawah_engine::{DiceSource, Player};
+use std::convert::Infallible;
 
 /// What games of one agent against itself show.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,29 +105,28 @@ fn one_game<G: HasHeuristic + 'static>(
     };
     let mut agents = [build(seed)?, build(seed.rotate_left(17))?];
     let mut dice = DiceSource::from_seed(seed);
-    let mut position = game.start();
-    let (mut rolls, mut choices, mut passes) = (0, 0, 0);
-    while game.winner(&position).is_none() && rolls < MAX_ROLLS {
-        rolls += 1;
-        let roll = dice.roll(game.dice());
-        let moves = game.legal_moves(&position, roll);
-        if moves.is_empty() {
-            passes += 1;
-            position = game.pass(&position);
-            continue;
-        }
-        let first = game.apply(&position, moves[0]).position;
-        if moves
+    let (mut choices, mut passes) = (0, 0);
+    let decide = |turn: Turn<'_, G>| {
+        let first = game.apply(turn.position, turn.moves[0]).position;
+        if turn
+            .moves
             .iter()
-            .any(|&m| game.apply(&position, m).position != first)
+            .any(|&m| game.apply(turn.position, m).position != first)
         {
             choices += 1;
         }
-        let seat = usize::from(game.turn(&position) == Player::Dark);
-        let mv = agents[seat].choose(game, &position, roll, &moves);
-        position = game.apply(&position, mv).position;
-    }
-    Ok((game.winner(&position), rolls, choices, passes))
+        let seat = usize::from(turn.seat == Player::Dark);
+        Ok::<_, Infallible>(agents[seat].choose(game, turn.position, turn.roll, turn.moves))
+    };
+    let played = play_turns(game, game.start(), &mut dice, decide, |_, mv| {
+        passes += u64::from(mv.is_none());
+    });
+    let winner = match played.ending {
+        Ending::Won(winner) => Some(winner),
+        Ending::RollLimit => None,
+        Ending::Stopped { failure, .. } => match failure {},
+    };
+    Ok((winner, played.rolls, choices, passes))
 }
 
 /// How much skill matters: `stronger` against `weaker` over `games`

@@ -107,8 +107,7 @@ fn every_puzzle_s_answer_is_the_table_s_best_move_by_the_margin() {
     let mut ids = std::collections::HashSet::new();
     for puzzle in &found {
         assert!(ids.insert(puzzle.id.clone()), "{} twice", puzzle.id);
-        let json = serde_json::from_value(puzzle.position.clone()).unwrap();
-        let position = rules.position_from_json(&json).unwrap();
+        let position = rules.position_from_json(&puzzle.position).unwrap();
         let values = by_table(&rules, &table, &position, puzzle.roll);
         let moves = rules.legal_moves(&position, puzzle.roll);
         let best = (0..values.len())
@@ -117,7 +116,7 @@ fn every_puzzle_s_answer_is_the_table_s_best_move_by_the_margin() {
         let answer_after = rules.apply(&position, moves[best]).position;
         let answer = moves
             .iter()
-            .position(|&m| rules.move_to_json(m) == puzzle.answer)
+            .position(|&m| sawah_engine::Codec::move_json(&rules, m) == puzzle.answer)
             .unwrap();
         assert_eq!(
             rules.apply(&position, moves[answer]).position,
@@ -148,7 +147,7 @@ fn every_puzzle_s_answer_is_the_table_s_best_move_by_the_margin() {
         assert!(afters.len() >= puzzles::MIN_CHOICES, "{}", puzzle.id);
         let natural = moves
             .iter()
-            .position(|&m| rules.move_to_json(m) == puzzle.natural.mv)
+            .position(|&m| sawah_engine::Codec::move_json(&rules, m) == puzzle.natural.mv)
             .unwrap();
         assert_ne!(
             rules.apply(&position, moves[natural]).position,

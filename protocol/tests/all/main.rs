@@ -6,3 +6,4 @@ mod dial;
 mod memory;
 mod puzzles;
 mod review;
+mod typed;

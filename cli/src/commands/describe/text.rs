@@ -8,6 +8,7 @@ use sawah_engine::json::PositionJson;
 use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
 use sawah_engine::{AnyGame, Codec, Player, notation, with_game};
+use sawah_protocol::messages::{LegalMovesRequest, Request, Response};
 
 /// `sawah moves`: the legal moves of a position for a roll, each with the
 /// position after it (as the protocol's `legal_moves` with `--json`).
@@ -32,15 +33,12 @@ pub fn moves(
         }
     }
     if json {
-        let request = serde_json::json!({
-            "cmd": "legal_moves",
-            "position": position_json,
-            "roll": roll,
+        let request = Request::LegalMoves(LegalMovesRequest {
+            position: position_json,
+            roll,
         });
-        println!(
-            "{}",
-            lines::Bot::new(registry.clone()).handle_line(&request.to_string())
-        );
+        let answer = lines::Bot::new(registry.clone()).answer(request, None);
+        println!("{}", Response::new(None, answer).line());
         return Ok(());
     }
     with_game!(&game, g => print_moves(g, &position_json, roll))

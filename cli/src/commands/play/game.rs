@@ -8,6 +8,7 @@ use sawah_engine::senet::daily::DailyThrows;
 use sawah_engine::{DiceSource, Player};
 use sawah_eval::arena::entrant::Entrant;
 use sawah_eval::arena::gamelog::refereed_move;
+use sawah_protocol::messages::{Answer, HintAnswer, HintRequest, HintedMove, Request};
 use std::io::{self, BufRead, Write};
 
 /// Where the rolls come from.
@@ -158,6 +159,32 @@ struct Turn<'a, G: Render> {
     moves: &'a [G::Move],
 }
 
+/// The hint reference's ranking of the turn's moves (the protocol's typed
+/// `hint` answer, asked in process), or why there is none.
+fn ranked_moves<G: Render>(
+    game: &G,
+    turn: &Turn<'_, G>,
+    bot: &sawah_protocol::Bot,
+) -> Result<HintAnswer, String> {
+    let request = Request::Hint(HintRequest {
+        position: game.position_to_json(turn.position),
+        roll: Some(turn.roll),
+        bot: None,
+    });
+    match bot.answer(request, None) {
+        Ok(Answer::Hint(hint)) => Ok(hint),
+        Ok(_) => Err("no answer".to_string()),
+        Err(e) => Err(e.message),
+    }
+}
+
+/// The index in the turn's moves of the hint's `entry`.
+fn index_of<G: Render>(game: &G, turn: &Turn<'_, G>, entry: &HintedMove) -> Option<usize> {
+    turn.moves
+        .iter()
+        .position(|&m| game.move_json(m) == entry.mv)
+}
+
 /// The moves ranked by the hint reference, numbered as the person's list
 /// numbers them, or why there are none.
 fn hint_text<G: Render>(
@@ -168,43 +195,28 @@ fn hint_text<G: Render>(
     let Some(bot) = hints else {
         return "  Hints are not offered in this game.".to_string();
     };
-    let request = serde_json::json!({
-        "cmd": "hint",
-        "position": game.position_to_json(turn.position),
-        "roll": turn.roll,
-    });
-    let answer = bot.respond(&request);
-    let Some(ranked) = answer["moves"].as_array() else {
-        let why = answer["error"]["message"].as_str().unwrap_or("no answer");
-        return format!("  No hint: {why}");
+    let hint = match ranked_moves(game, turn, bot) {
+        Ok(hint) => hint,
+        Err(why) => return format!("  No hint: {why}"),
     };
     let mut lines = vec![wrap(
-        &format!(
-            "Your moves, best first, by {}:",
-            answer["reference"].as_str().unwrap_or("the reference")
-        ),
+        &format!("Your moves, best first, by {}:", hint.reference),
         "  ",
     )];
-    for entry in ranked {
-        let number = turn.moves.iter().position(|&m| {
-            let json = game.move_to_json(m);
-            json["from"] == entry["from"] && json["to"] == entry["to"]
-        });
-        let Some(k) = number else { continue };
-        let words: Vec<&str> = entry["words"]
-            .as_array()
-            .map(|w| w.iter().filter_map(serde_json::Value::as_str).collect())
-            .unwrap_or_default();
+    for entry in &hint.moves {
+        let Some(k) = index_of(game, turn, entry) else {
+            continue;
+        };
         let line = format!(
             "{}) {}: wins {:.1}%, gives away {:.2} points{}",
             k + 1,
             game.describe_move(turn.moves[k]),
-            100.0 * entry["value"].as_f64().unwrap_or(f64::NAN),
-            entry["loss_pp"].as_f64().unwrap_or(f64::NAN) + 0.0,
-            if words.is_empty() {
+            100.0 * entry.value,
+            entry.loss_pp + 0.0,
+            if entry.words.is_empty() {
                 String::new()
             } else {
-                format!("; {}", words.join(", "))
+                format!("; {}", entry.words.join(", "))
             }
         );
         lines.push(wrap(&line, "    "));
@@ -226,38 +238,22 @@ fn tutor_advice<G: Render>(
     if turn.moves.len() < 2 {
         return None;
     }
-    let answer = hints?.respond(&serde_json::json!({
-        "cmd": "hint",
-        "position": game.position_to_json(turn.position),
-        "roll": turn.roll,
-    }));
-    let ranked = answer["moves"].as_array()?;
-    let same = |entry: &serde_json::Value, mv: G::Move| {
-        let json = game.move_to_json(mv);
-        entry["from"] == json["from"] && entry["to"] == json["to"]
-    };
-    let mine = ranked.iter().find(|entry| same(entry, chosen))?;
-    let loss = mine["loss_pp"].as_f64()?;
+    let hint = ranked_moves(game, turn, hints?).ok()?;
+    let chosen_json = game.move_json(chosen);
+    let mine = hint.moves.iter().find(|entry| entry.mv == chosen_json)?;
+    let loss = mine.loss_pp;
     if loss < threshold || loss <= 0.0 {
         return None;
     }
-    let best = ranked.first()?;
-    let number = turn.moves.iter().position(|&m| same(best, m))?;
-    let words = |entry: &serde_json::Value| -> Vec<String> {
-        entry["words"]
-            .as_array()
-            .map(|w| {
-                w.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let hit = |entry: &serde_json::Value| entry["hit_chance"].as_f64().unwrap_or(0.0);
-    let better: Vec<String> = words(best)
-        .into_iter()
-        .filter(|w| !w.is_empty() && !words(mine).contains(w))
+    let best = hint.moves.first()?;
+    let number = index_of(game, turn, best)?;
+    let better: Vec<&str> = best
+        .words
+        .iter()
+        .filter(|w| !w.is_empty() && !mine.words.contains(w))
+        .map(String::as_str)
         .collect();
+    let hit = |entry: &HintedMove| entry.hit_chance.unwrap_or(0.0);
     let mut reason = String::new();
     if !better.is_empty() {
         reason.push_str(&format!(" The better move {}.", better.join("; ")));
@@ -272,8 +268,8 @@ fn tutor_advice<G: Render>(
     Some(format!(
         "The tutor: {} gives away {loss:.1} points (you would win {:.1}% instead of {:.1}%). Better: {}) {}.{reason}",
         game.describe_move(chosen),
-        100.0 * mine["value"].as_f64().unwrap_or(f64::NAN),
-        100.0 * best["value"].as_f64().unwrap_or(f64::NAN),
+        100.0 * mine.value,
+        100.0 * best.value,
         number + 1,
         game.describe_move(turn.moves[number]),
     ))

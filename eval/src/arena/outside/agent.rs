@@ -9,7 +9,7 @@ use super::link::Link;
 use sawah_agents::{Agent, Choice, Failure, FailureKind};
 use sawah_engine::Codec;
 use sawah_engine::json::MoveJson;
-use sawah_protocol::messages::{ChooseRequest, RefereeFields, Request, RequestLine};
+use sawah_protocol::messages::{BotSpec, ChooseRequest, RefereeFields, Request, RequestLine};
 use serde_json::{Value, json};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -54,7 +54,7 @@ impl<G> OutsideAgent<G> {
 pub fn choose_request<G: Codec>(
     game: &G,
     id: u64,
-    bot: Option<&Value>,
+    bot: Option<&BotSpec>,
     position: &G::Position,
     roll: u8,
     moves: &[G::Move],

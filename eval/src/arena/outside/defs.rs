@@ -25,8 +25,9 @@
 
 use sawah_agents::identity::{AgentFile, FileError};
 use sawah_agents::spec::{AGENTS, PRESETS};
+use sawah_protocol::messages::BotSpec;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -103,7 +104,7 @@ pub struct BotDef {
     /// How to reach it.
     pub transport: Transport,
     /// Sent as every request's `"bot"` field, if given (a string or a spec object).
-    pub bot: Option<Value>,
+    pub bot: Option<BotSpec>,
 }
 
 impl BotDef {
@@ -134,10 +135,19 @@ impl BotDef {
             }
             Transport::Http(http) => {
                 record.insert("url".into(), Value::String(redacted(&http.url)));
+                // Recorded only when set, so the record of an entry that
+                // leaves them out is what it was before they existed.
+                if let Some(ca) = &http.ca {
+                    let name = ca.path.file_name().unwrap_or(ca.path.as_os_str());
+                    record.insert("ca".into(), Value::from(name.to_string_lossy()));
+                }
+                if http.redirects == Redirects::SameOrigin {
+                    record.insert("redirects".into(), Value::from("same-origin"));
+                }
             }
         }
         if let Some(bot) = &self.bot {
-            record.insert("bot".into(), bot.clone());
+            record.insert("bot".into(), json!(bot));
         }
         Value::Object(record).to_string()
     }
@@ -375,10 +385,21 @@ impl BotDefs {
                     ));
                 }
             };
+            let bot = def
+                    .bot
+                    .map(|bot| {
+                        BotSpec::from_value(&bot).map_err(|_| {
+                            format!(
+                                "bot {name:?}: bot = {} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})",
+                                sawah_engine::text::printable(&bot.to_string(), 40)
+                            )
+                        })
+                    })
+                    .transpose()?;
             bots.push(BotDef {
                 name,
                 transport,
-                bot: def.bot,
+                bot,
             });
         }
         Ok(BotDefs { bots })
@@ -539,9 +560,12 @@ bot = { agent = "expectiminimax", depth = 2 }
                 redirects: Redirects::None,
             })
         );
-        assert_eq!(service.bot, Some(Value::String("hard".into())));
+        assert_eq!(service.bot, Some(BotSpec::from("hard")));
         let object = defs.get("spec-object").unwrap();
-        assert_eq!(object.bot.as_ref().unwrap()["depth"], 2);
+        let Some(BotSpec::Object(fields)) = &object.bot else {
+            panic!("a spec object: {:?}", object.bot)
+        };
+        assert_eq!(fields["depth"], 2);
         let Transport::Command { dir, .. } = &object.transport else {
             panic!("a command")
         };
@@ -549,6 +573,23 @@ bot = { agent = "expectiminimax", depth = 2 }
         assert_eq!(
             defs.get("mybot").unwrap().portable(),
             r#"{"outside":"mybot","command":["python3","bots/mybot.py","--fast"]}"#
+        );
+    }
+
+    #[test]
+    fn an_http_bot_s_record_names_its_redirects_and_authority_only_when_set() {
+        let defs = BotDefs::parse(
+            "[[bot]]\nname = \"plain\"\nurl = \"http://127.0.0.1:9/v1\"\n\n[[bot]]\nname = \"moved\"\nurl = \"http://127.0.0.1:9/v1\"\nredirects = \"same-origin\"\nbot = \"hard\"\n",
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(
+            defs.get("plain").unwrap().portable(),
+            r#"{"outside":"plain","url":"http://127.0.0.1:9/v1"}"#
+        );
+        assert_eq!(
+            defs.get("moved").unwrap().portable(),
+            r#"{"outside":"moved","url":"http://127.0.0.1:9/v1","redirects":"same-origin","bot":"hard"}"#
         );
     }
 
@@ -572,6 +613,10 @@ bot = { agent = "expectiminimax", depth = 2 }
         refused("[[bot]]\nname = \"a:b\"\ncommand = [\"x\"]\n", "letters");
         refused("[[bot]]\nname = \"a\"\ncommand = []\n", "empty");
         refused("[[bot]]\nname = \"a\"\n", "neither");
+        refused(
+            "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nbot = 3\n",
+            "bot = 3 is not a spec",
+        );
         refused(
             "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h\"\n",
             "both",
