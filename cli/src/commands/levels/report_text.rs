@@ -6,6 +6,7 @@ use super::build::Build;
 use super::folder::{report_json_name, report_md_name};
 use super::plan::{Route, SEARCH_TARGET};
 use super::report::{Findings, Verify, in_band};
+use crate::commands::report::VariantReport;
 use anyhow::Result;
 use serde_json::json;
 use std::fmt::Write as _;
@@ -15,7 +16,7 @@ use std::fmt::Write as _;
 const HARD_TARGET: f64 = 0.495;
 
 /// The report.
-pub fn markdown(build: &Build, f: &Findings, variant: &serde_json::Value) -> String {
+pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String {
     let mut out = String::new();
     let name = build.name();
     let _ = writeln!(out, "# Levels of {name}\n");
@@ -312,7 +313,7 @@ fn put_hard_figures(build: &mut Build, verify: &Verify) {
 }
 
 /// The report as JSON.
-fn levels_json(build: &Build, f: &Findings, variant: &serde_json::Value) -> serde_json::Value {
+fn levels_json(build: &Build, f: &Findings, variant: &VariantReport) -> serde_json::Value {
     let gaps = f.check.gaps();
     json!({
         "rules": build.name(),
