@@ -160,7 +160,7 @@ impl Bot {
     }
 
     /// [`Bot::handle_line`] with searches stopped by `stop` (see
-    /// [`Bot::respond_within`]).
+    /// [`Bot::response_within`]).
     pub fn handle_line_within(&self, line: &str, stop: Option<&Stop>) -> String {
         let response = match serde_json::from_str::<Value>(line) {
             Ok(request) => self.response_within(&request, stop),
@@ -204,27 +204,15 @@ impl Bot {
     /// assert!(bad["error"]["kind"].is_string());
     /// ```
     pub fn respond(&self, request: &Value) -> Value {
-        self.respond_within(request, None)
-    }
-
-    /// [`Bot::respond`], with every search the request starts stopped when
-    /// `stop` fires (a server's time budget or node cap): the answer then
-    /// comes from the deepest search finished, at least one roll deep.
-    /// Until it fires, the answer is exactly [`Bot::respond`]'s.
-    pub fn respond_within(&self, request: &Value, stop: Option<&Stop>) -> Value {
-        let response = self.response_within(request, stop);
-        serde_json::to_value(&response).unwrap_or_else(|e| {
-            let error = ProtocolError::new(
-                ErrorKind::InvalidRequest,
-                format!("the answer does not write: {e}"),
-            );
-            serde_json::json!(ErrorAnswer { id: None, error })
-        })
+        self.response_within(request, None).value()
     }
 
     /// The typed response to one request (a JSON value): its `"id"` and
-    /// the answer, or the error it gets, with searches stopped by `stop`
-    /// ([`Bot::respond_within`]). Every front door writes this value as
+    /// the answer, or the error it gets. Every search the request starts
+    /// is stopped when `stop` fires (a server's time budget or node cap):
+    /// the answer then comes from the deepest search finished, at least
+    /// one roll deep; until it fires, the answer is exactly
+    /// [`Bot::respond`]'s. Every front door writes this value as
     /// it is; a caller in process reads the answer or the error kind from
     /// it without going through JSON.
     pub fn response_within(&self, request: &Value, stop: Option<&Stop>) -> Response {

@@ -695,16 +695,14 @@ impl Response {
     /// have string keys); should one ever fail, the line says so as an
     /// error.
     pub fn line(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|e| {
-            let error = ErrorAnswer {
-                id: None,
-                error: crate::ProtocolError::new(
-                    crate::ErrorKind::InvalidRequest,
-                    format!("the answer does not write: {e}"),
-                ),
-            };
-            serde_json::to_string(&error).unwrap_or_default()
-        })
+        serde_json::to_string(self)
+            .unwrap_or_else(|e| serde_json::to_string(&unwritten(&e)).unwrap_or_default())
+    }
+
+    /// The response as a JSON value (for callers in process that index
+    /// it), written as [`Response::line`] writes it.
+    pub fn value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_else(|e| serde_json::json!(unwritten(&e)))
     }
 
     /// The error's kind, when the response is an error.
@@ -713,6 +711,19 @@ impl Response {
             Response::Error(answer) => Some(answer.error.kind),
             Response::Answer { .. } => None,
         }
+    }
+}
+
+/// The error answer for a response that does not write: every answer
+/// writes (its maps have string keys), so this is a bug's answer, said as
+/// one rather than a panic or an empty line.
+fn unwritten(e: &serde_json::Error) -> ErrorAnswer {
+    ErrorAnswer {
+        id: None,
+        error: crate::ProtocolError::new(
+            crate::ErrorKind::InvalidRequest,
+            format!("the answer does not write: {e}"),
+        ),
     }
 }
 

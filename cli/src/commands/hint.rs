@@ -51,15 +51,14 @@ pub fn run(registry: &mut Registry, args: HintArgs) -> Result<()> {
         println!("{}", Response::Answer { id: None, answer }.line());
         return Ok(());
     }
-    let hint = match answer {
-        Answer::RollTable(table) => {
+    let (hint, roll) = match (answer, args.roll) {
+        (Answer::RollTable(table), _) => {
             print_roll_table(game.name(), &position.turn.to_string(), &table);
             return Ok(());
         }
-        Answer::Hint(hint) => hint,
+        (Answer::Hint(hint), Some(roll)) => (hint, roll),
         _ => bail!("the hint answered with another answer"),
     };
-    let roll = args.roll.unwrap_or_default();
     println!(
         "{} {} to move, roll {roll}; reference: {}",
         game.name(),
