@@ -264,6 +264,15 @@ impl Registry {
                 )
             })?,
         };
+        self.position_game(json)
+    }
+
+    /// A position already read into its JSON form, with the rule set it
+    /// names (not yet checked for validity, as [`Registry::parse_position`]).
+    pub fn position_game(
+        &self,
+        json: PositionJson,
+    ) -> Result<(AnyGame, PositionJson), PositionInputError> {
         let game = self.get(&json.rules)?;
         Ok((game, json))
     }

@@ -5,26 +5,34 @@
 
 use crate::error::{ErrorKind, ProtocolError};
 use crate::limits::{DEFAULT_DAILY_COUNT, MAX_DAILY_COUNT, MAX_REVIEW_TURNS};
-use serde_json::Value;
+use crate::wire::{WireRequest, typed};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+/// What a review's game holds that a batch counts: its turns.
+#[derive(Deserialize)]
+struct Turns {
+    moves: Vec<IgnoredAny>,
+}
 
 /// What one request may produce: throws of the daily game and reviewed
 /// turns (a request that is not well formed counts nothing: it is refused
 /// on its own).
-fn output_of(request: &Value) -> (u64, u64) {
-    match request.get("cmd").and_then(Value::as_str) {
+fn output_of(request: &WireRequest) -> (u64, u64) {
+    let command = request.cmd.and_then(|cmd| typed::<String>(cmd).ok());
+    match command.as_deref() {
         Some("daily") => {
-            let count = match request.get("count") {
+            let count = match request.count {
                 None => DEFAULT_DAILY_COUNT,
-                Some(count) => count.as_u64().unwrap_or(0),
+                Some(count) => typed::<u64>(count).unwrap_or(0),
             };
             (count, 0)
         }
         Some("review") => {
             let turns = request
-                .get("game")
-                .and_then(|game| game.get("moves"))
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
+                .game
+                .and_then(|game| typed::<Turns>(game).ok())
+                .map_or(0, |game| game.moves.len());
             (0, turns as u64)
         }
         _ => (0, 0),
@@ -33,7 +41,7 @@ fn output_of(request: &Value) -> (u64, u64) {
 
 /// Refuses a batch (`too_large`) whose members together ask for more
 /// `daily` throws or reviewed turns than one request may.
-pub fn check_batch(requests: &[Value]) -> Result<(), ProtocolError> {
+pub fn check_batch(requests: &[WireRequest]) -> Result<(), ProtocolError> {
     let (throws, turns) = requests
         .iter()
         .map(output_of)
@@ -62,7 +70,16 @@ pub fn check_batch(requests: &[Value]) -> Result<(), ProtocolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn check_batch(requests: &[Value]) -> Result<(), ProtocolError> {
+        let texts: Vec<String> = requests.iter().map(Value::to_string).collect();
+        let read: Vec<WireRequest> = texts
+            .iter()
+            .map(|text| WireRequest::read(text).unwrap())
+            .collect();
+        super::check_batch(&read)
+    }
 
     #[test]
     fn a_batch_is_bounded_by_the_sum_of_its_members() {

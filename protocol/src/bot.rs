@@ -1,6 +1,7 @@
 //! [`Bot`]: answers requests against the rule sets, models and tables it
 //! was given.
 
+use crate::Command;
 use crate::error::{ErrorKind, ProtocolError};
 use crate::messages::{
     Answer, BotSpec, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, ErrorAnswer,
@@ -8,7 +9,7 @@ use crate::messages::{
     ListRulesAnswer, ListedMove, MoveValue, Request, Response, RulesAnswer, ScoreAnswer,
     ScoreRequest, StartAnswer,
 };
-use crate::wire::{checked_roll, position_of};
+use crate::wire::{WireRequest, checked_roll, position_of};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::manifest::{ManifestError, Models};
 use sawah_agents::search::Stop;
@@ -162,17 +163,30 @@ impl Bot {
     /// [`Bot::handle_line`] with searches stopped by `stop` (see
     /// [`Bot::response_within`]).
     pub fn handle_line_within(&self, line: &str, stop: Option<&Stop>) -> String {
-        let response = match serde_json::from_str::<Value>(line) {
-            Ok(request) => self.response_within(&request, stop),
-            Err(e) => Response::Error(ErrorAnswer {
-                id: None,
-                error: ProtocolError::new(
-                    ErrorKind::InvalidJson,
-                    format!("the line is not JSON: {e}"),
-                ),
-            }),
-        };
-        response.line()
+        self.response_to_text(line, None, stop).line()
+    }
+
+    /// The typed response to one request's JSON text (a line, an HTTP
+    /// body, a member of a batch): read by serde from the bytes
+    /// ([`WireRequest::read`]), then answered as [`Bot::response_within`].
+    /// `route`, when given, is the command the request is for whatever
+    /// its `"cmd"` (an HTTP route such as `POST /v1/choose`).
+    pub fn response_to_text(
+        &self,
+        text: &str,
+        route: Option<Command>,
+        stop: Option<&Stop>,
+    ) -> Response {
+        match WireRequest::read(text) {
+            Ok(request) => {
+                let request = match route {
+                    Some(command) => request.with_command(command),
+                    None => request,
+                };
+                self.response_within(&request, stop)
+            }
+            Err(error) => Response::Error(ErrorAnswer { id: None, error }),
+        }
     }
 
     /// Answers one request (a JSON value) with its response object: the
@@ -204,32 +218,25 @@ impl Bot {
     /// assert!(bad["error"]["kind"].is_string());
     /// ```
     pub fn respond(&self, request: &Value) -> Value {
-        self.response_within(request, None).value()
+        // A value from a caller in process is read as the text it writes,
+        // so it takes the one path every front door's bytes take.
+        self.response_to_text(&request.to_string(), None, None)
+            .value()
     }
 
-    /// The typed response to one request (a JSON value): its `"id"` and
-    /// the answer, or the error it gets. Every search the request starts
-    /// is stopped when `stop` fires (a server's time budget or node cap):
-    /// the answer then comes from the deepest search finished, at least
-    /// one roll deep; until it fires, the answer is exactly
+    /// The typed response to one request read from its text: its `"id"`
+    /// and the answer, or the error it gets. Every search the request
+    /// starts is stopped when `stop` fires (a server's time budget or node
+    /// cap): the answer then comes from the deepest search finished, at
+    /// least one roll deep; until it fires, the answer is exactly
     /// [`Bot::respond`]'s. Every front door writes this value as
     /// it is; a caller in process reads the answer or the error kind from
     /// it without going through JSON.
-    pub fn response_within(&self, request: &Value, stop: Option<&Stop>) -> Response {
-        let Value::Object(request) = request else {
-            return Response::Error(ErrorAnswer {
-                id: None,
-                error: ProtocolError::new(
-                    ErrorKind::InvalidRequest,
-                    "a request must be a JSON object such as {\"cmd\":\"legal_moves\",…}",
-                ),
-            });
-        };
-        let id = request.get("id").cloned();
+    pub fn response_within(&self, request: &WireRequest, stop: Option<&Stop>) -> Response {
         let result = self
             .parse(request)
             .and_then(|typed| self.answer(typed, stop));
-        Response::new(id, result)
+        Response::new(request.id(), result)
     }
 
     /// The answer to a request read by [`Bot::parse`].

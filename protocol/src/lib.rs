@@ -36,4 +36,4 @@ pub use command::Command;
 pub use error::{ErrorKind, ProtocolError};
 pub use limits::{DEFAULT_DAILY_COUNT, MAX_DAILY_COUNT, MAX_RATING, MAX_REVIEW_TURNS};
 pub use messages::{Answer, Request, schema_document};
-pub use wire::RequestObject;
+pub use wire::WireRequest;

@@ -1,6 +1,9 @@
-//! Reading a request object into its [`Request`] type, once, with the
+//! Turning a request as serde read it from its bytes ([`WireRequest`]:
+//! each field as written) into its [`Request`] type, once, with the
 //! protocol's error for each fault: the field it names, in the order the
 //! fields are read (the command, the position, the roll, then the rest).
+//! Each field is deserialized from its bytes straight into its type; only
+//! one that does not read is looked at as JSON, to say what is wrong.
 //! A request is read whole before anything is looked up for it, so when a
 //! `puzzle` or `solve_puzzle` request has a bad field and names a rule set
 //! without a puzzle set, the field is reported (before this reader, the
@@ -21,16 +24,15 @@ use crate::messages::{
     PuzzleChoice, PuzzleRequest, Request, ReviewRequest, RulesRequest, ScoreRequest,
     SolvePuzzleRequest,
 };
-use crate::wire::RequestObject;
-use crate::wire::bad_roll;
+use crate::wire::{WireRequest, bad_roll, json_of, typed};
 use sawah_engine::json::{MoveJson, PositionJson};
 use sawah_engine::{AnyGame, Codec, with_game};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
-/// The field `name`, or a `missing_field` error.
-fn field<'a>(request: &'a RequestObject, name: &str) -> Result<&'a Value, ProtocolError> {
-    request.get(name).ok_or_else(|| {
+/// The field `name` (given as `raw`), or a `missing_field` error.
+fn field<'a>(raw: Option<&'a RawValue>, name: &str) -> Result<&'a RawValue, ProtocolError> {
+    raw.ok_or_else(|| {
         ProtocolError::new(
             ErrorKind::MissingField,
             format!("the request has no \"{name}\" field"),
@@ -39,35 +41,36 @@ fn field<'a>(request: &'a RequestObject, name: &str) -> Result<&'a Value, Protoc
 }
 
 /// The string field `name`.
-fn string_field(request: &RequestObject, name: &str) -> Result<String, ProtocolError> {
-    field(request, name)?
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| {
-            ProtocolError::new(
-                ErrorKind::InvalidField,
-                format!("\"{name}\" must be a string"),
-            )
-        })
+fn string_field(raw: Option<&RawValue>, name: &str) -> Result<String, ProtocolError> {
+    typed(field(raw, name)?).map_err(|_| {
+        ProtocolError::new(
+            ErrorKind::InvalidField,
+            format!("\"{name}\" must be a string"),
+        )
+    })
 }
 
 /// The request's `"bot"`, when it has one: a spec as text or an object.
-fn bot_of(request: &RequestObject) -> Result<Option<BotSpec>, ProtocolError> {
+fn bot_of(request: &WireRequest) -> Result<Option<BotSpec>, ProtocolError> {
     request
-        .get("bot")
-        .map(|bot| {
-            BotSpec::from_value(bot)
-                .map_err(|e| ProtocolError::new(ErrorKind::InvalidBot, e.to_string()))
+        .bot
+        .map(|raw| {
+            typed::<BotSpec>(raw).or_else(|bot| {
+                BotSpec::from_value(&bot)
+                    .map_err(|e| ProtocolError::new(ErrorKind::InvalidBot, e.to_string()))
+            })
         })
         .transpose()
 }
 
 /// The request's `"move"`, `{"from":F,"to":T}`.
-fn move_of(request: &RequestObject) -> Result<MoveJson, ProtocolError> {
-    let value = field(request, "move")?;
-    MoveJson::deserialize(value).map_err(|e| {
+fn move_of(request: &WireRequest) -> Result<MoveJson, ProtocolError> {
+    typed(field(request.mv, "move")?).map_err(|value| {
+        let reason = MoveJson::deserialize(&value)
+            .err()
+            .map_or_else(String::new, |e| e.to_string());
         invalid_field(format!(
-            "\"move\" {} is not a move {{\"from\":SQUARE,\"to\":SQUARE or \"off\"}}: {e}",
+            "\"move\" {} is not a move {{\"from\":SQUARE,\"to\":SQUARE or \"off\"}}: {reason}",
             sawah_engine::text::printable(&value.to_string(), 80)
         ))
     })
@@ -77,27 +80,32 @@ fn invalid_field(message: String) -> ProtocolError {
     ProtocolError::new(ErrorKind::InvalidField, message)
 }
 
-/// The roll `value`: a whole number a roll can be (the answer checks it
+/// The roll `raw`: a whole number a roll can be (the answer checks it
 /// against the game's dice); the error names the game's rolls.
-fn roll_of<G: Codec>(game: &G, value: &Value) -> Result<u8, ProtocolError> {
-    value
-        .as_u64()
-        .and_then(|r| u8::try_from(r).ok())
-        .ok_or_else(|| bad_roll(game, value))
+fn roll_of<G: Codec>(game: &G, raw: &RawValue) -> Result<u8, ProtocolError> {
+    typed(raw).map_err(|value| bad_roll(game, value))
+}
+
+/// The request's command: the one its route gives, else its `"cmd"`.
+fn command_of(request: &WireRequest) -> Result<Command, ProtocolError> {
+    match request.command {
+        Some(command) => Ok(command),
+        None => Command::from_name(&string_field(request.cmd, "cmd")?),
+    }
 }
 
 impl Bot {
     /// Reads `request` into its typed form, or the error it gets.
-    pub fn parse(&self, request: &RequestObject) -> Result<Request, ProtocolError> {
-        Ok(match Command::from_name(&string_field(request, "cmd")?)? {
+    pub fn parse(&self, request: &WireRequest) -> Result<Request, ProtocolError> {
+        Ok(match command_of(request)? {
             Command::LegalMoves => {
                 let (game, position) = self.position_json(request)?;
-                let roll = with_game!(&game, g => roll_of(g, field(request, "roll")?))?;
+                let roll = with_game!(&game, g => roll_of(g, field(request.roll, "roll")?))?;
                 Request::LegalMoves(LegalMovesRequest { position, roll })
             }
             Command::Choose => {
                 let (game, position) = self.position_json(request)?;
-                let roll = with_game!(&game, g => roll_of(g, field(request, "roll")?))?;
+                let roll = with_game!(&game, g => roll_of(g, field(request.roll, "roll")?))?;
                 // What a referee adds for outside bots is not read here.
                 Request::Choose(ChooseRequest {
                     position,
@@ -123,14 +131,16 @@ impl Bot {
             }),
             Command::Daily => Request::Daily(daily_request(request)?),
             Command::Review => Request::Review(ReviewRequest {
-                game: field(request, "game")?.clone(),
+                game: json_of(field(request.game, "game")?),
                 bot: bot_of(request)?,
             }),
             Command::Hint => {
                 let (game, position) = self.position_json(request)?;
-                let roll = match request.get("roll") {
-                    None | Some(Value::Null) => None,
-                    Some(roll) => Some(with_game!(&game, g => roll_of(g, roll))?),
+                let roll = match request.roll {
+                    Some(roll) if roll.get() != "null" => {
+                        Some(with_game!(&game, g => roll_of(g, roll))?)
+                    }
+                    _ => None,
                 };
                 Request::Hint(HintRequest {
                     position,
@@ -144,62 +154,67 @@ impl Bot {
                 let rules = self.known_rules(request)?;
                 Request::SolvePuzzle(SolvePuzzleRequest {
                     rules,
-                    puzzle: string_field(request, "puzzle")?,
+                    puzzle: string_field(request.puzzle, "puzzle")?,
                     mv: move_of(request)?,
                 })
             }
         })
     }
 
-    /// The request's `"position"`, read (JSON or notation) and named game's.
+    /// The request's `"position"`, read (JSON or notation) and named game's:
+    /// an object is read straight into its type; what does not read is
+    /// looked at as JSON to say what is wrong with it.
     pub(crate) fn position_json(
         &self,
-        request: &RequestObject,
+        request: &WireRequest,
     ) -> Result<(AnyGame, PositionJson), ProtocolError> {
-        self.registry()
-            .parse_position(field(request, "position")?)
-            .map_err(|e| {
-                let kind = ErrorKind::from_name(e.kind()).unwrap_or(ErrorKind::InvalidPosition);
-                ProtocolError::new(kind, e.to_string())
-            })
+        let raw = field(request.position, "position")?;
+        let read = match typed::<PositionJson>(raw) {
+            Ok(json) => self.registry().position_game(json),
+            Err(value) => self.registry().parse_position(&value),
+        };
+        read.map_err(|e| {
+            let kind = ErrorKind::from_name(e.kind()).unwrap_or(ErrorKind::InvalidPosition);
+            ProtocolError::new(kind, e.to_string())
+        })
     }
 
     /// The request's `"rules"`, a rule set the bot knows.
-    fn known_rules(&self, request: &RequestObject) -> Result<String, ProtocolError> {
-        let rules = string_field(request, "rules")?;
+    fn known_rules(&self, request: &WireRequest) -> Result<String, ProtocolError> {
+        let rules = string_field(request.rules, "rules")?;
         self.rules(&rules)?;
         Ok(rules)
     }
 
-    fn rules_request(&self, request: &RequestObject) -> Result<RulesRequest, ProtocolError> {
+    fn rules_request(&self, request: &WireRequest) -> Result<RulesRequest, ProtocolError> {
         Ok(RulesRequest {
             rules: self.known_rules(request)?,
         })
     }
 
-    fn puzzle_request_of(&self, request: &RequestObject) -> Result<PuzzleRequest, ProtocolError> {
+    fn puzzle_request_of(&self, request: &WireRequest) -> Result<PuzzleRequest, ProtocolError> {
         let rules = self.known_rules(request)?;
-        let choice = if let Some(id) = request.get("puzzle") {
-            let puzzle = id.as_str().map(str::to_string).ok_or_else(|| {
-                invalid_field("\"puzzle\" must be a string, a puzzle's id".into())
-            })?;
+        let choice = if let Some(id) = request.puzzle {
+            let puzzle = typed::<String>(id)
+                .map_err(|_| invalid_field("\"puzzle\" must be a string, a puzzle's id".into()))?;
             PuzzleChoice::Id { puzzle }
-        } else if request.contains_key("date") {
+        } else if request.date.is_some() {
             PuzzleChoice::Date {
-                date: string_field(request, "date")?,
+                date: string_field(request.date, "date")?,
             }
-        } else if let Some(rating) = request.get("rating") {
-            let rating = rating
-                .as_f64()
+        } else if let Some(rating) = request.rating {
+            let rating = typed::<f64>(rating)
+                .ok()
                 .filter(|r| r.is_finite() && r.abs() <= MAX_RATING)
                 .ok_or_else(|| {
                     invalid_field(format!(
-                        "\"rating\" is {rating}; it must be a number from -{MAX_RATING} to {MAX_RATING} (an Elo on {rules}'s scale)"
+                        "\"rating\" is {}; it must be a number from -{MAX_RATING} to {MAX_RATING} (an Elo on {rules}'s scale)",
+                        json_of(rating)
                     ))
                 })?;
-            let seed = match request.get("seed") {
+            let seed = match request.seed {
                 None => None,
-                Some(seed) => Some(seed.as_u64().ok_or_else(|| {
+                Some(seed) => Some(typed::<u64>(seed).map_err(|seed| {
                     invalid_field(format!("\"seed\" is {seed}; it must be a whole number"))
                 })?),
             };
@@ -214,29 +229,33 @@ impl Bot {
     }
 }
 
-fn daily_request(request: &RequestObject) -> Result<DailyRequest, ProtocolError> {
-    let rules = match request.get("rules") {
+fn daily_request(request: &WireRequest) -> Result<DailyRequest, ProtocolError> {
+    let rules = match request.rules {
         None => None,
-        Some(rules) if rules.as_str() == Some(sawah_engine::senet::NAME) => {
-            Some(sawah_engine::senet::NAME.to_string())
-        }
-        Some(rules) => {
-            return Err(ProtocolError::new(
-                ErrorKind::Unsupported,
-                format!("the daily game is defined for senet only, not {rules}"),
-            ));
-        }
+        Some(rules) => match typed::<String>(rules) {
+            Ok(name) if name == sawah_engine::senet::NAME => Some(name),
+            _ => {
+                return Err(ProtocolError::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "the daily game is defined for senet only, not {}",
+                        json_of(rules)
+                    ),
+                ));
+            }
+        },
     };
-    let date = string_field(request, "date")?;
-    let count = match request.get("count") {
+    let date = string_field(request.date, "date")?;
+    let count = match request.count {
         None => None,
-        Some(value) => Some(
-            value
-                .as_u64()
+        Some(count) => Some(
+            typed::<u64>(count)
+                .ok()
                 .filter(|&n| n <= MAX_DAILY_COUNT)
                 .ok_or_else(|| {
                     invalid_field(format!(
-                        "\"count\" is {value}; it must be a whole number from 0 to {MAX_DAILY_COUNT}"
+                        "\"count\" is {}; it must be a whole number from 0 to {MAX_DAILY_COUNT}",
+                        json_of(count)
                     ))
                 })?,
         ),

@@ -1,13 +1,183 @@
-//! What a request is before it is read, and a position and a roll checked
-//! against their game: what the bot's parsing and its answers share.
+//! A request as it arrives, read by serde straight from its bytes, and a
+//! position and a roll checked against their game: what the bot's reading
+//! and its answers share.
+//!
+//! [`WireRequest`] is the one reader of a request's text (a `sawah bot`
+//! line, an HTTP body or a member of a batch, a line from the browser or
+//! Python). serde reads the object once, without building a JSON tree:
+//! every field the protocol knows is kept as the bytes it was written as
+//! (`&RawValue`), fields it does not know are skipped. [`crate::Bot::parse`]
+//! then turns those bytes into the typed [`crate::Request`], each field
+//! straight into its type, in the fixed order the errors follow (the
+//! command, the position, the roll, then the rest); only a field that does
+//! not read as its type is looked at again, to word the error.
+//!
+//! Decided: as before this reader, a field given twice counts as given
+//! once with its last value (what a JSON object of the last reader held),
+//! and a line that is JSON but not an object is `invalid_request`, a line
+//! that is not JSON `invalid_json`.
 
+use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
 use sawah_engine::Codec;
 use sawah_engine::json::PositionJson;
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::fmt;
 
-/// A request as it arrives: a JSON object.
-pub type RequestObject = Map<String, Value>;
+/// A request object as serde reads it from its text: each field the
+/// protocol knows, as written (`None` when absent; a JSON `null` is
+/// present), borrowed from the text.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WireRequest<'a> {
+    /// `"id"`, echoed in the answer.
+    pub id: Option<&'a RawValue>,
+    /// `"cmd"`, the command.
+    pub cmd: Option<&'a RawValue>,
+    /// The command a route gives the request (`POST /v1/choose`), taking
+    /// the place of any `"cmd"` it has.
+    pub command: Option<Command>,
+    /// `"position"`.
+    pub position: Option<&'a RawValue>,
+    /// `"roll"`.
+    pub roll: Option<&'a RawValue>,
+    /// `"bot"`.
+    pub bot: Option<&'a RawValue>,
+    /// `"game"`.
+    pub game: Option<&'a RawValue>,
+    /// `"rules"`.
+    pub rules: Option<&'a RawValue>,
+    /// `"puzzle"`.
+    pub puzzle: Option<&'a RawValue>,
+    /// `"date"`.
+    pub date: Option<&'a RawValue>,
+    /// `"rating"`.
+    pub rating: Option<&'a RawValue>,
+    /// `"seed"`.
+    pub seed: Option<&'a RawValue>,
+    /// `"count"`.
+    pub count: Option<&'a RawValue>,
+    /// `"move"`.
+    pub mv: Option<&'a RawValue>,
+}
+
+/// The names of the fields [`WireRequest`] keeps.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "snake_case")]
+enum FieldName {
+    Id,
+    Cmd,
+    Position,
+    Roll,
+    Bot,
+    Game,
+    Rules,
+    Puzzle,
+    Date,
+    Rating,
+    Seed,
+    Count,
+    #[serde(rename = "move")]
+    Move,
+    #[serde(other)]
+    Other,
+}
+
+impl<'a> WireRequest<'a> {
+    /// Reads one request from its JSON text: `invalid_json` if the text is
+    /// not JSON, `invalid_request` if it is JSON but not an object.
+    pub fn read(text: &'a str) -> Result<WireRequest<'a>, ProtocolError> {
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let read = reader
+            .deserialize_map(WireVisitor)
+            .and_then(|request| reader.end().map(|()| request));
+        read.map_err(|error| {
+            // A type error may come before a syntax error further on: the
+            // whole text is checked to tell "not JSON" from "not an object".
+            match serde_json::from_str::<IgnoredAny>(text) {
+                Err(not_json) => not_json_error(&not_json),
+                Ok(_) if error.is_data() => ProtocolError::new(
+                    ErrorKind::InvalidRequest,
+                    "a request must be a JSON object such as {\"cmd\":\"legal_moves\",…}",
+                ),
+                Ok(_) => not_json_error(&error),
+            }
+        })
+    }
+
+    /// The request with the command a route gives it.
+    pub fn with_command(self, command: Command) -> WireRequest<'a> {
+        WireRequest {
+            command: Some(command),
+            ..self
+        }
+    }
+
+    /// The request's `"id"` as JSON, to echo.
+    pub fn id(&self) -> Option<Value> {
+        self.id.map(json_of)
+    }
+}
+
+fn not_json_error(error: &serde_json::Error) -> ProtocolError {
+    ProtocolError::new(
+        ErrorKind::InvalidJson,
+        format!("the line is not JSON: {error}"),
+    )
+}
+
+struct WireVisitor;
+
+impl<'de> Visitor<'de> for WireVisitor {
+    type Value = WireRequest<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a request object")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<WireRequest<'de>, M::Error> {
+        let mut request = WireRequest::default();
+        while let Some(name) = map.next_key::<FieldName>()? {
+            let slot = match name {
+                FieldName::Id => &mut request.id,
+                FieldName::Cmd => &mut request.cmd,
+                FieldName::Position => &mut request.position,
+                FieldName::Roll => &mut request.roll,
+                FieldName::Bot => &mut request.bot,
+                FieldName::Game => &mut request.game,
+                FieldName::Rules => &mut request.rules,
+                FieldName::Puzzle => &mut request.puzzle,
+                FieldName::Date => &mut request.date,
+                FieldName::Rating => &mut request.rating,
+                FieldName::Seed => &mut request.seed,
+                FieldName::Count => &mut request.count,
+                FieldName::Move => &mut request.mv,
+                FieldName::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value::<&'de RawValue>()?);
+        }
+        Ok(request)
+    }
+}
+
+/// A field's bytes read as `T`, or, when they are not a `T`, the field as
+/// JSON (for the error to show it as it was given).
+pub(crate) fn typed<T: DeserializeOwned>(raw: &RawValue) -> Result<T, Value> {
+    serde_json::from_str(raw.get()).map_err(|_| json_of(raw))
+}
+
+/// A field's bytes as JSON. They were read as JSON once already; JSON
+/// nested past serde's depth limit (skipped unread by the reader) is shown
+/// as the text it was.
+pub(crate) fn json_of(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get())
+        .unwrap_or_else(|_| Value::String(sawah_engine::text::printable(raw.get(), 80)))
+}
 
 /// A position from the request, validated for its game.
 pub(crate) fn position_of<G: Codec>(
@@ -48,4 +218,51 @@ fn roll_range<G: Codec>(game: &G) -> (u8, u8) {
     let dice = game.dice();
     let min = dice.outcomes().map(|(roll, _)| roll).min().unwrap_or(0);
     (min, dice.max_roll())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_kept_as_written_and_unknown_ones_skipped() {
+        let request = WireRequest::read(
+            r#" {"id":[1, 2],"cmd":"choose","x":{"deep":[[[]]]},"roll":null,"move":{"from":1}} "#,
+        )
+        .unwrap();
+        assert_eq!(request.id.unwrap().get(), "[1, 2]");
+        assert_eq!(request.id(), Some(serde_json::json!([1, 2])));
+        assert_eq!(request.cmd.unwrap().get(), "\"choose\"");
+        assert_eq!(request.roll.unwrap().get(), "null");
+        assert_eq!(request.mv.unwrap().get(), r#"{"from":1}"#);
+        assert!(request.position.is_none() && request.bot.is_none());
+    }
+
+    #[test]
+    fn a_field_given_twice_keeps_its_last_value_and_escaped_names_are_read() {
+        let request = WireRequest::read(r#"{"roll":1,"r\u006fll":2}"#).unwrap();
+        assert_eq!(request.roll.unwrap().get(), "2");
+    }
+
+    #[test]
+    fn not_json_and_not_an_object_are_told_apart() {
+        for (text, kind) in [
+            ("", ErrorKind::InvalidJson),
+            ("not json", ErrorKind::InvalidJson),
+            ("[1,2]", ErrorKind::InvalidRequest),
+            ("\"cmd\"", ErrorKind::InvalidRequest),
+            ("7", ErrorKind::InvalidRequest),
+            ("[1,", ErrorKind::InvalidJson),
+            ("{\"cmd\":\"hello\"} x", ErrorKind::InvalidJson),
+            ("{\"cmd\":\"hello\",}", ErrorKind::InvalidJson),
+            ("{\"cmd\":\"hello\"", ErrorKind::InvalidJson),
+        ] {
+            let error = WireRequest::read(text).unwrap_err();
+            assert_eq!(error.kind, kind, "{text:?}: {}", error.message);
+        }
+        // The message of a syntax error is serde's, as it was before.
+        let error = WireRequest::read("{\"cmd\":}").unwrap_err();
+        let value = serde_json::from_str::<Value>("{\"cmd\":}").unwrap_err();
+        assert_eq!(error.message, format!("the line is not JSON: {value}"));
+    }
 }

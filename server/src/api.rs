@@ -6,7 +6,7 @@
 use crate::answers::AnswerMemory;
 use crate::errors::{ApiError, json_response, status_of};
 use crate::metrics::Metrics;
-use crate::pool::{Answer, Gone, Pool, Refused};
+use crate::pool::{Answer, Gone, Pending, Pool, Refused};
 use crate::schema::{Health, Readiness, ServerErrorKind};
 use axum::body::Body;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -17,7 +17,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use http_body_util::BodyExt;
-use sawah_protocol::ErrorKind;
+use sawah_protocol::{Command, ErrorKind, WireRequest};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -117,7 +118,7 @@ async fn track(State(state): Shared, mut request: Request, next: Next) -> Respon
 /// budget. Dropping the future (the client went away) cancels the job.
 async fn answer(
     state: &AppState,
-    requests: Vec<Value>,
+    requests: Vec<Pending>,
     body_bytes: usize,
     arrived: Instant,
 ) -> Result<Vec<Answer>, ApiError> {
@@ -172,7 +173,7 @@ fn held_response(state: &AppState, status: StatusCode, text: String) -> Response
 /// One protocol request answered, with the status of its result.
 async fn answer_one(
     state: &AppState,
-    request: Value,
+    request: Pending,
     body_bytes: usize,
     arrived: Instant,
     path_names_rules: bool,
@@ -228,12 +229,13 @@ pub const DRAIN_BYTES: u64 = 4 << 20;
 /// See [`DRAIN_BYTES`].
 pub const DRAIN_TIME: Duration = Duration::from_secs(2);
 
-/// The body as JSON, and its length: 413 when `Content-Length` says it is
+/// The body as JSON text (checked to be JSON, not read into a tree), and
+/// its length: 413 when `Content-Length` says it is
 /// over the limit or more arrives than the limit (the rest of the body is
 /// read and dropped beside the answer, within [`DRAIN_BYTES`] and
 /// [`DRAIN_TIME`]), 408
 /// when it is not all there within the body timeout, 400 if it is not JSON.
-async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize), ApiError> {
+async fn read_json(state: &AppState, request: Request) -> Result<(Box<RawValue>, usize), ApiError> {
     let limit = state.body_limit;
     let too_large = || {
         ApiError::new(
@@ -288,14 +290,16 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Value, usize),
         }
         bytes.extend_from_slice(&data);
     }
-    let value = serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            ErrorKind::InvalidJson,
-            format!("the body is not JSON: {e}"),
-        )
-    })?;
+    let value = serde_json::from_slice(&bytes).map_err(|e| not_json(&e))?;
     Ok((value, bytes.len()))
+}
+
+fn not_json(error: &serde_json::Error) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        ErrorKind::InvalidJson,
+        format!("the body is not JSON: {error}"),
+    )
 }
 
 /// Reads and drops what is left of a refused body (`seen` bytes of it
@@ -316,15 +320,21 @@ async fn drain(mut body: Body, mut seen: u64) {
     }
 }
 
-/// A body object with `"cmd"` set to `command` (a body that is not an
-/// object is answered by the protocol's `invalid_request`).
-fn with_command(body: Value, command: &str) -> Value {
-    match body {
-        Value::Object(mut fields) => {
-            fields.insert("cmd".to_string(), Value::String(command.to_string()));
-            Value::Object(fields)
-        }
-        other => other,
+/// A request as it arrived, for the pool: its text, and the command its
+/// route gives it.
+fn pending(text: Box<RawValue>, route: Option<Command>) -> Pending {
+    Pending {
+        text: text.into(),
+        route,
+    }
+}
+
+/// A request built from a GET route's path and query, as the text a body
+/// would carry.
+fn built(request: Value) -> Pending {
+    Pending {
+        text: request.to_string().into(),
+        route: None,
     }
 }
 
@@ -345,8 +355,15 @@ async fn request(State(state): Shared, request: Request) -> Response {
         Ok(read) => read,
         Err(error) => return error.into_response(),
     };
-    match body {
-        Value::Array(requests) if requests.len() > state.max_batch => ApiError::new(
+    if !body.get().starts_with('[') {
+        return answer_one(&state, pending(body, None), bytes, arrived, false).await;
+    }
+    let requests: Vec<Box<RawValue>> = match serde_json::from_str(body.get()) {
+        Ok(requests) => requests,
+        Err(error) => return not_json(&error).into_response(),
+    };
+    if requests.len() > state.max_batch {
+        return ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             ErrorKind::TooLarge,
             format!(
@@ -355,25 +372,35 @@ async fn request(State(state): Shared, request: Request) -> Response {
                 state.max_batch
             ),
         )
-        .into_response(),
-        Value::Array(requests) if requests.is_empty() => Json(json!([])).into_response(),
-        Value::Array(requests) => {
-            if let Err(error) = sawah_protocol::check_batch(&requests) {
-                return ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    ErrorKind::TooLarge,
-                    error.message,
-                )
-                .into_response();
-            }
-            match answer(&state, requests, bytes, arrived).await {
-                // A batch is 200 whatever its elements say (each element
-                // carries its own error, as docs/server.md gives).
-                Ok(answers) => held_response(&state, StatusCode::OK, batch_text(&answers)),
-                Err(error) => error.into_response(),
-            }
-        }
-        single => answer_one(&state, single, bytes, arrived, false).await,
+        .into_response();
+    }
+    if requests.is_empty() {
+        return Json(json!([])).into_response();
+    }
+    // What the members ask for together; a member that does not read is
+    // answered with its own error and counts nothing here.
+    let read: Vec<WireRequest> = requests
+        .iter()
+        .filter_map(|request| WireRequest::read(request.get()).ok())
+        .collect();
+    if let Err(error) = sawah_protocol::check_batch(&read) {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorKind::TooLarge,
+            error.message,
+        )
+        .into_response();
+    }
+    drop(read);
+    let requests = requests
+        .into_iter()
+        .map(|request| pending(request, None))
+        .collect();
+    match answer(&state, requests, bytes, arrived).await {
+        // A batch is 200 whatever its elements say (each element
+        // carries its own error, as docs/server.md gives).
+        Ok(answers) => held_response(&state, StatusCode::OK, batch_text(&answers)),
+        Err(error) => error.into_response(),
     }
 }
 
@@ -383,7 +410,7 @@ async fn request(State(state): Shared, request: Request) -> Response {
 async fn list_rules(State(state): Shared) -> Response {
     answer_one(
         &state,
-        json!({"cmd": "list_rules"}),
+        built(json!({"cmd": "list_rules"})),
         0,
         Instant::now(),
         false,
@@ -400,7 +427,7 @@ async fn rules(State(state): Shared, name: Result<Path<String>, PathRejection>) 
     match name {
         Ok(Path(name)) => {
             let request = json!({"cmd": "rules", "rules": name});
-            answer_one(&state, request, 0, Instant::now(), true).await
+            answer_one(&state, built(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -415,7 +442,7 @@ async fn start(State(state): Shared, rules: Result<Path<String>, PathRejection>)
     match rules {
         Ok(Path(rules)) => {
             let request = json!({"cmd": "start", "rules": rules});
-            answer_one(&state, request, 0, Instant::now(), true).await
+            answer_one(&state, built(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -427,7 +454,7 @@ async fn start(State(state): Shared, rules: Result<Path<String>, PathRejection>)
     responses((status = 200, description = "{\"moves\":[…]}", body = Object),
               (status = 422, description = "A bad position or roll", body = Object)))]
 async fn legal_moves(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, "legal_moves").await
+    command_route(&state, request, Command::LegalMoves).await
 }
 
 /// The move a bot plays, with every move's value.
@@ -437,7 +464,7 @@ async fn legal_moves(State(state): Shared, request: Request) -> Response {
               (status = 422, description = "A bad position, roll or bot", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn choose(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, "choose").await
+    command_route(&state, request, Command::Choose).await
 }
 
 /// A bot's win probability for the side to move.
@@ -447,7 +474,7 @@ async fn choose(State(state): Shared, request: Request) -> Response {
               (status = 422, description = "A bad position or bot", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn evaluate(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, "evaluate").await
+    command_route(&state, request, Command::Evaluate).await
 }
 
 /// A game reviewed move by move: losses, classes, luck, each player's strength.
@@ -458,7 +485,7 @@ async fn evaluate(State(state): Shared, request: Request) -> Response {
               (status = 422, description = "A record that does not read or replay, a bad reference, or a review that would cost more than the node budget (too_expensive)", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn review(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, "review").await
+    command_route(&state, request, Command::Review).await
 }
 
 /// Every legal move for a roll, ranked, with what each does; without a
@@ -469,14 +496,15 @@ async fn review(State(state): Shared, request: Request) -> Response {
               (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = Object),
               (status = 503, description = "Overloaded", body = Object)))]
 async fn hint(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, "hint").await
+    command_route(&state, request, Command::Hint).await
 }
 
-async fn command_route(state: &AppState, request: Request, command: &str) -> Response {
+async fn command_route(state: &AppState, request: Request, command: Command) -> Response {
     let arrived = arrival(&request);
     match read_json(state, request).await {
         Ok((body, bytes)) => {
-            answer_one(state, with_command(body, command), bytes, arrived, false).await
+            let request = pending(body, Some(command));
+            answer_one(state, request, bytes, arrived, false).await
         }
         Err(error) => error.into_response(),
     }
@@ -518,7 +546,14 @@ async fn daily(
             .map_or_else(|_| json!(count), |n| json!(n));
         request.insert("count".into(), count);
     }
-    answer_one(&state, Value::Object(request), 0, Instant::now(), false).await
+    answer_one(
+        &state,
+        built(Value::Object(request)),
+        0,
+        Instant::now(),
+        false,
+    )
+    .await
 }
 
 /// The puzzle of the day of a rule set: the question (the answer comes
@@ -536,7 +571,7 @@ async fn puzzle_of_the_day(
     match path {
         Ok(Path((rules, date))) => {
             let request = json!({"cmd": "puzzle", "rules": rules, "date": date});
-            answer_one(&state, request, 0, Instant::now(), true).await
+            answer_one(&state, built(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -556,7 +591,7 @@ async fn puzzle_by_id(
     match path {
         Ok(Path((rules, id))) => {
             let request = json!({"cmd": "puzzle", "rules": rules, "puzzle": id});
-            answer_one(&state, request, 0, Instant::now(), true).await
+            answer_one(&state, built(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -602,7 +637,14 @@ async fn puzzle_near(
             number.map_or_else(|| json!(seed), |n| json!(n)),
         );
     }
-    answer_one(&state, Value::Object(request), 0, Instant::now(), true).await
+    answer_one(
+        &state,
+        built(Value::Object(request)),
+        0,
+        Instant::now(),
+        true,
+    )
+    .await
 }
 
 /// A puzzle's answer checked and explained.
@@ -611,7 +653,7 @@ async fn puzzle_near(
     responses((status = 200, description = "{\"correct\":…,\"best\":M,\"loss_pp\":…,\"themes\":[…],\"explanation\":…,\"moves\":[…]}", body = Object),
               (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = Object)))]
 async fn solve_puzzle(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, "solve_puzzle").await
+    command_route(&state, request, Command::SolvePuzzle).await
 }
 
 fn query_error(rejection: QueryRejection) -> ApiError {

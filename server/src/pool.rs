@@ -15,8 +15,7 @@
 
 use crate::schema::{HttpError, HttpErrorBody, ServerErrorKind};
 use sawah_protocol::native::Limits;
-use sawah_protocol::{Bot, ErrorKind};
-use serde_json::Value;
+use sawah_protocol::{Bot, Command, ErrorKind};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -90,10 +89,22 @@ impl Drop for Gone {
     }
 }
 
+/// A request waiting for a worker: its JSON text as it arrived (a body,
+/// a member of a batch, or what a GET route's path and query say), read
+/// by the worker with the protocol's one reader, and the command its
+/// route gives it, if any (`POST /v1/choose`).
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// The request's JSON text.
+    pub text: Box<str>,
+    /// The command the route gives it, whatever its `"cmd"`.
+    pub route: Option<Command>,
+}
+
 /// One job: requests answered in order, each with its own node budget and
 /// all within the time budget from `arrived`.
 struct Job {
-    requests: Vec<Value>,
+    requests: Vec<Pending>,
     places: usize,
     arrived: Instant,
     gone: Arc<AtomicBool>,
@@ -184,7 +195,7 @@ impl Pool {
     /// answers arrive on the receiver.
     pub fn submit(
         &self,
-        requests: Vec<Value>,
+        requests: Vec<Pending>,
         body_bytes: usize,
         arrived: Instant,
         gone: &Gone,
@@ -300,15 +311,16 @@ fn work(bot: &Bot, limits: &Limits, shared: &Shared, job: Job) {
 
 /// The answer to `request`. A panic (a bug) answers that request with an
 /// internal error and keeps the worker alive.
-fn answer(bot: &Bot, request: &Value, stop: Option<&sawah_agents::search::Stop>) -> Answer {
-    match catch_unwind(AssertUnwindSafe(|| bot.response_within(request, stop))) {
+fn answer(bot: &Bot, request: &Pending, stop: Option<&sawah_agents::search::Stop>) -> Answer {
+    let respond = || bot.response_to_text(&request.text, request.route, stop);
+    match catch_unwind(AssertUnwindSafe(respond)) {
         Ok(response) => Answer {
             error: response.error_kind(),
             text: response.line(),
             internal: false,
         },
         Err(_) => {
-            tracing::error!(%request, "a request made the bot panic");
+            tracing::error!(request = %request.text, "a request made the bot panic");
             let response = serde_json::json!(HttpError {
                 id: None,
                 error: HttpErrorBody {
@@ -332,9 +344,13 @@ mod tests {
     use serde_json::json;
     use std::time::Duration;
 
-    fn slow(bot: &Bot) -> Value {
+    fn slow(bot: &Bot) -> Pending {
         let start = bot.respond(&json!({"cmd":"start","rules":"senet"}))["position"].clone();
-        json!({"cmd":"choose","position":start,"roll":3,"bot":"expectiminimax:depth=2"})
+        let text = json!({"position":start,"roll":3,"bot":"expectiminimax:depth=2"});
+        Pending {
+            text: text.to_string().into(),
+            route: Some(Command::Choose),
+        }
     }
 
     #[test]

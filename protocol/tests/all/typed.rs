@@ -92,7 +92,7 @@ fn the_response_line_is_the_typed_response_written_once() {
         r#"[1]"#,
     ] {
         let request: Value = serde_json::from_str(line).unwrap();
-        let response = bot.response_within(&request, None);
+        let response = bot.response_to_text(line, None, None);
         assert_eq!(bot.handle_line(line), response.line());
         assert_eq!(
             bot.respond(&request),
