@@ -128,6 +128,49 @@ fn a_rule_file_becomes_a_models_folder_that_every_native_front_door_plays() {
     }
     let models = folder.display().to_string();
 
+    // `sawah puzzles check`: every shipped answer recomputed from the
+    // build's table passes; a changed value is refused, naming the puzzle.
+    let puzzles = folder.join("tiny-sticks.puzzles.jsonl");
+    let table = dir.join("tiny.work/tiny-sticks/solve/table.sawah");
+    let check = |file: &Path| {
+        sawah(&[
+            "--rules-file",
+            &rule_file(),
+            "puzzles",
+            "check",
+            &file.display().to_string(),
+            "--table",
+            &table.display().to_string(),
+        ])
+    };
+    let (code, stdout, stderr) = check(&puzzles);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("puzzles checked against"), "{stdout}");
+    let text = std::fs::read_to_string(&puzzles).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut first: Value = serde_json::from_str(&lines[1]).unwrap();
+    // Every value moved by the same amount: the file still agrees with
+    // itself (answer and margin), and only the table can tell.
+    let moves = first["moves"].as_array_mut().unwrap();
+    let lowest = moves
+        .iter()
+        .map(|mv| mv["value"].as_f64().unwrap())
+        .fold(1.0, f64::min);
+    let shift = if lowest >= 0.001 { -0.001 } else { 0.001 };
+    for mv in moves {
+        mv["value"] = json!(mv["value"].as_f64().unwrap() + shift);
+    }
+    lines[1] = first.to_string();
+    let changed = dir.join("changed.puzzles.jsonl");
+    std::fs::write(&changed, lines.join("\n") + "\n").unwrap();
+    let (code, _, stderr) = check(&changed);
+    assert_ne!(code, 0);
+    let id = first["id"].as_str().unwrap();
+    assert!(
+        stderr.contains(&format!("puzzle {id}")) && stderr.contains("differs from the table's"),
+        "{stderr}"
+    );
+
     // The terminal: the rule set is known through the folder alone.
     let (code, stdout, stderr) = sawah(&[
         "match",

@@ -450,7 +450,7 @@ fn levels_tournament(cwd: &Path, out: &Path, shard: &str) -> Command {
             "--rules",
             "ur",
             "--agents",
-            "random,easy,hard",
+            "random,easy,medium",
         ])
         .args(["--games", "60", "--seed", "5", "--shard", shard, "--out"])
         .arg(out)
