@@ -7,24 +7,30 @@ use crate::answers::AnswerMemory;
 use crate::errors::{ApiError, json_response, status_of};
 use crate::metrics::Metrics;
 use crate::pool::{Answer, Gone, Pending, Pool, Refused};
-use crate::schema::{Health, Readiness, ServerErrorKind};
+use crate::schema::{Health, Readiness, ServerErrorKind, of};
 use axum::body::Body;
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{MatchedPath, Path, Query, Request, State};
+use axum::extract::{FromRequest, MatchedPath, Path, Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use http_body_util::BodyExt;
+use sawah_protocol::messages::{
+    ChooseRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice, PuzzleRequest,
+    Request as ProtocolRequest, RequestLine, ReviewRequest, RulesRequest, SolvePuzzleRequest,
+};
 use sawah_protocol::{Command, ErrorKind, WireRequest};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// What every handler shares.
 pub struct AppState {
@@ -51,27 +57,36 @@ pub struct Arrived(pub Instant);
 
 type Shared = State<Arc<AppState>>;
 
+/// Every route, each registered with the OpenAPI operation its handler's
+/// annotation gives (parameters, statuses, and the types of its body and
+/// answers): the one list of routes, which both the router and the
+/// OpenAPI document are made from.
+fn routes() -> OpenApiRouter<Arc<AppState>> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(request))
+        .routes(routes!(list_rules))
+        .routes(routes!(rules))
+        .routes(routes!(start))
+        .routes(routes!(legal_moves))
+        .routes(routes!(choose))
+        .routes(routes!(evaluate))
+        .routes(routes!(review))
+        .routes(routes!(hint))
+        .routes(routes!(daily))
+        .routes(routes!(puzzle_near))
+        .routes(routes!(puzzle_of_the_day))
+        .routes(routes!(puzzle_by_id))
+        .routes(routes!(solve_puzzle))
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+        .routes(routes!(metrics))
+        .routes(routes!(openapi))
+}
+
 /// The router of every route, with metrics and JSON fallbacks.
 pub fn router(state: Arc<AppState>) -> Router {
-    Router::new()
-        .route("/v1/request", post(request))
-        .route("/v1/rules", get(list_rules))
-        .route("/v1/rules/{name}", get(rules))
-        .route("/v1/start/{rules}", get(start))
-        .route("/v1/legal-moves", post(legal_moves))
-        .route("/v1/choose", post(choose))
-        .route("/v1/evaluate", post(evaluate))
-        .route("/v1/review", post(review))
-        .route("/v1/hint", post(hint))
-        .route("/v1/daily/{date}", get(daily))
-        .route("/v1/puzzles/{rules}", get(puzzle_near))
-        .route("/v1/puzzles/{rules}/daily/{date}", get(puzzle_of_the_day))
-        .route("/v1/puzzles/{rules}/{id}", get(puzzle_by_id))
-        .route("/v1/solve-puzzle", post(solve_puzzle))
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics))
-        .route("/openapi.json", get(openapi))
+    let (router, _) = routes().split_for_parts();
+    router
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
@@ -79,6 +94,55 @@ pub fn router(state: Arc<AppState>) -> Router {
             track,
         ))
         .with_state(state)
+}
+
+/// What a POST route takes: a protocol request of type `T`, as the JSON
+/// text it arrived as (read within the server's limits: 413, 408 and 400
+/// otherwise), with its length and arrival. The worker reads the text with
+/// the protocol's one reader ([`sawah_protocol::WireRequest`]).
+struct JsonBody<T> {
+    text: Box<RawValue>,
+    bytes: usize,
+    arrived: Instant,
+    request: PhantomData<T>,
+}
+
+impl<T> FromRequest<Arc<AppState>> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        let arrived = arrival(&request);
+        let (text, bytes) = read_json(state, request).await?;
+        Ok(JsonBody {
+            text,
+            bytes,
+            arrived,
+            request: PhantomData,
+        })
+    }
+}
+
+/// A protocol request type a POST route takes, and the command it is.
+trait Routed {
+    /// The command.
+    const COMMAND: Command;
+}
+
+macro_rules! routed {
+    ($($request:ty => $command:ident),* $(,)?) => {
+        $(impl Routed for $request {
+            const COMMAND: Command = Command::$command;
+        })*
+    };
+}
+
+routed! {
+    LegalMovesRequest => LegalMoves,
+    ChooseRequest => Choose,
+    EvaluateRequest => Evaluate,
+    ReviewRequest => Review,
+    HintRequest => Hint,
+    SolvePuzzleRequest => SolvePuzzle,
 }
 
 /// Counts every request by route and status, with its latency, and logs it
@@ -329,8 +393,21 @@ fn pending(text: Box<RawValue>, route: Option<Command>) -> Pending {
     }
 }
 
-/// A request built from a GET route's path and query, as the text a body
+/// A typed request built from a GET route's path, as the text a body
 /// would carry.
+fn typed(request: ProtocolRequest) -> Pending {
+    let line = RequestLine { id: None, request };
+    // Writing a request of ours cannot fail (an empty text would be
+    // answered as not JSON).
+    Pending {
+        text: serde_json::to_string(&line).unwrap_or_default().into(),
+        route: None,
+    }
+}
+
+/// A request built from a GET route's path and query as JSON: a query
+/// value that is not a number is passed on as the text it is, so the
+/// protocol's error names it as it names a body's.
 fn built(request: Value) -> Pending {
     Pending {
         text: request.to_string().into(),
@@ -341,20 +418,21 @@ fn built(request: Value) -> Pending {
 /// One protocol request, or a JSON array of them (a batch, answered with an
 /// array in the same order, sharing one time budget).
 #[utoipa::path(post, path = "/v1/request", tag = "protocol",
-    request_body(content = Object, description = "A protocol request object (docs/protocol.md), or an array of them"),
+    request_body(content = inline(of::RequestBatch), description = "A protocol request object (docs/protocol.md), or an array of them"),
     responses(
-        (status = 200, description = "The response object sawah bot gives (an array for a batch)", body = Object),
-        (status = 400, description = "Not JSON, not an object, or an unknown command", body = Object),
-        (status = 408, description = "The body did not arrive within the body timeout", body = Object),
-        (status = 413, description = "The body or the batch is too large, or a batch asks for more output than one request may", body = Object),
-        (status = 422, description = "A field, position, roll or bot is wrong", body = Object),
-        (status = 503, description = "Overloaded: retry after Retry-After seconds", body = Object)))]
-async fn request(State(state): Shared, request: Request) -> Response {
-    let arrived = arrival(&request);
-    let (body, bytes) = match read_json(&state, request).await {
-        Ok(read) => read,
-        Err(error) => return error.into_response(),
-    };
+        (status = 200, description = "The response object sawah bot gives (an array for a batch)", body = inline(of::ResponseBatch)),
+        (status = 400, description = "Not JSON, not an object, or an unknown command", body = inline(of::HttpError)),
+        (status = 408, description = "The body did not arrive within the body timeout", body = inline(of::HttpError)),
+        (status = 413, description = "The body or the batch is too large, or a batch asks for more output than one request may", body = inline(of::HttpError)),
+        (status = 422, description = "A field, position, roll or bot is wrong", body = inline(of::HttpError)),
+        (status = 503, description = "Overloaded: retry after Retry-After seconds", body = inline(of::HttpError))))]
+async fn request(State(state): Shared, body: JsonBody<RequestLine>) -> Response {
+    let JsonBody {
+        text: body,
+        bytes,
+        arrived,
+        ..
+    } = body;
     if !body.get().starts_with('[') {
         return answer_one(&state, pending(body, None), bytes, arrived, false).await;
     }
@@ -406,11 +484,11 @@ async fn request(State(state): Shared, request: Request) -> Response {
 
 /// The names of every rule set.
 #[utoipa::path(get, path = "/v1/rules", tag = "rules",
-    responses((status = 200, description = "{\"rules\":[names]}", body = Object)))]
+    responses((status = 200, description = "{\"rules\":[names]}", body = inline(of::ListRulesAnswer))))]
 async fn list_rules(State(state): Shared) -> Response {
     answer_one(
         &state,
-        built(json!({"cmd": "list_rules"})),
+        typed(ProtocolRequest::ListRules),
         0,
         Instant::now(),
         false,
@@ -421,13 +499,13 @@ async fn list_rules(State(state): Shared) -> Response {
 /// Everything a front end needs to draw and play a rule set.
 #[utoipa::path(get, path = "/v1/rules/{name}", tag = "rules",
     params(("name" = String, Path, description = "Rule set name")),
-    responses((status = 200, description = "{\"rules\":{…}}", body = Object),
-              (status = 404, description = "No such rule set", body = Object)))]
+    responses((status = 200, description = "{\"rules\":{…}}", body = inline(of::RulesAnswer)),
+              (status = 404, description = "No such rule set", body = inline(of::HttpError))))]
 async fn rules(State(state): Shared, name: Result<Path<String>, PathRejection>) -> Response {
     match name {
         Ok(Path(name)) => {
-            let request = json!({"cmd": "rules", "rules": name});
-            answer_one(&state, built(request), 0, Instant::now(), true).await
+            let request = ProtocolRequest::Rules(RulesRequest { rules: name });
+            answer_one(&state, typed(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -436,13 +514,13 @@ async fn rules(State(state): Shared, name: Result<Path<String>, PathRejection>) 
 /// A rule set's starting position.
 #[utoipa::path(get, path = "/v1/start/{rules}", tag = "rules",
     params(("rules" = String, Path, description = "Rule set name")),
-    responses((status = 200, description = "{\"position\":{…}}", body = Object),
-              (status = 404, description = "No such rule set", body = Object)))]
+    responses((status = 200, description = "{\"position\":{…}}", body = inline(of::StartAnswer)),
+              (status = 404, description = "No such rule set", body = inline(of::HttpError))))]
 async fn start(State(state): Shared, rules: Result<Path<String>, PathRejection>) -> Response {
     match rules {
         Ok(Path(rules)) => {
-            let request = json!({"cmd": "start", "rules": rules});
-            answer_one(&state, built(request), 0, Instant::now(), true).await
+            let request = ProtocolRequest::Start(RulesRequest { rules });
+            answer_one(&state, typed(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -450,72 +528,67 @@ async fn start(State(state): Shared, rules: Result<Path<String>, PathRejection>)
 
 /// Every legal move for a roll, with the position after each.
 #[utoipa::path(post, path = "/v1/legal-moves", tag = "play",
-    request_body(content = Object, description = "{\"position\":P,\"roll\":R}"),
-    responses((status = 200, description = "{\"moves\":[…]}", body = Object),
-              (status = 422, description = "A bad position or roll", body = Object)))]
-async fn legal_moves(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, Command::LegalMoves).await
+    request_body(content = inline(of::LegalMovesRequest), description = "{\"position\":P,\"roll\":R}"),
+    responses((status = 200, description = "{\"moves\":[…]}", body = inline(of::LegalMovesAnswer)),
+              (status = 422, description = "A bad position or roll", body = inline(of::HttpError))))]
+async fn legal_moves(State(state): Shared, body: JsonBody<LegalMovesRequest>) -> Response {
+    routed(&state, body).await
 }
 
 /// The move a bot plays, with every move's value.
 #[utoipa::path(post, path = "/v1/choose", tag = "play",
-    request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
-    responses((status = 200, description = "{\"move\":M,\"values\":[…]}", body = Object),
-              (status = 422, description = "A bad position, roll or bot", body = Object),
-              (status = 503, description = "Overloaded", body = Object)))]
-async fn choose(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, Command::Choose).await
+    request_body(content = inline(of::ChooseRequest), description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
+    responses((status = 200, description = "{\"move\":M,\"values\":[…]}", body = inline(of::ChooseAnswer)),
+              (status = 422, description = "A bad position, roll or bot", body = inline(of::HttpError)),
+              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
+async fn choose(State(state): Shared, body: JsonBody<ChooseRequest>) -> Response {
+    routed(&state, body).await
 }
 
 /// A bot's win probability for the side to move.
 #[utoipa::path(post, path = "/v1/evaluate", tag = "play",
-    request_body(content = Object, description = "{\"position\":P,\"bot\":B}"),
-    responses((status = 200, description = "{\"value\":V}", body = Object),
-              (status = 422, description = "A bad position or bot", body = Object),
-              (status = 503, description = "Overloaded", body = Object)))]
-async fn evaluate(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, Command::Evaluate).await
+    request_body(content = inline(of::EvaluateRequest), description = "{\"position\":P,\"bot\":B}"),
+    responses((status = 200, description = "{\"value\":V}", body = inline(of::EvaluateAnswer)),
+              (status = 422, description = "A bad position or bot", body = inline(of::HttpError)),
+              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
+async fn evaluate(State(state): Shared, body: JsonBody<EvaluateRequest>) -> Response {
+    routed(&state, body).await
 }
 
 /// A game reviewed move by move: losses, classes, luck, each player's strength.
 #[utoipa::path(post, path = "/v1/review", tag = "review",
-    request_body(content = Object, description = "{\"game\":G,\"bot\":B}: a game record (docs/protocol.md) and, optionally, the reference"),
-    responses((status = 200, description = "{\"reference\":…,\"turns\":[…],\"light\":{…},\"dark\":{…}}", body = Object),
-              (status = 413, description = "A game of more than 5,000 turns", body = Object),
-              (status = 422, description = "A record that does not read or replay, a bad reference, or a review that would cost more than the node budget (too_expensive)", body = Object),
-              (status = 503, description = "Overloaded", body = Object)))]
-async fn review(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, Command::Review).await
+    request_body(content = inline(of::ReviewRequest), description = "{\"game\":G,\"bot\":B}: a game record (docs/protocol.md) and, optionally, the reference"),
+    responses((status = 200, description = "{\"reference\":…,\"turns\":[…],\"light\":{…},\"dark\":{…}}", body = inline(of::ReviewAnswer)),
+              (status = 413, description = "A game of more than 5,000 turns", body = inline(of::HttpError)),
+              (status = 422, description = "A record that does not read or replay, a bad reference, or a review that would cost more than the node budget (too_expensive)", body = inline(of::HttpError)),
+              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
+async fn review(State(state): Shared, body: JsonBody<ReviewRequest>) -> Response {
+    routed(&state, body).await
 }
 
 /// Every legal move for a roll, ranked, with what each does; without a
 /// roll, the roll table (each roll's chance and the best it leads to).
 #[utoipa::path(post, path = "/v1/hint", tag = "review",
-    request_body(content = Object, description = "{\"position\":P,\"roll\":R,\"bot\":B}; without \"roll\", the roll table"),
-    responses((status = 200, description = "{\"moves\":[…],\"reference\":…}, or without a roll {\"rolls\":[{\"roll\",\"probability\",\"value\",\"move\"}…],\"value\":…,\"reference\":…}", body = Object),
-              (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = Object),
-              (status = 503, description = "Overloaded", body = Object)))]
-async fn hint(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, Command::Hint).await
+    request_body(content = inline(of::HintRequest), description = "{\"position\":P,\"roll\":R,\"bot\":B}; without \"roll\", the roll table"),
+    responses((status = 200, description = "{\"moves\":[…],\"reference\":…}, or without a roll {\"rolls\":[{\"roll\",\"probability\",\"value\",\"move\"}…],\"value\":…,\"reference\":…}", body = inline(of::HintAnswer)),
+              (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = inline(of::HttpError)),
+              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
+async fn hint(State(state): Shared, body: JsonBody<HintRequest>) -> Response {
+    routed(&state, body).await
 }
 
-async fn command_route(state: &AppState, request: Request, command: Command) -> Response {
-    let arrived = arrival(&request);
-    match read_json(state, request).await {
-        Ok((body, bytes)) => {
-            let request = pending(body, Some(command));
-            answer_one(state, request, bytes, arrived, false).await
-        }
-        Err(error) => error.into_response(),
-    }
+/// A POST route's request answered as the command its type is.
+async fn routed<T: Routed>(state: &AppState, body: JsonBody<T>) -> Response {
+    let request = pending(body.text, Some(T::COMMAND));
+    answer_one(state, request, body.bytes, body.arrived, false).await
 }
 
 /// The throws of Senet's game of the day.
 #[utoipa::path(get, path = "/v1/daily/{date}", tag = "rules",
     params(("date" = String, Path, description = "YYYY-MM-DD"),
            ("count" = Option<u64>, Query, description = "Throws (default 100)")),
-    responses((status = 200, description = "{\"date\":D,\"throws\":[…]}", body = Object),
-              (status = 422, description = "Not a date, or a count out of range", body = Object)))]
+    responses((status = 200, description = "{\"date\":D,\"throws\":[…]}", body = inline(of::DailyAnswer)),
+              (status = 422, description = "Not a date, or a count out of range", body = inline(of::HttpError))))]
 async fn daily(
     State(state): Shared,
     date: Result<Path<String>, PathRejection>,
@@ -561,17 +634,18 @@ async fn daily(
 #[utoipa::path(get, path = "/v1/puzzles/{rules}/daily/{date}", tag = "puzzles",
     params(("rules" = String, Path, description = "Rule set name"),
            ("date" = String, Path, description = "YYYY-MM-DD")),
-    responses((status = 200, description = "{\"puzzle\":{\"id\",\"rules\",\"position\",\"roll\",\"moves\",\"rating\"},\"count\":N}", body = Object),
-              (status = 404, description = "No such rule set", body = Object),
-              (status = 422, description = "Not a date, or no puzzle set for the rule set (unsupported)", body = Object)))]
+    responses((status = 200, description = "{\"puzzle\":{\"id\",\"rules\",\"position\",\"roll\",\"moves\",\"rating\"},\"count\":N}", body = inline(of::PuzzleAnswer)),
+              (status = 404, description = "No such rule set", body = inline(of::HttpError)),
+              (status = 422, description = "Not a date, or no puzzle set for the rule set (unsupported)", body = inline(of::HttpError))))]
 async fn puzzle_of_the_day(
     State(state): Shared,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
     match path {
         Ok(Path((rules, date))) => {
-            let request = json!({"cmd": "puzzle", "rules": rules, "date": date});
-            answer_one(&state, built(request), 0, Instant::now(), true).await
+            let choice = PuzzleChoice::Date { date };
+            let request = ProtocolRequest::Puzzle(PuzzleRequest { rules, choice });
+            answer_one(&state, typed(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -581,17 +655,18 @@ async fn puzzle_of_the_day(
 #[utoipa::path(get, path = "/v1/puzzles/{rules}/{id}", tag = "puzzles",
     params(("rules" = String, Path, description = "Rule set name"),
            ("id" = String, Path, description = "The puzzle's id (ur-5c1d0e7a)")),
-    responses((status = 200, description = "{\"puzzle\":{…},\"count\":N}", body = Object),
-              (status = 404, description = "No such rule set", body = Object),
-              (status = 422, description = "No such puzzle, or no puzzle set", body = Object)))]
+    responses((status = 200, description = "{\"puzzle\":{…},\"count\":N}", body = inline(of::PuzzleAnswer)),
+              (status = 404, description = "No such rule set", body = inline(of::HttpError)),
+              (status = 422, description = "No such puzzle, or no puzzle set", body = inline(of::HttpError))))]
 async fn puzzle_by_id(
     State(state): Shared,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
     match path {
         Ok(Path((rules, id))) => {
-            let request = json!({"cmd": "puzzle", "rules": rules, "puzzle": id});
-            answer_one(&state, built(request), 0, Instant::now(), true).await
+            let choice = PuzzleChoice::Id { puzzle: id };
+            let request = ProtocolRequest::Puzzle(PuzzleRequest { rules, choice });
+            answer_one(&state, typed(request), 0, Instant::now(), true).await
         }
         Err(rejection) => path_error(rejection).into_response(),
     }
@@ -603,9 +678,9 @@ async fn puzzle_by_id(
     params(("rules" = String, Path, description = "Rule set name"),
            ("rating" = f64, Query, description = "Elo on the rule set's scale"),
            ("seed" = Option<u64>, Query, description = "Which of the nearest (default 0)")),
-    responses((status = 200, description = "{\"puzzle\":{…},\"count\":N}", body = Object),
-              (status = 404, description = "No such rule set", body = Object),
-              (status = 422, description = "No rating, or no puzzle set", body = Object)))]
+    responses((status = 200, description = "{\"puzzle\":{…},\"count\":N}", body = inline(of::PuzzleAnswer)),
+              (status = 404, description = "No such rule set", body = inline(of::HttpError)),
+              (status = 422, description = "No rating, or no puzzle set", body = inline(of::HttpError))))]
 async fn puzzle_near(
     State(state): Shared,
     rules: Result<Path<String>, PathRejection>,
@@ -649,11 +724,11 @@ async fn puzzle_near(
 
 /// A puzzle's answer checked and explained.
 #[utoipa::path(post, path = "/v1/solve-puzzle", tag = "puzzles",
-    request_body(content = Object, description = "{\"rules\":R,\"puzzle\":ID,\"move\":M}"),
-    responses((status = 200, description = "{\"correct\":…,\"best\":M,\"loss_pp\":…,\"themes\":[…],\"explanation\":…,\"moves\":[…]}", body = Object),
-              (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = Object)))]
-async fn solve_puzzle(State(state): Shared, request: Request) -> Response {
-    command_route(&state, request, Command::SolvePuzzle).await
+    request_body(content = inline(of::SolvePuzzleRequest), description = "{\"rules\":R,\"puzzle\":ID,\"move\":M}"),
+    responses((status = 200, description = "{\"correct\":…,\"best\":M,\"loss_pp\":…,\"themes\":[…],\"explanation\":…,\"moves\":[…]}", body = inline(of::SolvePuzzleAnswer)),
+              (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = inline(of::HttpError))))]
+async fn solve_puzzle(State(state): Shared, body: JsonBody<SolvePuzzleRequest>) -> Response {
+    routed(&state, body).await
 }
 
 fn query_error(rejection: QueryRejection) -> ApiError {
@@ -675,7 +750,7 @@ fn path_error(rejection: PathRejection) -> ApiError {
 
 /// Liveness: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "operations",
-    responses((status = 200, description = "{\"status\":\"ok\"}", body = Object)))]
+    responses((status = 200, description = "{\"status\":\"ok\"}", body = inline(of::Health))))]
 async fn healthz() -> Response {
     let health = Health {
         status: "ok".to_string(),
@@ -690,8 +765,8 @@ async fn healthz() -> Response {
 /// budget, since a job that waited past its budget is refused unworked,
 /// so a burst does not take the instance out of a load balancer.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
-    responses((status = 200, description = "{\"status\":\"ready\",\"workers\":N,\"queued\":Q,\"places\":P}", body = Object),
-              (status = 503, description = "Shutting down, or wedged", body = Object)))]
+    responses((status = 200, description = "{\"status\":\"ready\",\"workers\":N,\"queued\":Q,\"places\":P}", body = inline(of::Readiness)),
+              (status = 503, description = "Shutting down, or wedged", body = inline(of::HttpError))))]
 async fn readyz(State(state): Shared) -> Response {
     if !state.ready.load(Ordering::Relaxed) {
         return ApiError::new(
@@ -775,36 +850,16 @@ async fn method_not_allowed(request: Request) -> ApiError {
 }
 
 #[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "sawah serve",
-        description = "The sawah-ai opponents over HTTP: the bot protocol of docs/protocol.md, one request per call or in batches. Errors are {\"error\":{\"kind\":K,\"message\":M}}."
-    ),
-    paths(
-        request,
-        list_rules,
-        rules,
-        start,
-        legal_moves,
-        choose,
-        evaluate,
-        review,
-        hint,
-        daily,
-        puzzle_of_the_day,
-        puzzle_by_id,
-        puzzle_near,
-        solve_puzzle,
-        healthz,
-        readyz,
-        metrics,
-        openapi
-    )
-)]
+#[openapi(info(
+    title = "sawah serve",
+    description = "The sawah-ai opponents over HTTP: the bot protocol of docs/protocol.md, one request per call or in batches. Errors are {\"error\":{\"kind\":K,\"message\":M}}."
+))]
 struct ApiDoc;
 
-/// The OpenAPI document of every route: the routes, parameters and statuses
-/// from the handlers, the schemas from the protocol's types.
+/// The OpenAPI document of every route: the router's own (each route's
+/// parameters, statuses and types from its handler), with the schemas of
+/// those types.
 pub fn openapi_document() -> Value {
-    crate::schema::with_schemas(serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null))
+    let document = routes().into_openapi();
+    crate::schema::with_schemas(serde_json::to_value(document).unwrap_or(Value::Null))
 }

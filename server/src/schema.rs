@@ -1,13 +1,19 @@
-//! The OpenAPI document's schemas: each route's real request and answer,
-//! from the protocol's types ([`sawah_protocol::schema_document`]) and the
-//! server's own answers here, so a client generated from `/openapi.json`
-//! reads exactly what the server writes.
+//! The OpenAPI document's schemas: each route's annotation names the types
+//! of its body and answers ([`Typed`]), and the document's
+//! `components.schemas` are made from those types: the protocol's
+//! ([`sawah_protocol::schema_document`]) and the server's own answers
+//! here, so a client generated from `/openapi.json` reads exactly what the
+//! server writes.
 
 use sawah_protocol::ErrorKind;
 use sawah_protocol::messages::{schema_definitions, schema_generator};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+use std::marker::PhantomData;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{Array, OneOf, Ref, Schema};
+use utoipa::{PartialSchema, ToSchema};
 
 /// The kinds of refusal the HTTP layer adds to the protocol's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -89,94 +95,106 @@ pub struct Readiness {
     pub places: usize,
 }
 
-/// One route's schemas, by name in `components.schemas`: the request
-/// body's (if the route takes one) and the 200 answer's (one of several
-/// for routes that answer in more than one form).
-struct RouteSchemas {
-    path: &'static str,
-    method: &'static str,
-    request: Option<&'static str>,
-    answers: &'static [&'static str],
+/// A type with a JSON Schema (the protocol's requests and answers, the
+/// server's own answers) named in a route's annotation: a reference to its
+/// entry in `components.schemas`, which [`with_schemas`] fills from the
+/// types. Routes name their body and answers as `inline(Typed<T>)`, so
+/// the handler's annotation is the route's schema.
+pub struct Typed<T>(PhantomData<T>);
+
+fn reference_to<T: JsonSchema>() -> RefOr<Schema> {
+    RefOr::Ref(Ref::from_schema_name(T::schema_name()))
 }
 
-const fn route(
-    path: &'static str,
-    method: &'static str,
-    request: Option<&'static str>,
-    answers: &'static [&'static str],
-) -> RouteSchemas {
-    RouteSchemas {
-        path,
-        method,
-        request,
-        answers,
+impl<T: JsonSchema> PartialSchema for Typed<T> {
+    fn schema() -> RefOr<Schema> {
+        reference_to::<T>()
     }
 }
 
-/// Every JSON route and its schemas (`/v1/request` is added separately: a
-/// request or a batch of them).
-const ROUTES: &[RouteSchemas] = &[
-    route("/v1/rules", "get", None, &["ListRulesAnswer"]),
-    route("/v1/rules/{name}", "get", None, &["RulesAnswer"]),
-    route("/v1/start/{rules}", "get", None, &["StartAnswer"]),
-    route(
-        "/v1/legal-moves",
-        "post",
-        Some("LegalMovesRequest"),
-        &["LegalMovesAnswer"],
-    ),
-    route(
-        "/v1/choose",
-        "post",
-        Some("ChooseRequest"),
-        &["ChooseAnswer"],
-    ),
-    route(
-        "/v1/evaluate",
-        "post",
-        Some("EvaluateRequest"),
-        &["EvaluateAnswer"],
-    ),
-    route(
-        "/v1/review",
-        "post",
-        Some("ReviewRequest"),
-        &["ReviewAnswer"],
-    ),
-    route(
-        "/v1/hint",
-        "post",
-        Some("HintRequest"),
-        &["HintAnswer", "RollTableAnswer"],
-    ),
-    route("/v1/daily/{date}", "get", None, &["DailyAnswer"]),
-    route(
-        "/v1/puzzles/{rules}/daily/{date}",
-        "get",
-        None,
-        &["PuzzleAnswer"],
-    ),
-    route("/v1/puzzles/{rules}/{id}", "get", None, &["PuzzleAnswer"]),
-    route("/v1/puzzles/{rules}", "get", None, &["PuzzleAnswer"]),
-    route(
-        "/v1/solve-puzzle",
-        "post",
-        Some("SolvePuzzleRequest"),
-        &["SolvePuzzleAnswer"],
-    ),
-    route("/healthz", "get", None, &["Health"]),
-    route("/readyz", "get", None, &["Readiness"]),
-];
+impl<T: JsonSchema> ToSchema for Typed<T> {}
 
-fn reference(name: &str) -> Value {
-    json!({ "$ref": format!("#/components/schemas/{name}") })
+/// Either of two typed answers (`/v1/hint`: the ranked moves, or without
+/// a roll the roll table).
+pub struct Either<A, B>(PhantomData<(A, B)>);
+
+impl<A: JsonSchema, B: JsonSchema> PartialSchema for Either<A, B> {
+    fn schema() -> RefOr<Schema> {
+        let mut one_of = OneOf::new();
+        one_of.items = vec![reference_to::<A>(), reference_to::<B>()];
+        RefOr::T(Schema::OneOf(one_of))
+    }
 }
 
-fn one_of(names: &[&str]) -> Value {
-    match names {
-        [one] => reference(one),
-        many => json!({ "oneOf": many.iter().map(|n| reference(n)).collect::<Vec<_>>() }),
+impl<A: JsonSchema, B: JsonSchema> ToSchema for Either<A, B> {}
+
+/// One `T` or an array of them (`/v1/request`: a request or a batch).
+pub struct Batch<T>(PhantomData<T>);
+
+impl<T: JsonSchema> PartialSchema for Batch<T> {
+    fn schema() -> RefOr<Schema> {
+        let mut one_of = OneOf::new();
+        one_of.items = vec![
+            reference_to::<T>(),
+            RefOr::T(Schema::Array(Array::new(reference_to::<T>()))),
+        ];
+        RefOr::T(Schema::OneOf(one_of))
     }
+}
+
+impl<T: JsonSchema> ToSchema for Batch<T> {}
+
+/// The types the routes' annotations name, as schema references: utoipa's
+/// annotations take a type's own path, not a generic one, so each is named
+/// here once (`body = inline(of::ChooseAnswer)`).
+pub mod of {
+    use super::{Batch, Either, Typed};
+    use sawah_protocol::messages as m;
+
+    /// A request or a batch of them (`POST /v1/request`).
+    pub type RequestBatch = Batch<m::RequestLine>;
+    /// A response or a batch of them (`POST /v1/request`).
+    pub type ResponseBatch = Batch<m::Response>;
+    /// Every error answer.
+    pub type HttpError = Typed<super::HttpError>;
+    /// `/healthz`.
+    pub type Health = Typed<super::Health>;
+    /// `/readyz`.
+    pub type Readiness = Typed<super::Readiness>;
+    /// `POST /v1/legal-moves`.
+    pub type LegalMovesRequest = Typed<m::LegalMovesRequest>;
+    /// `POST /v1/choose`.
+    pub type ChooseRequest = Typed<m::ChooseRequest>;
+    /// `POST /v1/evaluate`.
+    pub type EvaluateRequest = Typed<m::EvaluateRequest>;
+    /// `POST /v1/review`.
+    pub type ReviewRequest = Typed<m::ReviewRequest>;
+    /// `POST /v1/hint`.
+    pub type HintRequest = Typed<m::HintRequest>;
+    /// `POST /v1/solve-puzzle`.
+    pub type SolvePuzzleRequest = Typed<m::SolvePuzzleRequest>;
+    /// The answer of `legal_moves`.
+    pub type LegalMovesAnswer = Typed<m::LegalMovesAnswer>;
+    /// The answer of `choose`.
+    pub type ChooseAnswer = Typed<m::ChooseAnswer>;
+    /// The answer of `evaluate`.
+    pub type EvaluateAnswer = Typed<m::EvaluateAnswer>;
+    /// The answer of `review`.
+    pub type ReviewAnswer = Typed<sawah_agents::review::Review>;
+    /// The answer of `hint`: the ranked moves, or without a roll the roll table.
+    pub type HintAnswer = Either<m::HintAnswer, m::RollTableAnswer>;
+    /// The answer of `start`.
+    pub type StartAnswer = Typed<m::StartAnswer>;
+    /// The answer of `rules`.
+    pub type RulesAnswer = Typed<m::RulesAnswer>;
+    /// The answer of `list_rules`.
+    pub type ListRulesAnswer = Typed<m::ListRulesAnswer>;
+    /// The answer of `daily`.
+    pub type DailyAnswer = Typed<m::DailyAnswer>;
+    /// The answer of `puzzle`.
+    pub type PuzzleAnswer = Typed<m::PuzzleAnswer>;
+    /// The answer of `solve_puzzle`.
+    pub type SolvePuzzleAnswer = Typed<m::SolvePuzzleAnswer>;
 }
 
 /// Every schema the document refers to: the protocol's and the server's.
@@ -195,52 +213,10 @@ fn schemas() -> Map<String, Value> {
     schemas
 }
 
-/// Sets the JSON content schema of `content` (an OpenAPI `content` map) to
-/// `schema`, for `application/json`.
-fn set_json_schema(holder: &mut Value, schema: Value) {
-    holder["content"]["application/json"]["schema"] = schema;
-}
-
-/// `document` (utoipa's, which gives the routes, parameters and statuses)
-/// with the real schemas: `components.schemas` from the types, each route's
-/// request body and 200 answer referring to its own, and every error
-/// answer to [`HttpError`].
+/// `document` (the router's: every route with its parameters, statuses
+/// and the types its annotation names) with `components.schemas` made
+/// from those types.
 pub fn with_schemas(mut document: Value) -> Value {
     document["components"]["schemas"] = Value::Object(schemas());
-    let batch_of = |name: &str| json!({ "oneOf": [reference(name), { "type": "array", "items": reference(name) }] });
-    let mut routes: Vec<(&str, &str, Option<Value>, Value)> = ROUTES
-        .iter()
-        .map(|r| {
-            (
-                r.path,
-                r.method,
-                r.request.map(reference),
-                one_of(r.answers),
-            )
-        })
-        .collect();
-    routes.push((
-        "/v1/request",
-        "post",
-        Some(batch_of("RequestLine")),
-        batch_of("Response"),
-    ));
-    for (path, method, request, answer) in routes {
-        let operation = &mut document["paths"][path][method];
-        if let Some(request) = request {
-            set_json_schema(&mut operation["requestBody"], request);
-        }
-        let Some(responses) = operation["responses"].as_object_mut() else {
-            continue;
-        };
-        for (status, response) in responses.iter_mut() {
-            let schema = if status == "200" {
-                answer.clone()
-            } else {
-                reference("HttpError")
-            };
-            set_json_schema(response, schema);
-        }
-    }
     document
 }

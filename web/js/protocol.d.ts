@@ -1850,7 +1850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReviewAnswer"];
+                    "application/json": components["schemas"]["Review"];
                 };
             };
             /** @description A game of more than 5,000 turns */
