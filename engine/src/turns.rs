@@ -1,9 +1,11 @@
 //! One game loop: roll, list the legal moves, pass when there are none,
 //! otherwise ask the side to move and play its move, until a side wins or
 //! [`MAX_ROLLS`] rolls have been thrown; the game ends in a typed
-//! [`Ending`]. Tournaments and matches (through the arena's referee) and
-//! the variant report's measured games play through it, so every one of
-//! them rolls, passes and stops alike.
+//! [`Ending`]. Tournaments and matches (through the arena's referee), the
+//! variant report's measured games and training's self-play play through
+//! it, so every one of them rolls, passes and stops alike. (The Python
+//! environment advances one step per call, as Gymnasium asks, so it keeps
+//! its own step function over the same engine calls and `MAX_ROLLS`.)
 //!
 //! # Examples
 //!
@@ -38,6 +40,10 @@ use crate::player::Player;
 /// What the loop asks the side to move to decide.
 #[derive(Debug)]
 pub struct Turn<'a, G: Game> {
+    /// The game's dice, after this turn's roll: a decision that draws at
+    /// random (self-play's exploration) draws from them, so one seed gives
+    /// the whole game.
+    pub dice: &'a mut DiceSource,
     /// The position, the side to move being [`Turn::seat`].
     pub position: &'a G::Position,
     /// Who moves.
@@ -57,8 +63,10 @@ pub enum Ending<F> {
     Won(Player),
     /// [`MAX_ROLLS`] rolls were thrown and nobody had won.
     RollLimit,
-    /// The side to move did not decide (an outside bot's timeout, crash or
-    /// illegal move, as its referee words it); the game stops there.
+    /// The game stopped at the side to move's turn: it did not decide (an
+    /// outside bot's timeout, crash or illegal move, as its referee words
+    /// it), or the caller stopped it before the roll ([`play_turns_until`]:
+    /// self-play reaching a position its table knows).
     Stopped {
         /// Who failed.
         seat: Player,
@@ -87,6 +95,20 @@ pub fn play_turns<G: Game, F>(
     game: &G,
     start: G::Position,
     dice: &mut DiceSource,
+    decide: impl FnMut(Turn<'_, G>) -> Result<G::Move, F>,
+    on_roll: impl FnMut(u8, Option<G::Move>),
+) -> Played<G::Position, F> {
+    play_turns_until(game, start, dice, |_| Ok(()), decide, on_roll)
+}
+
+/// [`play_turns`], with `before_roll` seeing each position before its roll
+/// (a finished game's last position excepted): an error stops the game
+/// there, [`Ending::Stopped`] with the side to move.
+pub fn play_turns_until<G: Game, F>(
+    game: &G,
+    start: G::Position,
+    dice: &mut DiceSource,
+    mut before_roll: impl FnMut(&G::Position) -> Result<(), F>,
     mut decide: impl FnMut(Turn<'_, G>) -> Result<G::Move, F>,
     mut on_roll: impl FnMut(u8, Option<G::Move>),
 ) -> Played<G::Position, F> {
@@ -96,6 +118,14 @@ pub fn play_turns<G: Game, F>(
         if let Some(winner) = game.winner(&position) {
             return Played {
                 ending: Ending::Won(winner),
+                rolls,
+                position,
+            };
+        }
+        if let Err(failure) = before_roll(&position) {
+            let seat = game.turn(&position);
+            return Played {
+                ending: Ending::Stopped { seat, failure },
                 rolls,
                 position,
             };
@@ -110,6 +140,7 @@ pub fn play_turns<G: Game, F>(
         }
         let seat = game.turn(&position);
         let turn = Turn {
+            dice: &mut *dice,
             position: &position,
             seat,
             roll,

@@ -7,7 +7,9 @@ use rayon::prelude::*;
 use sawah_agents::evaluator::terminal_value;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::neural::{Encode, NeuralNet};
+use sawah_engine::turns::{Turn, play_turns_until};
 use sawah_engine::{DiceSource, Game};
+use std::cell::Cell;
 
 /// Exact values of positions (a solved table), the teacher of distillation.
 pub type Teacher<'a, P> = &'a (dyn Fn(&P) -> f64 + Sync);
@@ -46,9 +48,6 @@ pub struct Sample {
     /// its weights from the same targets).
     pub features: Vec<f32>,
 }
-
-/// Games longer than this are cut off: the engine's one limit.
-const MAX_ROLLS: usize = sawah_engine::MAX_ROLLS as usize;
 
 /// The value of `position` for its side to move: exact when finished or
 /// when `exact` knows it.
@@ -138,10 +137,11 @@ struct Played<P> {
     choices: Vec<ChoiceSample<P>>,
 }
 
-/// Plays one game and returns its positions before each roll with the
-/// network's values (until the first position `exact` knows, if any, which
-/// ends the list with its exact value), and, when `choices` gives a teacher
-/// and a margin, the positions of the choices that mattered.
+/// Plays one game through the engine's game loop and returns its
+/// positions before each roll with the network's values (until the first
+/// position `exact` knows, if any, which ends the list with its exact
+/// value), and, when `choices` gives a teacher and a margin, the positions
+/// of the choices that mattered. Exploration draws from the game's dice.
 fn play<G: Encode>(
     net: &NeuralNet,
     game: &G,
@@ -151,67 +151,80 @@ fn play<G: Encode>(
     choices: Option<(Teacher<'_, G::Position>, f64)>,
 ) -> Played<G::Position> {
     let mut dice = DiceSource::from_seed(seed);
-    let mut position = game.start();
     let mut positions = Vec::with_capacity(256);
     let mut values = Vec::with_capacity(256);
     let mut chosen_among = Vec::new();
-    let known = |p: &G::Position| exact.is_some_and(|values| values(p).is_some());
     // The network's value of the position reached by the greedy choice,
     // computed while choosing it (so it is not evaluated twice).
-    let mut reached: Option<f64> = None;
-    while game.winner(&position).is_none() && !known(&position) && positions.len() < MAX_ROLLS {
-        positions.push(position);
-        values.push(
-            reached
-                .take()
-                .unwrap_or_else(|| net.evaluate(game, &position)),
-        );
-        let roll = dice.roll(game.dice());
-        let moves = game.legal_moves(&position, roll);
-        if moves.is_empty() {
-            position = game.pass(&position);
-            continue;
+    let reached: Cell<Option<f64>> = Cell::new(None);
+    // Before each roll the position becomes a sample, unless `exact` knows
+    // it: the game stops there.
+    let before_roll = |position: &G::Position| {
+        if exact.is_some_and(|values| values(position).is_some()) {
+            return Err(KnownExactly);
         }
+        positions.push(*position);
+        let value = reached.take();
+        values.push(value.unwrap_or_else(|| net.evaluate(game, position)));
+        Ok(())
+    };
+    let decide = |turn: Turn<'_, G>| {
+        let Turn {
+            dice,
+            position,
+            seat: mover,
+            moves,
+            ..
+        } = turn;
         let explore =
             exploration > 0.0 && (dice.below(1 << 20) as f64) < exploration * f64::from(1u32 << 20);
-        let chosen = if explore {
-            moves[dice.below(moves.len())]
-        } else {
-            let mover = game.turn(&position);
-            // (value for the mover, move, value for the side to move after it)
-            let mut best = (f64::NEG_INFINITY, moves[0], 0.0);
-            let mut after_each = Vec::new();
-            for &mv in moves.iter() {
-                let after = game.apply(&position, mv).position;
-                let own = value(net, game, &after, exact);
-                let v = if game.turn(&after) == mover {
-                    own
-                } else {
-                    1.0 - own
-                };
-                if v > best.0 {
-                    best = (v, mv, own);
-                }
-                if choices.is_some() {
-                    after_each.push((after, own));
-                }
+        if explore {
+            return Ok(moves[dice.below(moves.len())]);
+        }
+        // (value for the mover, move, value for the side to move after it)
+        let mut best = (f64::NEG_INFINITY, moves[0], 0.0);
+        let mut after_each = Vec::new();
+        for &mv in moves {
+            let after = game.apply(position, mv).position;
+            let own = value(net, game, &after, exact);
+            let v = if game.turn(&after) == mover {
+                own
+            } else {
+                1.0 - own
+            };
+            if v > best.0 {
+                best = (v, mv, own);
             }
-            if let Some((teacher, margin)) = choices {
-                chosen_among.extend(choice_positions(game, mover, &after_each, teacher, margin));
+            if choices.is_some() {
+                after_each.push((after, own));
             }
-            reached = Some(best.2);
-            best.1
-        };
-        position = game.apply(&position, chosen).position;
-    }
-    positions.push(position);
-    values.push(value(net, game, &position, exact));
+        }
+        if let Some((teacher, margin)) = choices {
+            chosen_among.extend(choice_positions(game, mover, &after_each, teacher, margin));
+        }
+        reached.set(Some(best.2));
+        Ok(best.1)
+    };
+    let played = play_turns_until(
+        game,
+        game.start(),
+        &mut dice,
+        before_roll,
+        decide,
+        |_, _| {},
+    );
+    positions.push(played.position);
+    values.push(value(net, game, &played.position, exact));
     Played {
         positions,
         values,
         choices: chosen_among,
     }
 }
+
+/// Why a self-play game stopped before the end: it reached a position
+/// whose value is known exactly.
+struct KnownExactly;
 
 /// The TD(λ) returns of a game: for position t (side to move m_t),
 /// G_t = (1 − λ)·v_{t+1} + λ·G_{t+1}, every term turned into m_t's view,
@@ -310,6 +323,118 @@ where
 mod tests {
     use super::*;
     use sawah_engine::race;
+
+    const MAX_ROLLS: usize = sawah_engine::MAX_ROLLS as usize;
+
+    /// The loop self-play had before it played through the engine's, as
+    /// the reference the game loop must reproduce to the bit.
+    #[allow(clippy::too_many_lines)]
+    fn reference_play<G: Encode>(
+        net: &NeuralNet,
+        game: &G,
+        exploration: f64,
+        seed: u64,
+        exact: Option<Exact<'_, G::Position>>,
+        choices: Option<(Teacher<'_, G::Position>, f64)>,
+    ) -> Played<G::Position> {
+        let mut dice = DiceSource::from_seed(seed);
+        let mut position = game.start();
+        let mut positions = Vec::with_capacity(256);
+        let mut values = Vec::with_capacity(256);
+        let mut chosen_among = Vec::new();
+        let known = |p: &G::Position| exact.is_some_and(|values| values(p).is_some());
+        // The network's value of the position reached by the greedy choice,
+        // computed while choosing it (so it is not evaluated twice).
+        let mut reached: Option<f64> = None;
+        while game.winner(&position).is_none() && !known(&position) && positions.len() < MAX_ROLLS {
+            positions.push(position);
+            values.push(
+                reached
+                    .take()
+                    .unwrap_or_else(|| net.evaluate(game, &position)),
+            );
+            let roll = dice.roll(game.dice());
+            let moves = game.legal_moves(&position, roll);
+            if moves.is_empty() {
+                position = game.pass(&position);
+                continue;
+            }
+            let explore = exploration > 0.0
+                && (dice.below(1 << 20) as f64) < exploration * f64::from(1u32 << 20);
+            let chosen = if explore {
+                moves[dice.below(moves.len())]
+            } else {
+                let mover = game.turn(&position);
+                // (value for the mover, move, value for the side to move after it)
+                let mut best = (f64::NEG_INFINITY, moves[0], 0.0);
+                let mut after_each = Vec::new();
+                for &mv in moves.iter() {
+                    let after = game.apply(&position, mv).position;
+                    let own = value(net, game, &after, exact);
+                    let v = if game.turn(&after) == mover {
+                        own
+                    } else {
+                        1.0 - own
+                    };
+                    if v > best.0 {
+                        best = (v, mv, own);
+                    }
+                    if choices.is_some() {
+                        after_each.push((after, own));
+                    }
+                }
+                if let Some((teacher, margin)) = choices {
+                    chosen_among.extend(choice_positions(
+                        game,
+                        mover,
+                        &after_each,
+                        teacher,
+                        margin,
+                    ));
+                }
+                reached = Some(best.2);
+                best.1
+            };
+            position = game.apply(&position, chosen).position;
+        }
+        positions.push(position);
+        values.push(value(net, game, &position, exact));
+        Played {
+            positions,
+            values,
+            choices: chosen_among,
+        }
+    }
+
+    #[test]
+    fn self_play_through_the_engine_loop_plays_the_games_it_played_before() {
+        let rules = race::preset("ur").unwrap();
+        let net = NeuralNet::with_random_weights(&rules, &[16], 5).unwrap();
+        let hash = |p: &race::Position| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            p.hash(&mut h);
+            h.finish() % 1000
+        };
+        let teacher = |p: &race::Position| hash(p) as f64 / 1000.0;
+        // Known exactly for about one position in fifty.
+        let exact = |p: &race::Position| (hash(p) < 20).then_some(0.75);
+        for seed in 0..12 {
+            for (exploration, exact, choices) in [
+                (0.0, None, None),
+                (0.1, None, None),
+                (0.1, Some(&exact as Exact<'_, _>), None),
+                (0.05, None, Some((&teacher as Teacher<'_, _>, 0.01))),
+            ] {
+                let new = play(&net, &rules, exploration, seed, exact, choices);
+                let old = reference_play(&net, &rules, exploration, seed, exact, choices);
+                assert!(new.positions.len() > 1);
+                assert_eq!(new.positions, old.positions, "seed {seed}");
+                assert_eq!(new.values, old.values, "seed {seed}");
+                assert_eq!(new.choices, old.choices, "seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn choices_are_sampled_only_where_the_teacher_sees_them_matter() {
