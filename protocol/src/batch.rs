@@ -3,8 +3,10 @@
 //! answers batches holds at most one request's worth of `daily` throws and
 //! reviewed turns per batch.
 
+use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
 use crate::limits::{DEFAULT_DAILY_COUNT, MAX_DAILY_COUNT, MAX_REVIEW_TURNS};
+use crate::request::command_of;
 use crate::wire::{WireRequest, typed};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -19,16 +21,15 @@ struct Turns {
 /// turns (a request that is not well formed counts nothing: it is refused
 /// on its own).
 fn output_of(request: &WireRequest) -> (u64, u64) {
-    let command = request.cmd.and_then(|cmd| typed::<String>(cmd).ok());
-    match command.as_deref() {
-        Some("daily") => {
+    match command_of(request).ok() {
+        Some(Command::Daily) => {
             let count = match request.count {
                 None => DEFAULT_DAILY_COUNT,
                 Some(count) => typed::<u64>(count).unwrap_or(0),
             };
             (count, 0)
         }
-        Some("review") => {
+        Some(Command::Review) => {
             let turns = request
                 .game
                 .and_then(|game| typed::<Turns>(game).ok())

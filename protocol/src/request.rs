@@ -87,7 +87,7 @@ fn roll_of<G: Codec>(game: &G, raw: &RawValue) -> Result<u8, ProtocolError> {
 }
 
 /// The request's command: the one its route gives, else its `"cmd"`.
-fn command_of(request: &WireRequest) -> Result<Command, ProtocolError> {
+pub(crate) fn command_of(request: &WireRequest) -> Result<Command, ProtocolError> {
     match request.command {
         Some(command) => Ok(command),
         None => Command::from_name(&string_field(request.cmd, "cmd")?),

@@ -4,9 +4,10 @@
 //!
 //! [`WireRequest`] is the one reader of a request's text (a `sawah bot`
 //! line, an HTTP body or a member of a batch, a line from the browser or
-//! Python). serde reads the object once, without building a JSON tree:
-//! every field the protocol knows is kept as the bytes it was written as
-//! (`&RawValue`), fields it does not know are skipped. [`crate::Bot::parse`]
+//! Python). serde reads the object once: the `"id"`, echoed as it came, is
+//! read as JSON (within serde's nesting limit, as before); every other
+//! field the protocol knows is kept as the bytes it was written as
+//! (`&RawValue`, no JSON tree), and fields it does not know are skipped. [`crate::Bot::parse`]
 //! then turns those bytes into the typed [`crate::Request`], each field
 //! straight into its type, in the fixed order the errors follow (the
 //! command, the position, the roll, then the rest); only a field that does
@@ -30,10 +31,10 @@ use std::fmt;
 /// A request object as serde reads it from its text: each field the
 /// protocol knows, as written (`None` when absent; a JSON `null` is
 /// present), borrowed from the text.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct WireRequest<'a> {
     /// `"id"`, echoed in the answer.
-    pub id: Option<&'a RawValue>,
+    pub id: Option<Value>,
     /// `"cmd"`, the command.
     pub cmd: Option<&'a RawValue>,
     /// The command a route gives the request (`POST /v1/choose`), taking
@@ -115,9 +116,9 @@ impl<'a> WireRequest<'a> {
         }
     }
 
-    /// The request's `"id"` as JSON, to echo.
+    /// The request's `"id"`, to echo.
     pub fn id(&self) -> Option<Value> {
-        self.id.map(json_of)
+        self.id.clone()
     }
 }
 
@@ -141,7 +142,10 @@ impl<'de> Visitor<'de> for WireVisitor {
         let mut request = WireRequest::default();
         while let Some(name) = map.next_key::<FieldName>()? {
             let slot = match name {
-                FieldName::Id => &mut request.id,
+                FieldName::Id => {
+                    request.id = Some(map.next_value::<Value>()?);
+                    continue;
+                }
                 FieldName::Cmd => &mut request.cmd,
                 FieldName::Position => &mut request.position,
                 FieldName::Roll => &mut request.roll,
@@ -171,12 +175,17 @@ pub(crate) fn typed<T: DeserializeOwned>(raw: &RawValue) -> Result<T, Value> {
     serde_json::from_str(raw.get()).map_err(|_| json_of(raw))
 }
 
-/// A field's bytes as JSON. They were read as JSON once already; JSON
-/// nested past serde's depth limit (skipped unread by the reader) is shown
-/// as the text it was.
+/// A field's bytes as JSON, for an error to show the field as given. They
+/// were read as JSON once already, so only JSON nested past serde's limit
+/// (which the reader skips over without recursion) does not read again:
+/// it is shown as a text saying so, which no field takes as valid.
 pub(crate) fn json_of(raw: &RawValue) -> Value {
-    serde_json::from_str(raw.get())
-        .unwrap_or_else(|_| Value::String(sawah_engine::text::printable(raw.get(), 80)))
+    serde_json::from_str(raw.get()).unwrap_or_else(|_| {
+        Value::String(format!(
+            "(JSON nested too deeply: {})",
+            sawah_engine::text::printable(raw.get(), 40)
+        ))
+    })
 }
 
 /// A position from the request, validated for its game.
@@ -230,7 +239,6 @@ mod tests {
             r#" {"id":[1, 2],"cmd":"choose","x":{"deep":[[[]]]},"roll":null,"move":{"from":1}} "#,
         )
         .unwrap();
-        assert_eq!(request.id.unwrap().get(), "[1, 2]");
         assert_eq!(request.id(), Some(serde_json::json!([1, 2])));
         assert_eq!(request.cmd.unwrap().get(), "\"choose\"");
         assert_eq!(request.roll.unwrap().get(), "null");
@@ -260,6 +268,17 @@ mod tests {
             let error = WireRequest::read(text).unwrap_err();
             assert_eq!(error.kind, kind, "{text:?}: {}", error.message);
         }
+        // An id nested past serde's limit is not JSON, as it was before;
+        // in a field no command reads, such nesting is skipped unread.
+        let deep = |field: &str| format!("{{\"{field}\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        let error = WireRequest::read(&deep("id")).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::InvalidJson, "{}", error.message);
+        assert!(
+            error.message.contains("recursion limit"),
+            "{}",
+            error.message
+        );
+        assert!(WireRequest::read(&deep("extra")).is_ok());
         // The message of a syntax error is serde's, as it was before.
         let error = WireRequest::read("{\"cmd\":}").unwrap_err();
         let value = serde_json::from_str::<Value>("{\"cmd\":}").unwrap_err();

@@ -161,3 +161,22 @@ fn a_puzzle_move_is_read_as_a_move() {
     }));
     assert_eq!(answer["move"], json!({"from": 11, "to": "off"}), "{answer}");
 }
+
+#[test]
+fn json_nested_past_serdes_limit_in_a_field_gets_an_error_that_says_so() {
+    let bot = Bot::new(Registry::new());
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let line = format!(
+        r#"{{"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":{{"agent":"heuristic","x":{deep}}}}}"#
+    );
+    let answer: Value = serde_json::from_str(&bot.handle_line(&line)).unwrap();
+    assert_eq!(answer["error"]["kind"], "invalid_bot", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("nested too deeply"), "{message}");
+    let line =
+        format!(r#"{{"cmd":"legal_moves","position":"ur light 7/-/0 7/-/0","roll":{deep}}}"#);
+    let answer: Value = serde_json::from_str(&bot.handle_line(&line)).unwrap();
+    assert_eq!(answer["error"]["kind"], "invalid_roll", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("nested too deeply"), "{message}");
+}
