@@ -600,24 +600,13 @@ async fn daily(
     };
     let Query(query) = match query {
         Ok(query) => query,
-        Err(rejection) => {
-            return ApiError::new(
-                StatusCode::BAD_REQUEST,
-                ErrorKind::InvalidRequest,
-                format!("the query string does not read: {}", rejection.body_text()),
-            )
-            .into_response();
-        }
+        Err(rejection) => return query_error(rejection).into_response(),
     };
     let mut request = Map::new();
     request.insert("cmd".into(), json!("daily"));
     request.insert("date".into(), json!(date));
     if let Some(count) = query.get("count") {
-        // A number when it is one; otherwise the protocol says what is wrong.
-        let count = count
-            .parse::<u64>()
-            .map_or_else(|_| json!(count), |n| json!(n));
-        request.insert("count".into(), count);
+        request.insert("count".into(), number_or_text::<u64>(count));
     }
     answer_one(
         &state,
@@ -697,20 +686,11 @@ async fn puzzle_near(
     let mut request = Map::new();
     request.insert("cmd".into(), json!("puzzle"));
     request.insert("rules".into(), json!(rules));
-    // Numbers when they are; otherwise the protocol says what is wrong.
     if let Some(rating) = query.get("rating") {
-        let number = rating.parse::<f64>().ok().filter(|n| n.is_finite());
-        request.insert(
-            "rating".into(),
-            number.map_or_else(|| json!(rating), |n| json!(n)),
-        );
+        request.insert("rating".into(), number_or_text::<f64>(rating));
     }
     if let Some(seed) = query.get("seed") {
-        let number = seed.parse::<u64>().ok();
-        request.insert(
-            "seed".into(),
-            number.map_or_else(|| json!(seed), |n| json!(n)),
-        );
+        request.insert("seed".into(), number_or_text::<u64>(seed));
     }
     answer_one(
         &state,
@@ -729,6 +709,16 @@ async fn puzzle_near(
               (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = inline(of::HttpError))))]
 async fn solve_puzzle(State(state): Shared, body: JsonBody<SolvePuzzleRequest>) -> Response {
     routed(&state, body).await
+}
+
+/// A query value as the request's field: the number `N` it reads as, or
+/// else (a word, or a number JSON cannot hold, such as `inf`) the text, so
+/// the protocol's error names it as it would a body's.
+fn number_or_text<N: std::str::FromStr + Into<Value>>(text: &str) -> Value {
+    match text.parse::<N>().map(Into::into) {
+        Ok(number) if number.is_number() => number,
+        _ => Value::String(text.to_string()),
+    }
 }
 
 fn query_error(rejection: QueryRejection) -> ApiError {

@@ -320,7 +320,10 @@ fn answer(bot: &Bot, request: &Pending, stop: Option<&sawah_agents::search::Stop
             internal: false,
         },
         Err(_) => {
-            tracing::error!(request = %request.text, "a request made the bot panic");
+            // The request as it came, control characters escaped and cut, so a
+            // client's text cannot forge or flood log lines.
+            let shown = sawah_engine::text::printable(&request.text, 2000);
+            tracing::error!(request = %shown, "a request made the bot panic");
             let response = serde_json::json!(HttpError {
                 id: None,
                 error: HttpErrorBody {

@@ -98,8 +98,9 @@ pub struct Readiness {
 /// A type with a JSON Schema (the protocol's requests and answers, the
 /// server's own answers) named in a route's annotation: a reference to its
 /// entry in `components.schemas`, which [`with_schemas`] fills from the
-/// types. Routes name their body and answers as `inline(Typed<T>)`, so
-/// the handler's annotation is the route's schema.
+/// types. Routes name their body and answers through the aliases in
+/// [`of`] (`inline(of::ChooseAnswer)`), so the handler's annotation is the
+/// route's schema; a test checks that every reference names a schema.
 pub struct Typed<T>(PhantomData<T>);
 
 fn reference_to<T: JsonSchema>() -> RefOr<Schema> {

@@ -22,3 +22,53 @@ fn the_committed_openapi_document_is_the_one_the_server_serves() {
          TypeScript types with (cd web && npm run types)"
     );
 }
+
+/// Every `$ref` in `value`.
+fn references(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if let Some(serde_json::Value::String(target)) = map.get("$ref") {
+                out.push(target.clone());
+            }
+            map.values().for_each(|v| references(v, out));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| references(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_reference_names_a_schema_and_every_json_answer_has_one() {
+    let document = sawah_server::api::openapi_document();
+    let schemas = document["components"]["schemas"].as_object().unwrap();
+    let mut found = Vec::new();
+    references(&document, &mut found);
+    assert!(found.len() > 50, "{}", found.len());
+    for target in &found {
+        let name = target
+            .strip_prefix("#/components/schemas/")
+            .unwrap_or_else(|| panic!("{target} is not a schema reference"));
+        assert!(schemas.contains_key(name), "{target} names no schema");
+    }
+    // The annotations name a type for every JSON body and answer (only the
+    // document itself, /openapi.json, is any object).
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let mut bodies: Vec<&serde_json::Value> = operation["responses"]
+                .as_object()
+                .unwrap()
+                .values()
+                .collect();
+            bodies.push(&operation["requestBody"]);
+            for body in bodies {
+                let schema = &body["content"]["application/json"]["schema"];
+                if schema.is_null() || path == "/openapi.json" {
+                    continue;
+                }
+                let mut named = Vec::new();
+                references(schema, &mut named);
+                assert!(!named.is_empty(), "{method} {path}: {schema}");
+            }
+        }
+    }
+}
