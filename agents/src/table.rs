@@ -8,7 +8,7 @@
 //! | 0 | magic `SAWAHTBL` (8 bytes) |
 //! | 8 | format version, `u32` (1) |
 //! | 12 | header length `H`, `u32` |
-//! | 16 | header: `H` bytes of JSON (rule set id and full description, index id, state count, value type, residual reached, tolerance, solver version) |
+//! | 16 | header: `H` bytes of JSON (rule set id and full description, index id, state count, value type, residual reached, tolerance, solver version; a partial table's `layers`) |
 //! | 16 + H, rounded up to 8 | the values: `states` × `f32`, or × `u16` |
 //!
 //! Values are f32 for play (rounding error at most 2^-25 ≈ 3e-8 on a
@@ -20,8 +20,16 @@
 //! Files are written atomically (a temporary file in the same folder, then a
 //! rename), and read by memory-mapping, after checking the header against
 //! the rule set in use.
+//!
+//! A *partial* table holds the late layers of a rule set alone (a closed
+//! [`LayerSet`], solved exactly where a whole solve does not fit): its
+//! header lists them (`"layers": [[a, b], …]`, each unfinished pair held)
+//! and its values follow [`PositionIndex::of_layers`]. [`Table::open`]
+//! refuses one, so that nothing that needs every position (perfect play,
+//! reviews, luck) reads it by mistake; [`Table::open_partial`] opens
+//! either kind, and [`Table::get`] says which positions it holds.
 
-use sawah_engine::race::{Position, PositionIndex, RuleSet, RuleSpec};
+use sawah_engine::race::{LayerPair, LayerSet, Position, PositionIndex, RuleSet, RuleSpec};
 #[cfg(not(target_arch = "wasm32"))]
 use serde_json::json;
 use std::io;
@@ -170,11 +178,29 @@ pub struct TableInfo {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn header_json(rules: &RuleSet, info: &TableInfo) -> Vec<u8> {
-    header_with(
-        json!({ "rules": rules.name(), "spec": rules.spec(), "index": INDEX_ID }),
-        info,
-    )
+fn header_json(rules: &RuleSet, layers: &LayerSet, info: &TableInfo) -> Vec<u8> {
+    let mut fields = json!({ "rules": rules.name(), "spec": rules.spec(), "index": INDEX_ID });
+    if !layers.is_whole() {
+        let pairs: Vec<[u8; 2]> = layers
+            .pairs()
+            .iter()
+            .map(|pair| [pair.mover, pair.opponent])
+            .collect();
+        fields["layers"] = json!(pairs);
+    }
+    header_with(fields, info)
+}
+
+/// The layers a table's header says it holds: every layer when it names
+/// none, else the pairs it lists, which must be a closed set.
+fn header_layers(header: &serde_json::Value, pieces: u8) -> Result<LayerSet, String> {
+    let Some(listed) = header.get("layers") else {
+        return Ok(LayerSet::whole(pieces));
+    };
+    let pairs: Vec<[u8; 2]> = serde_json::from_value(listed.clone())
+        .map_err(|e| format!("\"layers\" is not a list of [a, b] pairs: {e}"))?;
+    LayerSet::from_pairs(pieces, pairs.iter().map(|&[a, b]| LayerPair::new(a, b)))
+        .map_err(|e| format!("\"layers\": {e}"))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -221,7 +247,21 @@ pub fn write_table_from(
     values: impl IntoIterator<Item = f64>,
     info: &TableInfo,
 ) -> Result<(), TableError> {
-    write_table_file(path, &header_json(rules, info), values, info)
+    let whole = LayerSet::whole(rules.pieces());
+    write_table_file(path, &header_json(rules, &whole, info), values, info)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// [`write_table_from`] for a partial solve: the values of the layers of
+/// `layers` alone, in the order of [`PositionIndex::of_layers`].
+pub fn write_partial_table_from(
+    path: &Path,
+    rules: &RuleSet,
+    layers: &LayerSet,
+    values: impl IntoIterator<Item = f64>,
+    info: &TableInfo,
+) -> Result<(), TableError> {
+    write_table_file(path, &header_json(rules, layers, info), values, info)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -369,11 +409,13 @@ pub(crate) fn read_header(map: &[u8]) -> Result<(usize, serde_json::Value), Stri
     Ok((header_len, header))
 }
 
-/// A solved table, checked against its rule set.
+/// A solved table, checked against its rule set: whole, or partial (the
+/// late layers alone; see the module documentation).
 pub struct Table {
     bytes: TableBytes,
     offset: usize,
     index: PositionIndex,
+    layers: LayerSet,
     info: TableInfo,
     rules: String,
     spec: RuleSpec,
@@ -415,8 +457,31 @@ impl Table {
     /// ```
     #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path, rules: &RuleSet) -> Result<Table, TableError> {
+        Table::open_partial(path, rules)?.whole(&path.display().to_string())
+    }
+
+    /// Opens a table that may be partial (holding the late layers alone),
+    /// checked as [`Table::open`] checks a whole one; [`Table::get`] reads
+    /// it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_partial(path: &Path, rules: &RuleSet) -> Result<Table, TableError> {
         let shown = path.display().to_string();
         Table::from_table_bytes(map_file(path)?, &shown, rules)
+    }
+
+    /// This table if it holds every layer, else the error that says it is
+    /// partial.
+    fn whole(self, shown: &str) -> Result<Table, TableError> {
+        if self.layers.is_whole() {
+            return Ok(self);
+        }
+        Err(TableError::Format {
+            path: shown.to_string(),
+            message: format!(
+                "a partial table ({}, {} positions): it holds the late layers alone, where exact values are used beside a network (training, puzzles), not for perfect play",
+                self.layers, self.info.states
+            ),
+        })
     }
 
     /// A table from bytes in memory (the contents of a table file), checked
@@ -426,7 +491,7 @@ impl Table {
         name: &str,
         rules: &RuleSet,
     ) -> Result<Table, TableError> {
-        Table::from_table_bytes(TableBytes::Shared(bytes), name, rules)
+        Table::from_table_bytes(TableBytes::Shared(bytes), name, rules)?.whole(name)
     }
 
     fn from_table_bytes(
@@ -454,13 +519,20 @@ impl Table {
                 header["index"]
             )));
         }
-        let index = PositionIndex::new(rules);
-        let (offset, info) = checked_values(&map, header_len, &header, index.len(), "the rule set")
-            .map_err(format)?;
+        let layers = header_layers(&header, rules.pieces()).map_err(format)?;
+        let index = PositionIndex::of_layers(rules, &layers);
+        let whose = if layers.is_whole() {
+            "the rule set"
+        } else {
+            "its layers"
+        };
+        let (offset, info) =
+            checked_values(&map, header_len, &header, index.len(), whose).map_err(format)?;
         Ok(Table {
             bytes: map,
             offset,
             index,
+            layers,
             info,
             rules: rules.name().to_string(),
             spec: rules.spec().clone(),
@@ -495,9 +567,33 @@ impl Table {
 
     /// The win probability for the side to move (exact up to the value
     /// type's [`ValueType::rounding_error`] plus the solver's residual).
+    ///
+    /// # Panics
+    ///
+    /// On a partial table ([`Table::open_partial`]), for a position outside
+    /// its layers: read those with [`Table::get`].
     #[inline]
     pub fn value(&self, position: &Position) -> f64 {
         self.value_at(self.index.index(position))
+    }
+
+    /// The win probability for the side to move where the table holds the
+    /// position (always, for a whole table), else `None`.
+    #[inline]
+    pub fn get(&self, position: &Position) -> Option<f64> {
+        self.index
+            .holds(position)
+            .then(|| self.value_at(self.index.index(position)))
+    }
+
+    /// The layers the table holds.
+    pub fn layers(&self) -> &LayerSet {
+        &self.layers
+    }
+
+    /// Whether the table holds every layer.
+    pub fn is_whole(&self) -> bool {
+        self.layers.is_whole()
     }
 
     /// The value stored for index `i` (below `info().states`).

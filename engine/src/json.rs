@@ -47,8 +47,12 @@ impl PositionJson {
 
 /// A move as JSON: `{"from":F,"to":T}`. `from` 0 enters a waiting piece
 /// (race family); `to` is `"off"` when the piece is borne off.
+///
+/// Other fields are ignored when a move is read, as they are in a request
+/// or an answer object: a bot may answer with one of a `choose` request's
+/// listed moves as it was given (`{"from":0,"to":2,"extra_roll":false,
+/// "position":{…}}`), and only `from` and `to` name the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct MoveJson {
     /// The square the piece leaves, in the mover's own numbering (0: off
     /// the board, waiting to enter).

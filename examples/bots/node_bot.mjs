@@ -18,7 +18,9 @@ function answer(request) {
     case 'choose': {
       if (request.moves.length === 0) return { move: null };
       const { move } = bot.choose(request.position, request.roll, level);
-      return { move: { from: move.from, to: move.to } };
+      // The request's listed move that the package chose, sent back as it
+      // was given: the harness reads its `from` and `to` and ignores the rest.
+      return { move: request.moves.find((m) => m.from === move.from && m.to === move.to) ?? move };
     }
     default:
       return { error: { kind: 'unknown_command', message: `this bot only plays, not ${request.cmd}` } };

@@ -37,8 +37,8 @@ def choose(request):
         return {"move": None}
     rules = request["position"]["rules"]
     mover = request["position"]["turn"]
-    best = max(moves, key=lambda m: value_for_mover(rules, mover, m))
-    return {"move": {"from": best["from"], "to": best["to"]}}
+    # The listed move as it was given: only its "from" and "to" are read.
+    return {"move": max(moves, key=lambda m: value_for_mover(rules, mover, m))}
 
 
 def answer(request):

@@ -25,8 +25,16 @@ fn choose(registry: &Registry, request: &Value) -> Result<Value, String> {
         let mut agent = AgentSpec::parse("expectiminimax:depth=1", g.name())
             .and_then(|spec| spec.build(g))
             .map_err(|e| e.to_string())?;
-        let chosen = agent.choose(g, &position, roll, &moves);
-        Ok(json!({"move": g.move_to_json(chosen)}))
+        let chosen = serde_json::to_value(g.move_to_json(agent.choose(g, &position, roll, &moves)))
+            .map_err(|e| e.to_string())?;
+        // The request's listed move with the chosen `from` and `to`, sent back
+        // as it was given: the harness reads those two fields and ignores the rest.
+        let listed = request["moves"].as_array().and_then(|listed| {
+            listed
+                .iter()
+                .find(|m| m["from"] == chosen["from"] && m["to"] == chosen["to"])
+        });
+        Ok(json!({"move": listed.unwrap_or(&chosen)}))
     })
 }
 

@@ -22,7 +22,7 @@
 //! memory), `sweeps` (evaluating a policy in place), `pair` (one layer pair
 //! by modified policy iteration), `record` (the records' word layout),
 //! `margins` (when recorded candidates and choices may stand in for every
-//! move), `extrapolation`, `memory` (huge pages, zero pages, peak memory)
+//! move), `partial` (which late layers a partial solve takes), `extrapolation`, `memory` (huge pages, zero pages, peak memory)
 //! and `checkpoint` (per-pair files). See docs/solver.md.
 // No function outside tests longer than 100 lines (clippy.toml).
 #![warn(clippy::too_many_lines)]
@@ -33,6 +33,7 @@ mod margins;
 mod memory;
 mod options;
 mod pair;
+pub mod partial;
 mod plan;
 mod policy;
 mod record;
@@ -44,4 +45,6 @@ mod tests;
 mod values;
 
 pub use memory::peak_resident_bytes;
-pub use solve::{LayerReport, Solution, SolveError, SolveOptions, solve, solve_with_checkpoints};
+pub use solve::{
+    LayerReport, Solution, SolveError, SolveOptions, solve, solve_layers, solve_with_checkpoints,
+};

@@ -8,10 +8,13 @@ use crate::pair::solve_pair;
 use crate::plan::{Layout, PolicyMemory, SAMPLE_STEP, held_values, packed_words_estimate};
 use crate::policy::Rolls;
 use crate::values::Values;
-use sawah_engine::race::{LayerPair, Position, PositionIndex, RuleSet};
+use sawah_engine::race::{LayerPair, LayerSet, Position, PositionIndex, RuleSet};
 
-/// A solved rule set: every position's value for the side to move.
+/// A solved rule set, or the layers of it that were solved: every
+/// position's value for the side to move.
 pub struct Solution {
+    /// The layers solved (every layer, unless a partial solve).
+    pub layers_solved: LayerSet,
     /// The index the values are laid out by.
     pub index: PositionIndex,
     /// `values[index(position)]`.
@@ -23,7 +26,20 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// The win probability for the side to move.
+    /// The win probability for the side to move, where the solved layers
+    /// hold the position.
+    pub fn get(&self, position: &Position) -> Option<f64> {
+        self.index
+            .holds(position)
+            .then(|| self.values[self.index.index(position) as usize])
+    }
+
+    /// The win probability for the side to move of a position the solved
+    /// layers hold (every position, after a whole solve).
+    ///
+    /// # Panics
+    ///
+    /// When a partial solve does not hold `position`: see [`Solution::get`].
     pub fn value(&self, position: &Position) -> f64 {
         self.values[self.index.index(position) as usize]
     }
@@ -87,9 +103,26 @@ pub fn solve_with_checkpoints(
     rules: &RuleSet,
     options: SolveOptions,
     checkpoints: Option<&std::path::Path>,
+    progress: impl FnMut(&LayerReport),
+) -> Result<Solution, SolveError> {
+    let whole = LayerSet::whole(rules.pieces());
+    solve_layers(rules, &whole, options, checkpoints, progress)
+}
+
+/// [`solve_with_checkpoints`] of the layers of `layers` alone: a partial
+/// solve, exact where it holds (the set is closed under play, so no value
+/// it holds depends on a layer outside it). The values are laid out by
+/// [`PositionIndex::of_layers`]. A pair's checkpoint records its index
+/// ranges, so a partial solve resumes from its own checkpoints only (one
+/// of a whole solve is solved again, with a word why).
+pub fn solve_layers(
+    rules: &RuleSet,
+    layers: &LayerSet,
+    options: SolveOptions,
+    checkpoints: Option<&std::path::Path>,
     mut progress: impl FnMut(&LayerReport),
 ) -> Result<Solution, SolveError> {
-    let index = PositionIndex::new(rules);
+    let index = PositionIndex::of_layers(rules, layers);
     let n = index.len();
     // Successors are recorded as u32 indices with two flag bits.
     if n >= crate::record::MAX_POSITIONS {
@@ -99,7 +132,7 @@ pub fn solve_with_checkpoints(
         });
     }
     let p = rules.pieces();
-    let pairs = LayerPair::all(p);
+    let pairs = layers.pairs().to_vec();
     // With checkpoints, the values no pair still to come reads are given
     // back to the kernel (and read back from the checkpoints at the end).
     let release = checkpoints.is_some();
@@ -158,6 +191,7 @@ pub fn solve_with_checkpoints(
     }
     let residual = reports.iter().map(|r| r.residual).fold(0.0, f64::max);
     Ok(Solution {
+        layers_solved: layers.clone(),
         index,
         values: values
             .0
@@ -183,13 +217,7 @@ fn plan_layouts(
     let rolls = Rolls::new(rules);
     let moving_rolls = rolls.moving.len();
     let held = |pair| held_values(index, p, pair, release);
-    let least_needed = pairs
-        .iter()
-        .map(|&pair| {
-            8 * held(pair) + Layout::NARROWEST.bytes(index.pair_len(pair), 0, moving_rolls, p)
-        })
-        .max()
-        .unwrap_or(0);
+    let least_needed = least_needed(rules, index, pairs, release);
     if least_needed > memory {
         let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
         return Err(SolveError::Memory {
@@ -207,6 +235,27 @@ fn plan_layouts(
                 .unwrap_or(Layout::NARROWEST)
         })
         .collect())
+}
+
+/// The least memory a solve of `pairs` on `index` needs, in bytes: the
+/// values held and one recorded candidate per roll for the pair that
+/// needs the most.
+pub(crate) fn least_needed(
+    rules: &RuleSet,
+    index: &PositionIndex,
+    pairs: &[LayerPair],
+    release: bool,
+) -> u64 {
+    let p = rules.pieces();
+    let moving_rolls = Rolls::new(rules).moving.len();
+    pairs
+        .iter()
+        .map(|&pair| {
+            8 * held_values(index, p, pair, release)
+                + Layout::NARROWEST.bytes(index.pair_len(pair), 0, moving_rolls, p)
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Finished positions: the mover has borne off everything (1) or the

@@ -3,8 +3,9 @@
 //! the file; never a panic.
 
 use proptest::prelude::*;
-use sawah_agents::table::{Table, TableInfo, ValueType, write_table};
-use sawah_engine::race::{self, PositionIndex};
+use sawah_agents::table::{Table, TableInfo, ValueType, write_partial_table_from, write_table};
+use sawah_engine::Player;
+use sawah_engine::race::{self, LayerPair, LayerSet, PositionIndex};
 use std::path::PathBuf;
 
 fn folder() -> PathBuf {
@@ -65,6 +66,109 @@ fn both_value_types_open_and_hold_what_was_written() {
             let written = i as f64 / states;
             assert!((value - written).abs() <= value_type.rounding_error() + 1e-15);
         }
+    }
+}
+
+/// A partial table of ur-2 (the layers with at least 2 pieces borne off)
+/// with each position's value from its index in the whole table: written,
+/// opened by `open_partial`, read by `get` where it holds a position and
+/// `None` elsewhere; `open` refuses it, naming what it is.
+#[test]
+fn a_partial_table_holds_its_layers_and_is_refused_where_a_whole_one_is_needed() {
+    let rules = race::preset("ur-2").unwrap();
+    let whole = PositionIndex::new(&rules);
+    let layers = LayerSet::from_diagonal(2, 2);
+    let part = PositionIndex::of_layers(&rules, &layers);
+    let value_of = |i: u64| i as f64 / whole.len() as f64;
+    let values: Vec<f64> = (0..part.len())
+        .map(|j| value_of(whole.index(&part.position(j).unwrap())))
+        .collect();
+    let info = TableInfo {
+        states: part.len(),
+        residual: 0.0,
+        tolerance: 1e-10,
+        value_type: ValueType::F32,
+    };
+    let path = folder().join("partial-ur-2.sawah");
+    write_partial_table_from(&path, &rules, &layers, values, &info).unwrap();
+    let table = Table::open_partial(&path, &rules).unwrap();
+    assert!(!table.is_whole());
+    assert_eq!(table.layers(), &layers);
+    let mut held = 0;
+    for i in 0..whole.len() {
+        let position = whole.position(i).unwrap();
+        let [light, dark] =
+            [Player::Light, Player::Dark].map(|player| position.side(player).scored());
+        match table.get(&position) {
+            Some(value) => {
+                held += 1;
+                assert!(layers.contains(light, dark));
+                assert!((value - value_of(i)).abs() < 1e-7);
+            }
+            None => assert!(!layers.contains(light, dark)),
+        }
+    }
+    assert_eq!(held, part.len());
+    let refused = Table::open(&path, &rules).unwrap_err().to_string();
+    assert!(
+        refused.contains("a partial table (the layers with at least 2 pieces borne off"),
+        "{refused}"
+    );
+    // A whole table opens either way, and holds every position.
+    let whole_path = folder().join("whole-ur-2.sawah");
+    let all = TableInfo {
+        states: whole.len(),
+        ..info
+    };
+    write_table(&whole_path, &rules, &vec![0.5; whole.len() as usize], &all).unwrap();
+    let table = Table::open_partial(&whole_path, &rules).unwrap();
+    assert!(table.is_whole() && table.get(&rules.start()) == Some(0.5));
+}
+
+/// A header's `layers` that is not a closed set of the rule set's pairs
+/// is refused with what is wrong, never a panic.
+#[test]
+fn a_partial_tables_layers_are_checked() {
+    let rules = race::preset("ur-2").unwrap();
+    let info = TableInfo {
+        states: 0,
+        residual: 0.0,
+        tolerance: 1e-10,
+        value_type: ValueType::F32,
+    };
+    let layers = LayerSet::from_pairs(2, [LayerPair::new(1, 1)]).unwrap();
+    let count = PositionIndex::of_layers(&rules, &layers).len();
+    let path = folder().join("partial-(1,1).sawah");
+    write_partial_table_from(
+        &path,
+        &rules,
+        &layers,
+        vec![0.5; count as usize],
+        &TableInfo {
+            states: count,
+            ..info
+        },
+    )
+    .unwrap();
+    let good = std::fs::read(&path).unwrap();
+    for (from, to) in [
+        ("[[1,1]]", "[[0,1]]"),
+        ("[[1,1]]", "[[1,2]]"),
+        ("[[1,1]]", "[[1]]"),
+        ("[[1,1]]", "\"all\""),
+    ] {
+        // Padded with spaces to the same length, so the header's length holds.
+        let to = format!("{to:<width$}", width = from.len());
+        let at = good
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .unwrap();
+        let mut bytes = good.clone();
+        bytes[at..at + from.len()].copy_from_slice(to.as_bytes());
+        let bad = folder().join("partial-bad.sawah");
+        std::fs::write(&bad, &bytes).unwrap();
+        let error = Table::open_partial(&bad, &rules).unwrap_err().to_string();
+        assert!(error.contains("\"layers\""), "{to}: {error}");
     }
 }
 

@@ -12,7 +12,10 @@
 //! opponent's shared cells among those the mover leaves free. Ranking costs a
 //! few table look-ups per piece: no hash maps, no search.
 
+mod layers;
 pub(super) mod successors;
+
+pub use layers::{LayerSet, LayerSetError};
 
 use super::position::{Position, Side};
 use super::rules::RuleSet;
@@ -278,6 +281,17 @@ fn expand(packed: u32, mask: u32) -> u32 {
 impl PositionIndex {
     /// The index of a rule set's positions.
     pub fn new(rules: &RuleSet) -> PositionIndex {
+        PositionIndex::of_layers(rules, &LayerSet::whole(rules.pieces()))
+    }
+
+    /// The index of the positions in the layers of `layers` alone (a
+    /// partial solve's), numbered densely in the same order as the whole
+    /// index: a layer outside the set holds no positions, so its
+    /// [`PositionIndex::layer_range`] is empty and it has no blocks, and
+    /// [`PositionIndex::index`] of one of its positions is `u64::MAX`
+    /// (check [`PositionIndex::holds`] first). The set is closed under
+    /// play, so the successors of every position held are held too.
+    pub fn of_layers(rules: &RuleSet, held: &LayerSet) -> PositionIndex {
         let len = rules.route_len();
         let all: u32 = ((1u64 << (len + 1)) - 2) as u32;
         let shared = (1..=len)
@@ -297,7 +311,7 @@ impl PositionIndex {
         for s_m in 0..=p {
             let mut row = Vec::new();
             for s_o in 0..=p {
-                if s_m == p && s_o == p {
+                if !held.contains(s_m as u8, s_o as u8) {
                     row.push(None);
                     continue;
                 }
@@ -344,9 +358,18 @@ impl PositionIndex {
         index
     }
 
-    /// The number of indexed positions (= [`super::valid_position_count`]).
+    /// The number of indexed positions (= [`super::valid_position_count`]
+    /// for the whole index).
     pub fn len(&self) -> u64 {
         self.total
+    }
+
+    /// Whether `position` is in one of the indexed layers (always, for the
+    /// whole index).
+    #[inline]
+    pub fn holds(&self, position: &Position) -> bool {
+        let [light, dark] = &position.sides;
+        self.layers[usize::from(light.scored)][usize::from(dark.scored)].is_some()
     }
 
     /// Whether there are no positions (never, for a valid rule set).
@@ -526,86 +549,6 @@ impl PositionIndex {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn layer_pairs_cover_every_unfinished_layer_once() {
-        for name in ["ur-1", "ur-2", "ur-3", "masters-2"] {
-            let rules = crate::race::preset(name).unwrap();
-            let index = PositionIndex::new(&rules);
-            let p = rules.pieces();
-            let pairs = LayerPair::all(p);
-            assert_eq!(
-                pairs.len(),
-                usize::from(p) * usize::from(p + 1) / 2,
-                "{name}"
-            );
-            let in_pairs: u64 = pairs.iter().map(|&pair| index.pair_len(pair)).sum();
-            let unfinished: u64 = (0..p)
-                .flat_map(|a| (0..p).map(move |b| (a, b)))
-                .map(|(a, b)| {
-                    let range = index.layer_range(a, b);
-                    range.end - range.start
-                })
-                .sum();
-            assert_eq!(in_pairs, unfinished, "{name}");
-            for pair in pairs {
-                let blocks: u64 = index.pair_blocks(pair).iter().map(|b| b.len).sum();
-                assert_eq!(blocks, index.pair_len(pair), "{name} {pair}");
-                assert_eq!(
-                    index.pair_ranges(pair).len(),
-                    if pair.is_own_mirror() { 1 } else { 2 }
-                );
-            }
-        }
-    }
-
-    /// The table look-ups against the bit loops: every position of the
-    /// tiny presets, and positions spread over every block of every layer
-    /// of the named rule sets (so every combination of counts).
-    #[test]
-    fn table_ranking_agrees_with_bit_loops() {
-        let check = |index: &PositionIndex, i: u64| {
-            let position = index.position(i).unwrap();
-            let [mover, opponent] = &position.sides;
-            assert_eq!(index.index_of_sides(mover, opponent), i);
-            assert_eq!(index.index_with(mover, opponent, None), i);
-        };
-        for name in crate::race::presets::TINY {
-            let index = PositionIndex::new(&crate::race::preset(name).unwrap());
-            assert!(index.fast.is_some(), "{name}");
-            (0..index.len()).for_each(|i| check(&index, i));
-        }
-        for name in crate::race::presets::NAMED
-            .into_iter()
-            .chain(crate::race::presets::ROYALUR)
-        {
-            let index = PositionIndex::new(&crate::race::preset(name).unwrap());
-            assert!(index.fast.is_some(), "{name}");
-            let p = index.pieces as u8;
-            for (s_m, s_o) in (0..=p).flat_map(|a| (0..=p).map(move |b| (a, b))) {
-                for block in index.blocks(s_m, s_o) {
-                    for k in 0..7 {
-                        check(&index, block.start + block.len * k / 7);
-                    }
-                    check(&index, block.start + block.len - 1);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn compress_and_expand_are_inverse() {
-        let mask = 0b1011_0110;
-        for value in 0..256u32 {
-            let packed = compress(value, mask);
-            assert_eq!(expand(packed, mask), value & mask);
-        }
-    }
-}
-
 /// A block of the index: the positions of one layer with given counts of
 /// pieces on private squares and shared cells, stored contiguously.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -752,7 +695,7 @@ impl PositionIndex {
 }
 
 #[cfg(test)]
-mod block_tests {
+mod tests {
     use super::*;
 
     #[test]
@@ -785,6 +728,122 @@ mod block_tests {
                     assert_eq!(expected, block.start);
                 }
             }
+        }
+    }
+
+    /// A partial index numbers the held layers' positions densely, in the
+    /// whole index's order, and every move from a held position (and a
+    /// pass) stays in the held layers.
+    #[test]
+    fn an_index_of_some_layers_holds_them_in_order_and_is_closed_under_play() {
+        for name in ["ur-2", "ur-3", "masters-3"] {
+            let rules = crate::race::preset(name).unwrap();
+            let whole = PositionIndex::new(&rules);
+            let p = rules.pieces();
+            for d in 0..=2 * p {
+                let set = LayerSet::from_diagonal(p, d);
+                let part = PositionIndex::of_layers(&rules, &set);
+                let mut next = 0;
+                for i in 0..whole.len() {
+                    let position = whole.position(i).unwrap();
+                    let [light, dark] = &position.sides;
+                    let held = set.contains(light.scored, dark.scored);
+                    assert_eq!(part.holds(&position), held, "{name} {d} {i}");
+                    if !held {
+                        assert_eq!(part.index(&position), u64::MAX);
+                        continue;
+                    }
+                    assert_eq!(part.index(&position), next, "{name} {d}");
+                    assert_eq!(part.position(next), Some(position));
+                    next += 1;
+                    if i % 7 != 0 || rules.winner(&position).is_some() {
+                        continue;
+                    }
+                    assert!(part.holds(&rules.pass(&position)));
+                    for roll in 0..=4 {
+                        for &mv in rules.legal_moves(&position, roll).iter() {
+                            let after = rules.apply(&position, mv).position;
+                            assert!(part.holds(&after), "{name} {d}: {position:?} {mv:?}");
+                        }
+                    }
+                }
+                assert_eq!(next, part.len(), "{name} {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn layer_pairs_cover_every_unfinished_layer_once() {
+        for name in ["ur-1", "ur-2", "ur-3", "masters-2"] {
+            let rules = crate::race::preset(name).unwrap();
+            let index = PositionIndex::new(&rules);
+            let p = rules.pieces();
+            let pairs = LayerPair::all(p);
+            assert_eq!(
+                pairs.len(),
+                usize::from(p) * usize::from(p + 1) / 2,
+                "{name}"
+            );
+            let in_pairs: u64 = pairs.iter().map(|&pair| index.pair_len(pair)).sum();
+            let unfinished: u64 = (0..p)
+                .flat_map(|a| (0..p).map(move |b| (a, b)))
+                .map(|(a, b)| {
+                    let range = index.layer_range(a, b);
+                    range.end - range.start
+                })
+                .sum();
+            assert_eq!(in_pairs, unfinished, "{name}");
+            for pair in pairs {
+                let blocks: u64 = index.pair_blocks(pair).iter().map(|b| b.len).sum();
+                assert_eq!(blocks, index.pair_len(pair), "{name} {pair}");
+                assert_eq!(
+                    index.pair_ranges(pair).len(),
+                    if pair.is_own_mirror() { 1 } else { 2 }
+                );
+            }
+        }
+    }
+
+    /// The table look-ups against the bit loops: every position of the
+    /// tiny presets, and positions spread over every block of every layer
+    /// of the named rule sets (so every combination of counts).
+    #[test]
+    fn table_ranking_agrees_with_bit_loops() {
+        let check = |index: &PositionIndex, i: u64| {
+            let position = index.position(i).unwrap();
+            let [mover, opponent] = &position.sides;
+            assert_eq!(index.index_of_sides(mover, opponent), i);
+            assert_eq!(index.index_with(mover, opponent, None), i);
+        };
+        for name in crate::race::presets::TINY {
+            let index = PositionIndex::new(&crate::race::preset(name).unwrap());
+            assert!(index.fast.is_some(), "{name}");
+            (0..index.len()).for_each(|i| check(&index, i));
+        }
+        for name in crate::race::presets::NAMED
+            .into_iter()
+            .chain(crate::race::presets::ROYALUR)
+        {
+            let index = PositionIndex::new(&crate::race::preset(name).unwrap());
+            assert!(index.fast.is_some(), "{name}");
+            let p = index.pieces as u8;
+            for (s_m, s_o) in (0..=p).flat_map(|a| (0..=p).map(move |b| (a, b))) {
+                for block in index.blocks(s_m, s_o) {
+                    for k in 0..7 {
+                        check(&index, block.start + block.len * k / 7);
+                    }
+                    check(&index, block.start + block.len - 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn compress_and_expand_are_inverse() {
+        let mask = 0b1011_0110;
+        for value in 0..256u32 {
+            let packed = compress(value, mask);
+            assert_eq!(expand(packed, mask), value & mask);
         }
     }
 }

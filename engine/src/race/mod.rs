@@ -9,7 +9,7 @@ mod rules;
 
 pub use count::valid_position_count;
 pub use index::successors::Successors;
-pub use index::{Block, LayerPair, PositionIndex};
+pub use index::{Block, LayerPair, LayerSet, LayerSetError, PositionIndex};
 pub use moves::{Move, Outcome};
 pub use position::{Position, PositionError, Setup, Side, SideSetup};
 pub use presets::{

@@ -440,3 +440,70 @@ fn a_damaged_checkpoint_is_solved_again_and_reported() {
     let start = rules.start();
     assert!((first.value(&start) - again.value(&start)).abs() < 1e-12);
 }
+
+/// A partial solve of the late layers gives, on every position it holds,
+/// the values of the whole solve (to the tolerance), and holds no other
+/// position; with checkpoints too, and on every diagonal of ur-3 and
+/// masters-3, plus a set with part of a diagonal.
+#[test]
+fn a_partial_solve_of_the_late_layers_agrees_with_the_whole_solve_where_it_holds() {
+    use sawah_engine::race::{LayerSet, PositionIndex};
+    let options = SolveOptions {
+        tolerance: 1e-13,
+        ..SolveOptions::default()
+    };
+    for name in ["ur-3", "masters-3"] {
+        let rules = race::preset(name).unwrap();
+        let whole = solve(&rules, options, |_| {}).unwrap();
+        let index = PositionIndex::new(&rules);
+        let mut sets: Vec<LayerSet> = (1..=4).map(|d| LayerSet::from_diagonal(3, d)).collect();
+        // Diagonals 3 and up, and (0, 2) of the diagonal below.
+        let mut pairs = LayerSet::from_diagonal(3, 3).pairs().to_vec();
+        pairs.push(LayerPair::new(0, 2));
+        sets.push(LayerSet::from_pairs(3, pairs).unwrap());
+        for (k, set) in sets.iter().enumerate() {
+            let dir =
+                std::env::temp_dir().join(format!("sawah-partial-{}-{k}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            let checkpoints = (k % 2 == 1).then_some(dir.as_path());
+            let part =
+                sawah_solver::solve_layers(&rules, set, options, checkpoints, |_| {}).unwrap();
+            let _ = std::fs::remove_dir_all(&dir);
+            assert_eq!(part.layers.len(), set.pairs().len());
+            let mut held = 0u64;
+            let mut worst = 0.0f64;
+            for i in 0..index.len() {
+                let position = index.position(i).unwrap();
+                let (light, dark) = (position.side(Player::Light), position.side(Player::Dark));
+                match part.get(&position) {
+                    Some(value) => {
+                        held += 1;
+                        worst = worst.max((value - whole.value(&position)).abs());
+                    }
+                    None => assert!(!set.contains(light.scored(), dark.scored())),
+                }
+            }
+            assert_eq!(held, part.values.len() as u64, "{name} {set}");
+            assert!(worst <= 1e-11, "{name} {set}: differs by {worst:e}");
+            assert!(part.get(&rules.start()).is_none());
+        }
+    }
+}
+
+/// Past the solver's index, the late layers of a large rule set are
+/// planned within a budget and hold fewer positions than it indexes.
+#[test]
+fn the_late_layers_of_a_rule_set_too_large_to_solve_whole_fit_a_budget() {
+    let mut spec = race::preset_spec("sawah").unwrap();
+    spec.name = "long".into();
+    spec.pieces = 9;
+    let rules = RuleSet::new(spec).unwrap();
+    let whole = sawah_engine::race::PositionIndex::new(&rules).len();
+    assert!(whole > 1 << 30, "{whole}");
+    let layers = sawah_solver::partial::largest_layers_within(&rules, 1 << 30, true).unwrap();
+    let held = sawah_engine::race::PositionIndex::of_layers(&rules, &layers).len();
+    assert!(held > 0 && held < whole / 10, "{held} of {whole}");
+    let needed = sawah_solver::partial::memory_needed(&rules, &layers, true).unwrap();
+    assert!(needed <= 1 << 30);
+    assert!(!layers.is_whole() && layers.to_string().starts_with("the layers with at least"));
+}

@@ -38,8 +38,10 @@ pub fn run(build: &mut Build) -> Result<()> {
     let solved: Solved = build.stage("solve", &inputs, |build, dir| {
         let options = crate::commands::solve::run::solve_options(1e-10, build.args.memory, true)?;
         let out = dir.file(TABLE_FILE);
+        let whole = sawah_engine::race::LayerSet::whole(rules.pieces());
         match crate::commands::solve::run::solve_table(
             &rules,
+            &whole,
             options,
             Some(&out),
             sawah_agents::table::ValueType::F32,
@@ -50,7 +52,7 @@ pub fn run(build: &mut Build) -> Result<()> {
                     solved: true,
                     reason: None,
                     states: done.solution.values.len() as u64,
-                    start_value: Some(done.start_value),
+                    start_value: done.start_value,
                     peak_gib: done
                         .peak_bytes
                         .map(|b| (b as f64 / (1u64 << 30) as f64 * 100.0).round() / 100.0),

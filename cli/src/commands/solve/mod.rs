@@ -42,6 +42,13 @@ pub struct SolveArgs {
     /// 8 GiB.
     #[arg(long, value_name = "GIB", default_value_t = 7.75)]
     pub memory: f64,
+    /// Race family: when the whole table does not fit --memory (or has
+    /// more positions than the solver indexes, 2^30 - 1), solve the late
+    /// layers that do: every layer pair from the most pieces borne off
+    /// down while it fits. Exact where it holds; the table says which
+    /// layers (a partial table, for training and puzzles, not perfect play).
+    #[arg(long, conflicts_with = "pieces")]
+    pub partial: bool,
     /// Do not extrapolate the values along the sweeps' changes when
     /// they shrink by a steady ratio (for measuring what it gains).
     #[arg(long)]

@@ -17,8 +17,22 @@ pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
         );
     };
     let options = solve_options(args.tolerance, args.memory, !args.no_extrapolation)?;
+    let layers = if args.partial {
+        let layers = partial_layers(&rules, options.memory, args.out.is_some())?;
+        println!(
+            "{}: solving {layers} ({} of {} positions) within --memory {} GiB",
+            rules.name(),
+            sawah_engine::race::PositionIndex::of_layers(&rules, &layers).len(),
+            sawah_engine::race::PositionIndex::new(&rules).len(),
+            args.memory
+        );
+        layers
+    } else {
+        sawah_engine::race::LayerSet::whole(rules.pieces())
+    };
     let solved = solve_table(
         &rules,
+        &layers,
         options,
         args.out.as_deref(),
         args.values,
@@ -26,8 +40,15 @@ pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
     )?;
     print_layers(&solved.solution);
     let sweeps: u32 = solved.solution.layers.iter().map(|l| l.sweeps).sum();
+    let start = match solved.start_value {
+        Some(value) => format!(
+            "first player's win probability at the start: {value:.10} ({:.10}%)",
+            100.0 * value
+        ),
+        None => format!("a partial table: {layers}"),
+    };
     println!(
-        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{}; first player's win probability at the start: {:.10} ({:.10}%)",
+        "{}: {} states, {} layer pairs, {} sweeps, residual {:.2e}, {:.1} s{}; {start}",
         rules.name(),
         solved.solution.values.len(),
         solved.solution.layers.len(),
@@ -38,8 +59,6 @@ pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
             .peak_bytes
             .map(|bytes| format!(", peak memory {:.2} GiB", bytes as f64 / GIB))
             .unwrap_or_default(),
-        solved.start_value,
-        100.0 * solved.start_value
     );
     if let Some(path) = &args.out {
         println!("wrote {}", path.display());
@@ -47,12 +66,35 @@ pub fn solve(registry: &mut Registry, args: &super::SolveArgs) -> Result<()> {
     Ok(())
 }
 
+/// The late layers of `rules` whose solve fits `memory` bytes (every
+/// layer when the whole table fits), or why none do.
+pub fn partial_layers(
+    rules: &sawah_engine::race::RuleSet,
+    memory: u64,
+    checkpoints: bool,
+) -> Result<sawah_engine::race::LayerSet> {
+    sawah_solver::partial::largest_layers_within(rules, memory, checkpoints).with_context(|| {
+        let last = sawah_engine::race::LayerSet::from_diagonal(
+            rules.pieces(),
+            2 * (rules.pieces() - 1),
+        );
+        let needed = sawah_solver::partial::memory_needed(rules, &last, checkpoints)
+            .map(|bytes| format!("{:.3} GiB", bytes as f64 / GIB))
+            .unwrap_or_else(|| "more positions than the solver indexes".into());
+        format!(
+            "not even the last layer pair of {} (one piece of each side left) fits --memory {:.3} GiB: it needs {needed}",
+            rules.name(),
+            memory as f64 / GIB
+        )
+    })
+}
+
 /// A solve's outcome.
 pub struct Solved {
     /// The solution.
     pub solution: sawah_solver::Solution,
-    /// The first player's win probability at the start.
-    pub start_value: f64,
+    /// The first player's win probability at the start (a whole solve's).
+    pub start_value: Option<f64>,
     /// Seconds it took.
     pub seconds: f64,
     /// The process's peak resident memory during the solve, where known.
@@ -64,6 +106,7 @@ pub struct Solved {
 /// resumes where it stopped).
 pub fn solve_table(
     rules: &sawah_engine::race::RuleSet,
+    layers: &sawah_engine::race::LayerSet,
     options: sawah_solver::SolveOptions,
     out: Option<&std::path::Path>,
     values: sawah_agents::table::ValueType,
@@ -76,12 +119,12 @@ pub fn solve_table(
         PathBuf::from(folder)
     });
     let start = std::time::Instant::now();
-    let solution = solve_with_progress(rules, options, checkpoints.as_deref(), verbose)?;
+    let solution = solve_with_progress(rules, layers, options, checkpoints.as_deref(), verbose)?;
     let seconds = start.elapsed().as_secs_f64();
     // The process's peak so far, the solve's (the table written below is
     // streamed from the values already held).
     let peak_bytes = sawah_solver::peak_resident_bytes();
-    let start_value = solution.value(&rules.start());
+    let start_value = solution.get(&rules.start());
     if let Some(path) = out {
         let info = sawah_agents::table::TableInfo {
             states: solution.values.len() as u64,
@@ -89,7 +132,13 @@ pub fn solve_table(
             tolerance,
             value_type: values,
         };
-        sawah_agents::table::write_table(path, rules, &solution.values, &info)?;
+        sawah_agents::table::write_partial_table_from(
+            path,
+            rules,
+            layers,
+            solution.values.iter().copied(),
+            &info,
+        )?;
         if let Some(folder) = &checkpoints {
             std::fs::remove_dir_all(folder).with_context(|| {
                 format!("wrote the table, but cannot remove {}", folder.display())
@@ -109,24 +158,25 @@ pub fn solve_table(
 /// a line per sweep too. The bar is hidden when stderr is not a terminal.
 fn solve_with_progress(
     rules: &sawah_engine::race::RuleSet,
+    layers: &sawah_engine::race::LayerSet,
     options: sawah_solver::SolveOptions,
     checkpoints: Option<&std::path::Path>,
     verbose: bool,
 ) -> Result<sawah_solver::Solution> {
     // A bar over the layer pairs (by positions), its message the current
     // pair, sweep and largest change; hidden when stderr is not a terminal.
-    let index = sawah_engine::race::PositionIndex::new(rules);
-    let pieces = rules.pieces();
-    let unfinished: u64 = (0..pieces)
-        .flat_map(|a| (0..pieces).map(move |b| (a, b)))
-        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+    let index = sawah_engine::race::PositionIndex::of_layers(rules, layers);
+    let unfinished: u64 = layers
+        .pairs()
+        .iter()
+        .map(|&pair| index.pair_len(pair))
         .sum();
     let bar = crate::progress::bar(
         unfinished,
         "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta_mean})  {msg}",
     );
     let mut current = sawah_engine::race::LayerPair::new(u8::MAX, u8::MAX);
-    let solution = sawah_solver::solve_with_checkpoints(rules, options, checkpoints, |report| {
+    let solution = sawah_solver::solve_layers(rules, layers, options, checkpoints, |report| {
         if let Some(reason) = &report.ignored_checkpoint {
             bar.suspend(|| {
                 eprintln!(

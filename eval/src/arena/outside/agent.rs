@@ -276,3 +276,54 @@ impl<G> Drop for OutsideAgent<G> {
         self.bot.game_ended(self.failure.as_ref());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sawah_engine::race;
+
+    /// The ur-2 start with a roll of 2, its legal moves, and the `choose`
+    /// request an outside bot would get for it.
+    fn start() -> (race::RuleSet, Vec<race::Move>, Value) {
+        let rules = race::preset("ur-2").expect("ur-2 is a preset");
+        let position = rules.start();
+        let moves = rules.legal_moves(&position, 2);
+        assert!(!moves.is_empty());
+        let request = choose_request(&rules, 7, None, &position, 2, &moves, "g1", 1, 1000, 3);
+        (rules, moves.to_vec(), request)
+    }
+
+    #[test]
+    fn a_listed_move_sent_back_whole_is_read_by_its_from_and_to() {
+        let (rules, moves, request) = start();
+        let listed = request["moves"][0].clone();
+        assert!(listed.get("position").is_some() && listed.get("extra_roll").is_some());
+        let answer = json!({"id": 7, "move": listed}).to_string();
+        assert_eq!(chosen_index(&rules, answer.as_bytes(), 7, &moves), Ok(0));
+        // The short form names the same move.
+        let short = json!({"id": 7, "move": {"from": listed["from"], "to": listed["to"]}});
+        assert_eq!(
+            chosen_index(&rules, short.to_string().as_bytes(), 7, &moves),
+            Ok(0)
+        );
+    }
+
+    #[test]
+    fn a_move_without_numbers_is_malformed_and_one_not_listed_is_illegal() {
+        let (rules, moves, _) = start();
+        let wrong = br#"{"id":7,"move":{"from":"0","to":2,"extra_roll":false}}"#;
+        let failure = chosen_index(&rules, wrong, 7, &moves).expect_err("a string square");
+        assert_eq!(failure.kind, FailureKind::Malformed);
+        assert!(
+            failure.message.contains("wrong shape"),
+            "{}",
+            failure.message
+        );
+        let missing = br#"{"id":7,"move":{"from":0,"extra_roll":false}}"#;
+        let failure = chosen_index(&rules, missing, 7, &moves).expect_err("no to");
+        assert_eq!(failure.kind, FailureKind::Malformed);
+        let illegal = br#"{"id":7,"move":{"from":3,"to":9,"position":{}}}"#;
+        let failure = chosen_index(&rules, illegal, 7, &moves).expect_err("not legal");
+        assert_eq!(failure.kind, FailureKind::Illegal);
+    }
+}
