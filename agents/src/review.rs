@@ -518,47 +518,101 @@ impl Review {
         out
     }
 }
+/// Each player's exact losses over the turns of a game whose position a
+/// table of exact values covers, and every decision each player made
+/// (covered or not): what [`review_exact`] finds.
+#[derive(Clone, Debug, Default)]
+pub struct ExactReview {
+    /// Light's and dark's totals over the covered turns.
+    pub covered: [Summary; 2],
+    /// Light's and dark's decisions in the whole game (moves with more
+    /// than one legal choice), so that the covered share can be told.
+    pub decisions: [u64; 2],
+}
+
 /// Each player's exact losses over the turns of a game (moves as a results
-/// file writes them, from `start`) whose position the table covers: the
-/// review's totals ([`Summary`]) restricted to the endgame,
-/// measured against its exact values.
+/// file writes them, from `start`) whose position `move_values` covers:
+/// the review's totals ([`Summary`]) restricted to those turns, measured
+/// against the exact values, with every decision of the game counted. The
+/// covered positions are an endgame table's (Senet) or a partial table's
+/// late layers (race): every successor of a covered position is covered,
+/// so `move_values` gives each move's exact value for the mover, or the
+/// pass's when there is no move, or `None` where the position is not
+/// covered.
+pub fn review_exact<G: Game + Codec>(
+    game: &G,
+    start: G::Position,
+    tokens: &[String],
+    move_values: impl Fn(&G::Position, &[G::Move]) -> Option<Vec<f64>>,
+) -> Result<ExactReview, ReplayError> {
+    let mut review = ExactReview::default();
+    replay_from(game, start, tokens, |step| {
+        let position = step.position;
+        let side = game.turn(position).index();
+        if step.legal.len() > 1 {
+            review.decisions[side] += 1;
+        }
+        // Every roll's move values once: the best after each gives the
+        // position's value before the roll (for the luck), and the roll
+        // made gives the loss.
+        let mut expected = 0.0;
+        let mut this_roll = None;
+        for (roll, p) in game.dice().outcomes() {
+            let moves = game.legal_moves(position, roll);
+            let Some(values) = move_values(position, &moves) else {
+                return;
+            };
+            expected += p * values.iter().copied().fold(0.0, f64::max);
+            if roll == step.roll {
+                this_roll = Some(values);
+            }
+        }
+        let Some(values) = this_roll else {
+            return;
+        };
+        let best = values.iter().copied().fold(0.0, f64::max);
+        let (_, loss_pp, class) = judge(best, &values, step.legal, step.played);
+        review.covered[side].add(class, loss_pp, 100.0 * (best - expected));
+    })?;
+    for summary in &mut review.covered {
+        summary.finish();
+    }
+    Ok(review)
+}
+
+/// [`review_exact`] of a Senet game against an endgame table: each
+/// player's exact losses over the turns it covers.
 pub fn review_endgame(
     senet: &Senet,
     table: &EndgameTable,
     start: Position,
     tokens: &[String],
 ) -> Result<[Summary; 2], ReplayError> {
-    use sawah_engine::Game;
-    let mut summaries = [Summary::default(), Summary::default()];
-    replay_from(senet, start, tokens, |step| {
-        let position = step.position;
-        if table.value(position).is_none() {
-            return;
-        }
-        // Every throw's move values once: the best after each gives the
-        // position's value before the throw (for the luck), and the
-        // throw made gives the loss.
-        let mut expected = 0.0;
-        let mut this_throw = None;
-        for (throw, p) in senet.dice().outcomes() {
-            let moves = Game::legal_moves(senet, position, throw);
-            let Some(values) = move_values(senet, table, position, &moves) else {
-                return;
-            };
-            expected += p * values.iter().copied().fold(0.0, f64::max);
-            if throw == step.roll {
-                this_throw = Some(values);
-            }
-        }
-        let Some(values) = this_throw else {
-            return;
-        };
-        let best = values.iter().copied().fold(0.0, f64::max);
-        let (_, loss_pp, class) = judge(best, &values, step.legal, step.played);
-        summaries[position.turn().index()].add(class, loss_pp, 100.0 * (best - expected));
-    })?;
-    for summary in &mut summaries {
-        summary.finish();
+    review_exact(senet, start, tokens, |position, moves| {
+        move_values(senet, table, position, moves)
+    })
+    .map(|review| review.covered)
+}
+
+/// The mover's exact win probability after each of `moves` (after the
+/// pass when there are none, as the only value) in a race position a
+/// partial (or whole) table holds; `None` where it does not hold it
+/// (every successor of a position it holds is held).
+pub fn race_move_values(
+    rules: &sawah_engine::race::RuleSet,
+    table: &crate::table::Table,
+    position: &sawah_engine::race::Position,
+    moves: &[sawah_engine::race::Move],
+) -> Option<Vec<f64>> {
+    table.get(position)?;
+    if moves.is_empty() {
+        let passed = Game::pass(rules, position);
+        return Some(vec![1.0 - table.get(&passed)?]);
     }
-    Ok(summaries)
+    Some(
+        moves
+            .iter()
+            .map(|&mv| crate::perfect::move_value(rules, table, position, mv))
+            .collect(),
+    )
 }

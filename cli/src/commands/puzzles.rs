@@ -303,12 +303,21 @@ fn mine_with_table(
     let shown = || path.display().to_string();
     Ok(match game {
         AnyGame::Race(race) => {
-            let table = Arc::new(Table::open(path, race).with_context(shown)?);
-            let reference = format!(
-                "perfect play by the solved table {} ({} positions)",
-                file_name(path),
-                table.info().states
-            );
+            let table = Arc::new(Table::open_partial(path, race).with_context(shown)?);
+            let reference = if table.is_whole() {
+                format!(
+                    "perfect play by the solved table {} ({} positions)",
+                    file_name(path),
+                    table.info().states
+                )
+            } else {
+                format!(
+                    "perfect play by the partial table {} ({}, {} positions)",
+                    file_name(path),
+                    table.layers(),
+                    table.info().states
+                )
+            };
             (
                 puzzles::mine(&**race, &table, assets, config, progress)?,
                 reference,
@@ -373,9 +382,9 @@ fn check(registry: &mut Registry, args: CheckArgs) -> Result<()> {
     let (game, set) = read_set(registry, &args.file)?;
     let shown = args.table.display().to_string();
     let exact = match &game {
-        AnyGame::Race(race) => {
-            Exact::Race(Box::new(Table::open(&args.table, race).context(shown)?))
-        }
+        AnyGame::Race(race) => Exact::Race(Box::new(
+            Table::open_partial(&args.table, race).context(shown)?,
+        )),
         AnyGame::Senet(_) => {
             Exact::Senet(Box::new(EndgameTable::open(&args.table).context(shown)?))
         }
@@ -384,7 +393,7 @@ fn check(registry: &mut Registry, args: CheckArgs) -> Result<()> {
     for puzzle in &set.puzzles {
         let difference = match (&game, &exact) {
             (AnyGame::Race(g), Exact::Race(t)) => {
-                recheck(&**g, puzzle, set.header.margin_pp, |p| Some(t.value(p)))
+                recheck(&**g, puzzle, set.header.margin_pp, |p| t.get(p))
             }
             (AnyGame::Senet(g), Exact::Senet(t)) => {
                 recheck(&**g, puzzle, set.header.margin_pp, |p| t.value(p))

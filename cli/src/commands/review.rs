@@ -59,9 +59,12 @@ pub struct ReviewArgs {
     /// Whose chances the svg shows: light or dark.
     #[arg(long, default_value = "light")]
     pub view: String,
-    /// Senet: only the turns a Senet endgame table covers (at most K
-    /// pieces per side on the board; from `sawah solve --rules senet
-    /// --pieces K`), measured against its exact values (md or json).
+    /// Only the turns a table of exact values covers, measured against
+    /// them (md or json): a Senet endgame table (at most K pieces per side
+    /// on the board; `sawah solve --rules senet --pieces K`), or a race
+    /// rule set's partial table (`sawah solve --partial`: its late layers)
+    /// or whole one. Each agent's covered decisions, their share of its
+    /// decisions, and its loss per covered decision.
     #[arg(long, value_name = "PATH", conflicts_with = "reference")]
     pub endgame: Option<PathBuf>,
 }
@@ -85,7 +88,7 @@ pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
         .with_context(|| format!("--view {}: light or dark", args.view))?;
     let text = as_json_record(registry, &args.game, read_text(&args.game)?)?;
     if let Some(table) = &args.endgame {
-        return endgame_review(&args, table, &text);
+        return endgame_review(registry, &args, table, &text);
     }
     if args.all {
         let (totals, first) = review_all(
@@ -200,58 +203,199 @@ pub(crate) fn all_games(path: &Path, text: &str) -> Result<Vec<Value>> {
     Ok(games)
 }
 
-/// `sawah review --endgame TABLE`: each Senet turn the endgame table covers,
-/// against its exact values; per agent with --all.
-fn endgame_review(args: &ReviewArgs, table_path: &Path, text: &str) -> Result<()> {
-    use sawah_agents::endgame::EndgameTable;
-    use sawah_agents::review::review_endgame;
+/// One agent's exact review over the turns a table covers.
+#[derive(Debug, serde::Serialize, serde::Deserialize, Clone)]
+pub struct CoveredTotals {
+    /// The agent, as the results name it.
+    pub agent: String,
+    /// Games it played.
+    pub games: u64,
+    /// Its decisions in those games, covered or not.
+    pub decisions: u64,
+    /// Its decisions the table covers.
+    pub covered: u64,
+    /// Its mean loss per covered decision, in percentage points.
+    pub mean_loss_pp: f64,
+    /// Its mistakes and blunders there.
+    pub mistakes: u64,
+    /// See [`CoveredTotals::mistakes`].
+    pub blunders: u64,
+}
+
+impl CoveredTotals {
+    /// The share of its decisions the table covers.
+    pub fn share(&self) -> f64 {
+        self.covered as f64 / self.decisions.max(1) as f64
+    }
+}
+
+/// Reviews every turn of `games` (results records of one rule set) that
+/// the table at `table_path` covers, against its exact values: a Senet
+/// endgame table, or a race rule set's table (partial or whole). Each
+/// agent's totals, and the reference in words.
+pub fn covered_review(
+    registry: &Registry,
+    games: &[Value],
+    table_path: &Path,
+    name_of: &(dyn Fn(usize) -> String + Sync),
+) -> Result<(Vec<CoveredTotals>, String)> {
+    use sawah_agents::review::{ExactReview, race_move_values, review_endgame, review_exact};
     use sawah_engine::record::Record;
+    let first = games.first().context("no games")?;
+    let rules = Record::from_json(first).with_context(|| name_of(0))?.rules;
+    // By name only: a results file names rule sets, never files.
+    let game = registry.get(&rules)?;
+    enum Exact {
+        Race(sawah_agents::table::Table),
+        Senet(sawah_agents::endgame::EndgameTable),
+    }
+    let shown = || table_path.display().to_string();
+    let (exact, reference) = match &game {
+        sawah_engine::AnyGame::Race(race) => {
+            let table =
+                sawah_agents::table::Table::open_partial(table_path, race).with_context(shown)?;
+            let reference = format!(
+                "the exact values of the table {} ({})",
+                shown(),
+                table.layers()
+            );
+            (Exact::Race(table), reference)
+        }
+        sawah_engine::AnyGame::Senet(_) => {
+            let table =
+                sawah_agents::endgame::EndgameTable::open(table_path).with_context(shown)?;
+            let reference = format!(
+                "the exact values of the Senet endgame table {} (at most {} pieces per side on the board)",
+                shown(),
+                table.pieces()
+            );
+            (Exact::Senet(table), reference)
+        }
+    };
+    let reviewed: Vec<(&Value, ExactReview)> = games
+        .par_iter()
+        .enumerate()
+        .map(|(k, value)| {
+            let record = Record::from_json(value).with_context(|| name_of(k))?;
+            if record.rules != rules {
+                bail!("{}: a game of {}, not {rules}", name_of(k), record.rules);
+            }
+            let review = match (&game, &exact) {
+                (sawah_engine::AnyGame::Race(g), Exact::Race(table)) => {
+                    let start = record.start_position(&**g).with_context(|| name_of(k))?;
+                    review_exact(&**g, start, &record.moves, |p, moves| {
+                        race_move_values(g, table, p, moves)
+                    })
+                }
+                (sawah_engine::AnyGame::Senet(g), Exact::Senet(table)) => {
+                    let start = record.start_position(&**g).with_context(|| name_of(k))?;
+                    review_endgame(g, table, start, &record.moves).map(|covered| ExactReview {
+                        decisions: decisions_of(&**g, start, &record.moves),
+                        covered,
+                    })
+                }
+                _ => unreachable!("the table was opened for the game's family"),
+            }
+            .with_context(|| name_of(k))?;
+            Ok((value, review))
+        })
+        .collect::<Result<_>>()?;
+    let mut totals: BTreeMap<String, (u64, u64, Summary)> = BTreeMap::new();
+    for (record, review) in &reviewed {
+        for player in Player::BOTH {
+            let agent = record
+                .get(player.name())
+                .and_then(Value::as_str)
+                .unwrap_or(player.name())
+                .to_string();
+            let entry = totals.entry(agent).or_default();
+            entry.0 += 1;
+            entry.1 += review.decisions[player.index()];
+            entry.2.merge(&review.covered[player.index()]);
+        }
+    }
+    let mut list: Vec<CoveredTotals> = totals
+        .into_iter()
+        .map(|(agent, (games, decisions, summary))| {
+            // `merge` keeps the mean and spread up to date.
+            CoveredTotals {
+                agent,
+                games,
+                decisions,
+                covered: summary.decisions,
+                mean_loss_pp: summary.mean_loss_pp,
+                mistakes: summary.mistakes,
+                blunders: summary.blunders,
+            }
+        })
+        .collect();
+    list.sort_by(|a, b| a.mean_loss_pp.total_cmp(&b.mean_loss_pp));
+    Ok((list, reference))
+}
+
+/// Every decision (a roll with more than one legal move) of each player
+/// in a game: what a review counts, covered or not.
+fn decisions_of<G: sawah_engine::Game + sawah_engine::Codec>(
+    game: &G,
+    start: G::Position,
+    tokens: &[String],
+) -> [u64; 2] {
+    let mut decisions = [0; 2];
+    let _ = sawah_engine::record::replay_from(game, start, tokens, |step| {
+        if step.legal.len() > 1 {
+            decisions[game.turn(step.position).index()] += 1;
+        }
+    });
+    decisions
+}
+
+/// `sawah review --endgame TABLE`: each turn the table covers (a Senet
+/// endgame table, or a race rule set's partial or whole table), against
+/// its exact values; per agent with --all.
+fn endgame_review(
+    registry: &Registry,
+    args: &ReviewArgs,
+    table_path: &Path,
+    text: &str,
+) -> Result<()> {
     if args.format.as_deref() == Some("svg") {
         bail!("--endgame prints md or json; the svg draws whole games");
     }
-    let table = EndgameTable::open(table_path)?;
-    let senet = sawah_engine::senet::Senet::new();
     let games = if args.all {
         all_games(&args.game, text)?
     } else {
         vec![game_in(text, &args.game, args.game_number)?]
     };
-    let reviewed: Vec<(&Value, [Summary; 2])> = games
-        .par_iter()
-        .enumerate()
-        .map(|(k, value)| {
-            let shown = || format!("{}: game {}", args.game.display(), k + 1);
-            let record = Record::from_json(value).with_context(shown)?;
-            if record.rules != senet.name() {
-                bail!(
-                    "{}: --endgame tables are Senet's, and this game is {}",
-                    shown(),
-                    record.rules
-                );
-            }
-            let start = record.start_position(&senet).with_context(shown)?;
-            let summaries =
-                review_endgame(&senet, &table, start, &record.moves).with_context(shown)?;
-            Ok((value, summaries))
-        })
-        .collect::<Result<_>>()?;
-    let totals = per_agent(&reviewed, None);
-    let pieces = table.pieces();
+    let name_of = |k: usize| format!("{}: game {}", args.game.display(), k + 1);
+    let (totals, reference) = covered_review(registry, &games, table_path, &name_of)?;
     match args.format.as_deref().unwrap_or("md") {
         "json" => println!("{}", serde_json::to_string_pretty(&totals)?),
-        _ => print!(
-            "{}",
-            totals_table(
-                &totals,
-                &format!(
-                    "# Endgames of {} games of senet\n\nReference: the exact values of the Senet endgame table {} (at most {pieces} pieces per side on the board); only the turns it covers. Losses and luck in percentage points of win probability.\n\n",
-                    reviewed.len(),
-                    table_path.display()
-                )
-            )
-        ),
+        _ => print!("{}", covered_markdown(&totals, &reference, games.len())),
     }
     Ok(())
+}
+
+/// The covered review as Markdown: a heading, then a row per agent.
+pub fn covered_markdown(totals: &[CoveredTotals], reference: &str, games: usize) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!(
+        "# The covered turns of {games} games\n\nReference: {reference}; only the turns it covers. Losses in percentage points of win probability.\n\n| agent | games | decisions | covered | share | loss per covered decision | mistakes | blunders |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+    );
+    for t in totals {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {:.1}% | {:.4} pp | {} | {} |",
+            t.agent,
+            t.games,
+            t.decisions,
+            t.covered,
+            100.0 * t.share(),
+            t.mean_loss_pp,
+            t.mistakes,
+            t.blunders
+        );
+    }
+    out
 }
 
 /// Each agent's totals (games it played on either side) from each game's

@@ -210,6 +210,7 @@ fn announce(plan: &Plan) {
         match config.mode {
             sawah_train::neural::Mode::SelfPlay => "self-play TD(lambda)",
             sawah_train::neural::Mode::Distill => "distillation",
+            sawah_train::neural::Mode::Search => "expert iteration (search targets)",
         },
         game.name(),
         config
@@ -232,12 +233,18 @@ fn train_race(
     observe: &mut dyn FnMut(&Status),
 ) -> Result<()> {
     let config = &plan.config;
-    if config.endgame.is_some() {
-        bail!(
-            "endgame tables are Senet's; {} is solved whole (table = \"FILE\")",
-            rules.name()
-        );
-    }
+    // A partial table (the late layers, `sawah solve --partial`): exact
+    // values where it holds a position.
+    let endgame = match &config.endgame {
+        Some(path) => Some(
+            Table::open_partial(Path::new(path), rules)
+                .with_context(|| format!("endgame {path}"))?,
+        ),
+        None => None,
+    };
+    let exact = endgame
+        .as_ref()
+        .map(|table| move |p: &sawah_engine::race::Position| table.get(p));
     let table = match &config.table {
         Some(path) => {
             Some(Table::open(Path::new(path), rules).with_context(|| format!("table {path}"))?)
@@ -276,7 +283,9 @@ fn train_race(
         teacher: teacher
             .as_ref()
             .map(|t| t as &(dyn Fn(&sawah_engine::race::Position) -> f64 + Sync)),
-        exact: None,
+        exact: exact
+            .as_ref()
+            .map(|f| f as &(dyn Fn(&sawah_engine::race::Position) -> Option<f64> + Sync)),
         opponents,
         measures: Some(&measures),
         observe,

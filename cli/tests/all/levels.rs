@@ -335,35 +335,101 @@ fn bad_input_is_refused_with_what_is_wrong() {
 }
 
 /// When the table does not fit `--memory`, the build goes the self-play
-/// route: one network learns by TD(λ), the levels are measured against
-/// expectiminimax, and the report and the folder say so; the folder plays.
+/// route: it solves the late layers that fit, whose values are the whole
+/// solve's where they hold a position; the networks learn by self-play
+/// and from searches, exact there; hard is measured against expectiminimax
+/// and on the covered positions; the puzzles come from the late layers;
+/// the report says so and names no path of the machine; the folder plays.
 #[test]
 fn a_rule_set_whose_table_does_not_fit_goes_the_self_play_route() {
     let dir = fresh_dir("levels-self-play");
-    let (code, stdout, stderr) = build(&dir, "out", &["--memory", "0.00001"]);
+    // 4 MiB: the layers with at least one piece borne off, 40% of the
+    // positions, and not the whole table (10 MiB).
+    let (code, stdout, stderr) = build(&dir, "out", &["--memory", "0.004"]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(
         stdout.contains("not solved (the table does not fit --memory")
             && stdout.contains("KiB")
-            && stdout.contains("the networks learn by self-play"),
+            && stdout.contains("the networks learn by self-play")
+            && stdout.contains("known exactly: the layers with at least"),
         "{stdout}"
     );
+    // The partial table holds the whole solve's values.
+    let late = dir.join("out.work/tiny-sticks/solve/late.sawah");
+    let whole = dir.join("whole.sawah");
+    let (code, _, stderr) = sawah(&[
+        "--rules-file",
+        &rule_file(),
+        "solve",
+        "--rules",
+        "tiny-sticks",
+        "--out",
+        &whole.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let rules = sawah_engine::race::RuleSet::from_file(Path::new(&rule_file())).unwrap();
+    let part = sawah_agents::table::Table::open_partial(&late, &rules).unwrap();
+    let all = sawah_agents::table::Table::open(&whole, &rules).unwrap();
+    assert!(!part.is_whole() && part.info().states > 100);
+    let index = sawah_engine::race::PositionIndex::new(&rules);
+    let mut held = 0;
+    for i in 0..index.len() {
+        let position = index.position(i).unwrap();
+        if let Some(value) = part.get(&position) {
+            held += 1;
+            assert!((value - all.value(&position)).abs() < 1e-7, "{i}");
+        }
+    }
+    assert_eq!(held, part.info().states);
+    assert!(
+        sawah_agents::table::Table::open(&late, &rules).is_err(),
+        "a partial table is no table for perfect play"
+    );
+
     let out = dir.join("out");
     let report = std::fs::read_to_string(out.join("tiny-sticks.levels.md")).unwrap();
-    assert!(report.contains("self-play TD(λ)"), "{report}");
-    assert!(!out.join("tiny-sticks.puzzles.jsonl").exists());
+    for said in [
+        "self-play TD(λ), then from searches over itself",
+        "The positions known exactly are the layers with at least",
+        "Where the positions are known exactly",
+        "lost per decision",
+        "as deep as its latency allows",
+    ] {
+        assert!(report.contains(said), "{said}: {report}");
+    }
+    assert!(!report.contains("the cheapest of  to"), "{report}");
+    // No path of the machine: the folder is `.` and the work folder `WORK`.
+    let here = dir.display().to_string();
+    assert!(!report.contains(&here), "{report}");
+    assert!(
+        report.contains("--models .") && report.contains("WORK/"),
+        "{report}"
+    );
+    // Puzzles from the late layers, checked against them.
+    let puzzles = out.join("tiny-sticks.puzzles.jsonl");
+    assert!(puzzles.exists(), "{report}");
+    let (code, stdout, stderr) = sawah(&[
+        "--rules-file",
+        &rule_file(),
+        "puzzles",
+        "check",
+        &puzzles.display().to_string(),
+        "--table",
+        &late.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
     let levels: Vec<String> = manifest(&out)["levels"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|entry| format!("{} {}", entry["rules"], entry["level"]))
+        .map(|entry| format!("{} {} {}", entry["rules"], entry["level"], entry["model"]))
         .collect();
     assert_eq!(
         levels,
         [
-            "\"tiny-sticks\" \"easy\"",
-            "\"tiny-sticks\" \"medium\"",
-            "\"tiny-sticks\" \"hard\""
+            "\"tiny-sticks\" \"easy\" \"tiny-sticks.safetensors\"",
+            "\"tiny-sticks\" \"medium\" \"tiny-sticks.safetensors\"",
+            "\"tiny-sticks\" \"hard\" \"tiny-sticks-hard.safetensors\""
         ]
     );
     let output = crate::common::scripted(

@@ -7,7 +7,7 @@ mod position;
 pub mod presets;
 mod rules;
 
-pub use count::valid_position_count;
+pub use count::{layer_sizes, valid_position_count};
 pub use index::successors::Successors;
 pub use index::{Block, LayerPair, LayerSet, LayerSetError, PositionIndex};
 pub use moves::{Move, Outcome};

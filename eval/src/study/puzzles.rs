@@ -5,8 +5,9 @@
 //!    ordered pairing in turn, dice and agent seeds from the run's seed)
 //!    are played out; every decision whose moves reach at least
 //!    [`MIN_CHOICES`] different positions is a candidate.
-//! 2. **A clear best move.** The exact values (a solved table; Senet: its
-//!    endgame table, so only endgame positions) must put one move ahead of
+//! 2. **A clear best move.** The exact values (a solved table, or the late
+//!    layers of a partial one; Senet: its endgame table, so only endgame
+//!    positions) must put one move ahead of
 //!    every move reaching another position by at least the margin.
 //! 3. **A natural move that is wrong.** At least one of the natural agents
 //!    (medium, easy and the heuristic by default) must choose a move that
@@ -67,6 +68,9 @@ impl ExactValues<RuleSet> for Arc<Table> {
         position: &<RuleSet as Game>::Position,
         moves: &[<RuleSet as Game>::Move],
     ) -> Option<Vec<f64>> {
+        // A partial table holds a position's successors when it holds the
+        // position (its layers are closed under play).
+        self.get(position)?;
         Some(
             moves
                 .iter()

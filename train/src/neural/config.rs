@@ -12,6 +12,13 @@ pub enum Mode {
     SelfPlay,
     /// Exact values from a solved table, on positions from self-play games.
     Distill,
+    /// Expectimax values from the network being trained, `search_depth`
+    /// rolls deep, exact at finished positions and where `endgame` knows
+    /// them, on positions from self-play games: every target averages
+    /// over every roll instead of following one game's dice, and values
+    /// known exactly flow back through it (expert iteration without a
+    /// table; see docs/training.md).
+    Search,
 }
 
 /// The evaluations' opponents unless `eval_opponents` says otherwise.
@@ -21,7 +28,7 @@ pub const DEFAULT_OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainConfig {
-    /// `self-play` or `distill`.
+    /// `self-play`, `distill` or `search`.
     pub mode: Mode,
     /// Hidden layer widths (the input and the one output are added).
     pub hidden: Vec<usize>,
@@ -52,13 +59,24 @@ pub struct TrainConfig {
     /// A solved table: the teacher in `distill` mode, and in both modes the
     /// measure of play against perfect.
     pub table: Option<String>,
-    /// A Senet endgame table (`sawah solve --rules senet --pieces K`):
-    /// self-play games stop at the first position it covers, with its exact
-    /// value as the last target, and moves are chosen by it where it applies.
+    /// Exact values of the late positions: a Senet endgame table (`sawah
+    /// solve --rules senet --pieces K`) or a race rule set's partial table
+    /// (`sawah solve --partial`). Moves are chosen by it where it applies,
+    /// and a position it covers has its exact value as target (and as the
+    /// value λ-returns and searches take there).
     pub endgame: Option<String>,
-    /// Distill mode: at every roll whose legal moves the teacher values at
-    /// least this far apart for the mover (best minus worst, as a
-    /// probability), the positions all of them reach are trained on too,
+    /// With `endgame`: a self-play game stops at the first position the
+    /// table covers (for a network that plays beside the table, never
+    /// asked about those positions); off, games play on and the network
+    /// learns the covered positions from their exact values too.
+    pub endgame_stops: bool,
+    /// Search mode: rolls searched for each target (1: the expectation
+    /// over the next roll of the best move's value; 2: one more roll).
+    pub search_depth: u8,
+    /// Distill and search modes: at every roll whose legal moves the
+    /// teacher (the table, or the search) values at least this far apart
+    /// for the mover (best minus worst, as a probability), the positions
+    /// all of them reach are trained on too,
     /// not only the one played, so the network learns to rank the moves
     /// where the choice matters. Empty: only the positions played.
     pub choice_margin: Option<f64>,
@@ -102,6 +120,8 @@ impl Default for TrainConfig {
             seed: 1,
             table: None,
             endgame: None,
+            endgame_stops: false,
+            search_depth: 1,
             choice_margin: None,
             init: None,
             init_from_other_rules: false,
@@ -250,8 +270,12 @@ impl TrainConfig {
             "choice_margin: 0 to 1 (a difference of win probabilities)",
         )?;
         check(
-            self.choice_margin.is_none() || self.mode == Mode::Distill,
-            "choice_margin needs mode distill (the teacher values the choices)",
+            self.choice_margin.is_none() || self.mode != Mode::SelfPlay,
+            "choice_margin needs mode distill or search (the teacher values the choices)",
+        )?;
+        check(
+            (1..=3).contains(&self.search_depth),
+            "search_depth: 1 to 3 (rolls searched for each target)",
         )?;
         check(
             self.mode != Mode::Distill || self.table.is_some(),
@@ -312,7 +336,7 @@ mod tests {
             ),
             (
                 "mode=ppo",
-                "--set mode=ppo: mode must be self-play or distill",
+                "--set mode=ppo: mode must be self-play, distill or search",
             ),
             (
                 "games_per_round=-3",
@@ -339,7 +363,7 @@ mod tests {
             .with_overrides(&["choice_margin=0.001".into()])
             .unwrap_err();
         assert!(
-            matches!(err, ConfigError::OutOfRange(what) if what.contains("needs mode distill")),
+            matches!(err, ConfigError::OutOfRange(what) if what.contains("needs mode distill or search")),
             "{err}"
         );
         let err = TrainConfig::default()
@@ -402,19 +426,18 @@ pub enum ConfigError {
 /// What a setting takes, in words (for `--set` errors).
 fn allowed_values(key: &str) -> &'static str {
     match key {
-        "mode" => "self-play or distill",
+        "mode" => "self-play, distill or search",
         "hidden" => "a list of layer widths, such as [64] or [128,64]",
         "learning_rate_end" => "a number (the learning rate at the end of the budget)",
         "table" => "a solved table's path",
-        "endgame" => "a Senet endgame table's path",
+        "endgame" => "a Senet endgame table's or a partial table's path",
         "encoder" => "an input encoding's id, such as senet-features-v1",
         "init" => "a model file's path",
         "eval_opponents" => {
             "a list of agent specs, such as [\"random\",\"expectiminimax:depth=2\"]"
         }
-        "games" | "games_per_round" | "batch" | "seed" | "eval_every" | "eval_games" => {
-            "a whole number, 0 or more"
-        }
+        "games" | "games_per_round" | "batch" | "seed" | "eval_every" | "eval_games"
+        | "search_depth" => "a whole number, 0 or more",
         _ => "a number",
     }
 }

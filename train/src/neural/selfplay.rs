@@ -14,10 +14,12 @@ use std::cell::Cell;
 /// Exact values of positions (a solved table), the teacher of distillation.
 pub type Teacher<'a, P> = &'a (dyn Fn(&P) -> f64 + Sync);
 
-/// Exact values where they are known (a Senet endgame table): `None`
-/// elsewhere. A self-play game stops at the first position that has one,
-/// which ends its λ-returns with that exact value, and moves are chosen by
-/// them where they apply (as the agents do with `endgame=FILE`).
+/// Exact values where they are known (a Senet endgame table, a race rule
+/// set's partial table): `None` elsewhere. Moves are chosen by them where
+/// they apply (as the agents do with `endgame=FILE`), a position known
+/// exactly has its exact value as target, and λ-returns and searches take
+/// them as they are; with [`Known::stop_at_exact`] a game stops at the
+/// first position known exactly instead.
 pub type Exact<'a, P> = &'a (dyn Fn(&P) -> Option<f64> + Sync);
 
 /// What is known exactly besides the network: a teacher for every position
@@ -28,6 +30,11 @@ pub struct Known<'a, P> {
     pub teacher: Option<Teacher<'a, P>>,
     /// Exact values where known.
     pub exact: Option<Exact<'a, P>>,
+    /// Whether a game stops at the first position `exact` knows (for a
+    /// network that always plays beside its table); otherwise games play
+    /// on, so the network learns those positions from their exact values
+    /// too (for a network that plays alone).
+    pub stop_at_exact: bool,
     /// With a teacher: at every roll whose moves the teacher values at
     /// least this far apart for the mover (best minus worst), the positions
     /// all of them reach become samples too, not only the one played (see
@@ -138,16 +145,17 @@ struct Played<P> {
 }
 
 /// Plays one game through the engine's game loop and returns its
-/// positions before each roll with the network's values (until the first
-/// position `exact` knows, if any, which ends the list with its exact
-/// value), and, when `choices` gives a teacher and a margin, the positions
-/// of the choices that mattered. Exploration draws from the game's dice.
+/// positions before each roll with their values (the network's, exact
+/// where `exact` knows them), stopping at the first position `exact`
+/// knows when `stop` says so (its exact value then ends the list), and,
+/// when `choices` gives a teacher and a margin, the positions of the
+/// choices that mattered. Exploration draws from the game's dice.
 fn play<G: Encode>(
     net: &NeuralNet,
     game: &G,
     exploration: f64,
     seed: u64,
-    exact: Option<Exact<'_, G::Position>>,
+    (exact, stop): (Option<Exact<'_, G::Position>>, bool),
     choices: Option<(Teacher<'_, G::Position>, f64)>,
 ) -> Played<G::Position> {
     let mut dice = DiceSource::from_seed(seed);
@@ -157,15 +165,20 @@ fn play<G: Encode>(
     // The network's value of the position reached by the greedy choice,
     // computed while choosing it (so it is not evaluated twice).
     let reached: Cell<Option<f64>> = Cell::new(None);
-    // Before each roll the position becomes a sample, unless `exact` knows
-    // it: the game stops there.
+    // Before each roll the position becomes a sample, unless the game
+    // stops at positions `exact` knows and knows this one.
     let before_roll = |position: &G::Position| {
-        if exact.is_some_and(|values| values(position).is_some()) {
+        let known = exact.and_then(|values| values(position));
+        if stop && known.is_some() {
             return Err(KnownExactly);
         }
         positions.push(*position);
         let value = reached.take();
-        values.push(value.unwrap_or_else(|| net.evaluate(game, position)));
+        values.push(
+            known
+                .or(value)
+                .unwrap_or_else(|| net.evaluate(game, position)),
+        );
         Ok(())
     };
     let decide = |turn: Turn<'_, G>| {
@@ -283,13 +296,22 @@ where
                 game,
                 exploration,
                 seed_of(i),
-                known.exact,
+                (known.exact, known.stop_at_exact),
                 choice_sampling,
             );
-            let mut targets = match known.teacher {
+            let mut targets: Vec<f64> = match known.teacher {
                 Some(label) => positions.iter().map(label).collect(),
                 None => lambda_returns(game, &positions, &values, lambda),
             };
+            // A position known exactly is worth its exact value, whatever
+            // came after it in this game.
+            if let Some(exact) = known.exact {
+                for (target, position) in targets.iter_mut().zip(&positions) {
+                    if let Some(value) = exact(position) {
+                        *target = value;
+                    }
+                }
+            }
             for choice in choices {
                 positions.push(choice.position);
                 values.push(choice.predicted);
@@ -426,7 +448,7 @@ mod tests {
                 (0.1, Some(&exact as Exact<'_, _>), None),
                 (0.05, None, Some((&teacher as Teacher<'_, _>, 0.01))),
             ] {
-                let new = play(&net, &rules, exploration, seed, exact, choices);
+                let new = play(&net, &rules, exploration, seed, (exact, true), choices);
                 let old = reference_play(&net, &rules, exploration, seed, exact, choices);
                 assert!(new.positions.len() > 1);
                 assert_eq!(new.positions, old.positions, "seed {seed}");
@@ -506,6 +528,7 @@ mod tests {
         let known = |choice_margin| Known {
             teacher: Some(&teacher),
             exact: None,
+            stop_at_exact: false,
             choice_margin,
         };
         let played = generate(&net, &rules, 3, 0.0, 0.7, |i| i, known(None));

@@ -110,6 +110,18 @@ pub fn describe_rules(registry: &mut Registry, name: Option<&str>, json: bool) -
     Ok(())
 }
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st, 22nd, 113th.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 fn describe_race(rules: &RuleSet) {
     let marked: Vec<String> = (1..=rules.route_len())
         .filter(|&s| rules.is_marked_square(Player::Light, s))
@@ -118,9 +130,9 @@ fn describe_race(rules: &RuleSet) {
     println!("{}: {}", rules.name(), rules.spec().description);
     println!("  pieces per side: {}", rules.pieces());
     println!(
-        "  route: {} squares, borne off on the exact {}th step",
+        "  route: {} squares, borne off on the exact {} step",
         rules.route_len(),
-        rules.off()
+        ordinal(u32::from(rules.off()))
     );
     println!(
         "  marks on squares {} ({}{})",
@@ -149,4 +161,22 @@ fn describe_race(rules: &RuleSet) {
         "\nthe board, light at the bottom: each square's number on light's route / on dark's route (- where the route does not pass), * on the marks:\n{}",
         both_routes(rules)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ordinals_take_their_english_suffixes() {
+        let written: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 15, 21, 22, 23, 101, 111, 112]
+            .into_iter()
+            .map(super::ordinal)
+            .collect();
+        assert_eq!(
+            written,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "15th", "21st", "22nd", "23rd",
+                "101st", "111th", "112th"
+            ]
+        );
+    }
 }

@@ -36,9 +36,22 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Memory for the solver, in GiB: the rule set is solved when its
-    /// table fits, else its networks learn by self-play.
+    /// table fits, else the late layers that fit are solved and its
+    /// networks learn by self-play with their exact values.
     #[arg(long, value_name = "GIB", default_value_t = 7.75)]
     pub memory: f64,
+    /// The exact values of the late positions to train with on the
+    /// self-play route, instead of solving them in the build: a partial
+    /// table (`sawah solve --partial`) or, for Senet, an endgame table
+    /// (`sawah solve --rules senet --pieces K`; the build solves three
+    /// pieces a side itself).
+    #[arg(long, value_name = "FILE")]
+    pub endgame: Option<PathBuf>,
+    /// A whole table the build does not train with, to measure hard
+    /// against perfect play in the report (a rule set sent down the
+    /// self-play route by --memory, for comparison).
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
     /// The work folder: each stage's files and record, the solved table
     /// (default: OUT.work/RULES beside the models folder).
     #[arg(long, value_name = "DIR")]

@@ -45,6 +45,9 @@ pub struct Build<'a> {
     pub entries: Entries,
     /// The solved table, on the exact route.
     pub table: Option<PathBuf>,
+    /// The exact values of the late positions, on the self-play route: a
+    /// partial table (race) or an endgame table (Senet).
+    pub endgame: Option<PathBuf>,
 }
 
 /// The models folder's contents for the rule set, ready to publish.

@@ -130,7 +130,7 @@ fn command_of(args: &TournamentArgs) -> String {
 
 /// Plays (or resumes) a round robin of `agents` into `out` through the
 /// staged models folder, anchored as `anchor` says (NAME=ELO).
-fn round_robin(
+pub fn round_robin(
     build: &mut Build,
     agents: Vec<String>,
     (games, seed): (u64, u64),
@@ -303,11 +303,7 @@ fn stage_levels(
 ) -> Result<()> {
     let rules = build.name().to_string();
     let small_name = small_model_name(&rules);
-    let hard_name = if build.plan.one_network() {
-        small_name.clone()
-    } else {
-        hard_model_name(&rules)
-    };
+    let hard_name = hard_model_name(&rules);
     build.staging.put_file(&small_name, &small.path(build))?;
     if hard_name != small_name {
         build.staging.put_file(&hard_name, &hard.path(build))?;

@@ -8,7 +8,8 @@
 //! to rank the moves where the choice matters. Hard's first pass starts
 //! from the shipped hard network of the nearest rule set whose inputs mean
 //! the same (route length and pieces), when there is one. On the
-//! self-play route one network, trained by TD(λ), plays every level.
+//! self-play route each network learns by TD(λ), then from searches over
+//! itself (expert iteration), exact wherever the late layers are known.
 //!
 //! Budgets are games, so a build does not depend on the machine's load;
 //! the model file's `training_seconds` and the work folder's paths are left
@@ -62,13 +63,15 @@ pub fn small(build: &mut Build) -> Result<Network> {
     train_network(build, "small-network", &plan, None)
 }
 
-/// Hard's network: on the self-play route, the small one.
-pub fn hard(build: &mut Build, small: &Network) -> Result<Network> {
-    if build.plan.one_network() {
-        return Ok(small.clone());
-    }
+/// Hard's network.
+pub fn hard(build: &mut Build) -> Result<Network> {
     let plan = build.plan.hard.clone();
-    let init = nearest_shipped(&build.source.game, &plan.hidden);
+    // A shipped network learned from a table: only the exact route starts
+    // from one, so that the self-play route learns from no table at all.
+    let init = match build.plan.route {
+        Route::Exact { .. } => nearest_shipped(&build.source.game, &plan.hidden),
+        Route::SelfPlay { .. } => None,
+    };
     train_network(build, "hard-network", &plan, init)
 }
 
@@ -120,7 +123,10 @@ fn nearest_shipped(game: &AnyGame, hidden: &[usize]) -> Option<(String, &'static
     best.map(|(_, name, bytes)| (name, bytes))
 }
 
-/// The settings of one pass.
+/// The settings of one pass. On the exact route both passes distil the
+/// table; on the self-play route the first learns by TD(λ) and the second
+/// from searches over the network (expert iteration), both exact where
+/// the late layers are known (`endgame`).
 fn pass_config(
     build: &Build,
     plan: &NetPlan,
@@ -139,6 +145,7 @@ fn pass_config(
         heuristic_learning_rate: 0.0,
         seed,
         table: build.table.as_ref().map(|t| t.display().to_string()),
+        endgame: build.endgame.as_ref().map(|t| t.display().to_string()),
         eval_opponents: vec!["heuristic".into()],
         eval_every: 0,
         eval_games: 200,
@@ -147,8 +154,15 @@ fn pass_config(
     if let Some(from) = polish_from {
         config.init = Some(from.display().to_string());
         config.choice_margin = Some(0.001);
-        config.learning_rate = 1e-4;
-        config.learning_rate_end = Some(2e-5);
+        if exact {
+            config.learning_rate = 1e-4;
+            config.learning_rate_end = Some(2e-5);
+        } else {
+            config.mode = Mode::Search;
+            config.search_depth = 1;
+            config.learning_rate = 3e-4;
+            config.learning_rate_end = Some(3e-5);
+        }
     }
     config
 }
@@ -168,14 +182,16 @@ fn train_network(
     if let Some(sha) = build.work.output_sha("solve", super::solve::TABLE_FILE)? {
         inputs.insert("table".into(), sha);
     }
+    if let Some(endgame) = &build.endgame {
+        inputs.insert("endgame".into(), super::work::sha256_file(endgame)?);
+    }
     if let Some((name, _)) = &init {
         inputs.insert("init".into(), name.clone());
     }
     let stage_name = stage.to_string();
     build.stage(stage, &inputs, move |build, dir| {
-        let exact = matches!(build.plan.route, Route::Exact { .. });
         let mut passes = vec![plan.games];
-        if exact && plan.polish_games > 0 {
+        if plan.polish_games > 0 {
             passes.push(plan.polish_games);
         }
         let mut losses = Vec::new();

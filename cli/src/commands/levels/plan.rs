@@ -10,9 +10,9 @@
 //! docs/training.md ("Levels for any rule set").
 
 use super::args::BuildArgs;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use sawah_engine::AnyGame;
-use sawah_engine::race::{PositionIndex, RuleSet};
+use sawah_engine::race::{RuleSet, valid_position_count};
 
 /// How the networks learn.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,10 +23,12 @@ pub enum Route {
         /// Positions in the table.
         states: u64,
     },
-    /// No table: the networks learn by self-play TD(λ), and the levels are
-    /// measured against search (expectiminimax).
+    /// No whole table: the networks learn by self-play, with the exact
+    /// values of the late layers where a partial table (or Senet's
+    /// endgame table) holds them, and the levels are measured against
+    /// search (expectiminimax) and, on the covered positions, exactly.
     SelfPlay {
-        /// Why there is no table.
+        /// Why there is no whole table.
         reason: String,
     },
 }
@@ -38,9 +40,11 @@ pub struct NetPlan {
     pub hidden: Vec<usize>,
     /// Games of the first pass (distillation, or self-play).
     pub games: u64,
-    /// Games of the second pass: distillation on every move's result where
-    /// the choice matters (`choice_margin`), from the first pass's weights
-    /// at a low learning rate (none on the self-play route).
+    /// Games of the second pass: every move's result where the choice
+    /// matters (`choice_margin`), from the first pass's weights at a low
+    /// learning rate, valued by the table (the exact route) or by a search
+    /// over the network itself, exact where the late layers are known (the
+    /// self-play route: expert iteration).
     pub polish_games: u64,
 }
 
@@ -84,6 +88,17 @@ pub const DIAL_NOISES: [f64; 7] = [0.32, 0.16, 0.08, 0.04, 0.02, 0.01, 0.0];
 /// so that the fresh-seed verification has room for its noise).
 pub const SEARCH_TARGET: f64 = 0.4975;
 
+/// The rule sets the solver can index (fewer positions than its 32-bit
+/// successor records name); past it only the late layers are solved.
+pub const MAX_STATES: u64 = (1 << 30) - 1;
+
+/// Games of TD(λ) on the self-play route: the small network's and hard's.
+pub const SELF_PLAY_TD: (u64, u64) = (300_000, 400_000);
+
+/// Games of expert iteration (targets from search) after TD(λ) on the
+/// self-play route: the small network's and hard's.
+pub const SELF_PLAY_SEARCH: (u64, u64) = (200_000, 300_000);
+
 /// The Elo gap sought between easy and medium and between medium and hard:
 /// the middle of the shipped rule sets' band (150 to 300).
 pub const LEVEL_GAP: f64 = 225.0;
@@ -101,22 +116,19 @@ impl Plan {
     pub fn for_game(game: &AnyGame, args: &BuildArgs) -> Result<Plan> {
         let effort = args.effort;
         let route = match game {
-            AnyGame::Race(rules) => Route::Exact {
-                states: PositionIndex::new(rules).len(),
+            AnyGame::Race(rules) => match u64::try_from(valid_position_count(rules)) {
+                Ok(states) if states < MAX_STATES => Route::Exact { states },
+                _ => Route::SelfPlay {
+                    reason: format!(
+                        "{} positions, more than the solver indexes",
+                        valid_position_count(rules)
+                    ),
+                },
             },
             AnyGame::Senet(_) => Route::SelfPlay {
                 reason: "Senet is not solved whole".into(),
             },
         };
-        if let AnyGame::Race(rules) = game
-            && rules.pieces() > 7
-        {
-            bail!(
-                "{} has {} pieces a side; the levels are built for rule sets of at most 7",
-                rules.name(),
-                rules.pieces()
-            );
-        }
         let mut plan = Plan {
             route,
             small: NetPlan {
@@ -163,16 +175,22 @@ impl Plan {
                 self.hard.games = scaled(hard, effort, 400);
                 self.hard.polish_games = scaled(hard / 4, effort, 200);
             }
-            (Route::SelfPlay { .. }, AnyGame::Senet(_)) => {
-                // Senet's shipped network: 830 k games of self-play.
-                self.small.games = scaled(800_000, effort, 400);
-                self.hard = self.small.clone();
-                self.searches = vec!["depth=1".into()];
-            }
-            (Route::SelfPlay { .. }, AnyGame::Race(_)) => {
-                self.small.games = scaled(1_000_000, effort, 400);
-                self.hard = self.small.clone();
-                self.searches = vec!["depth=1".into(), "depth=2".into()];
+            (Route::SelfPlay { .. }, game) => {
+                // TD(λ) from scratch, exact where the late layers are
+                // known, then expert iteration: every move's result valued
+                // by a search over the network (docs/training.md, "Without
+                // a whole table"; the budgets measured on ur against
+                // perfect play, docs/benchmarks-log.md).
+                self.small.games = scaled(SELF_PLAY_TD.0, effort, 400);
+                self.small.polish_games = scaled(SELF_PLAY_SEARCH.0, effort, 200);
+                self.hard.games = scaled(SELF_PLAY_TD.1, effort, 400);
+                self.hard.polish_games = scaled(SELF_PLAY_SEARCH.1, effort, 200);
+                // Without perfect play to measure candidates against, hard
+                // searches as deep as its latency allows everywhere.
+                self.searches = match game {
+                    AnyGame::Senet(_) => vec!["depth=1".into()],
+                    AnyGame::Race(_) => vec!["depth=2".into()],
+                };
             }
         }
     }
@@ -182,11 +200,6 @@ impl Plan {
     pub fn go_self_play(&mut self, game: &AnyGame, reason: String, effort: f64) {
         self.route = Route::SelfPlay { reason };
         self.set_budgets(game, effort);
-    }
-
-    /// Whether one network plays every level (the self-play route).
-    pub fn one_network(&self) -> bool {
-        matches!(self.route, Route::SelfPlay { .. })
     }
 
     /// One line for people.

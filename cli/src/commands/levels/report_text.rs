@@ -20,12 +20,21 @@ pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String 
     let mut out = String::new();
     let name = build.name();
     let _ = writeln!(out, "# Levels of {name}\n");
+    // The rule file travels in the folder: named by its name there.
+    let rules = match &build.source.file {
+        Some((file, _)) => file.clone(),
+        None => build.args.rules.clone(),
+    };
+    let folder = build
+        .args
+        .out
+        .file_name()
+        .map_or_else(|| "OUT".to_string(), |n| n.to_string_lossy().into_owned());
     let _ = writeln!(
         out,
-        "Made by `sawah levels build --rules {} --out {} --seed {}` ({}).\n",
-        build.args.rules,
-        build.args.out.display(),
+        "Made by `sawah levels build --rules {rules} --out {folder} --seed {} --memory {}` ({}).\n",
         build.args.seed,
+        build.args.memory,
         sawah_train::neural::run::code_version()
     );
     match &build.plan.route {
@@ -36,12 +45,26 @@ pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String 
             );
         }
         Route::SelfPlay { reason } => {
+            let known = match &f.late {
+                Some(late) => format!(
+                    "The positions known exactly are {} ({} positions, solved within the build's memory): they are the targets wherever training meets them and the leaves of every search that reaches them. ",
+                    late.what, late.states
+                ),
+                None => {
+                    "No layer of the game fit the build's memory, so no position is known exactly. "
+                        .into()
+                }
+            };
             let _ = writeln!(
                 out,
-                "Not solved ({reason}): the networks learned by self-play TD(λ), and the levels are measured against expectiminimax two plies deep instead of perfect play.\n"
+                "Not solved whole ({reason}). Each network learned by self-play TD(λ), then from searches over itself, one roll deep, on every move's result where the choice matters (expert iteration). {known}The levels are measured against expectiminimax two plies deep, and hard exactly where the positions are known.\n"
             );
         }
     }
+    let _ = writeln!(
+        out,
+        "The commands below run from the models folder (the folder this report is in); `WORK` stands for the build's work folder (`--work`, by default `OUT.work/RULES` beside the folder), where the tables and the tournaments' results are kept.\n"
+    );
     levels_section(&mut out, build, f);
     hard_section(&mut out, f);
     calibration_section(&mut out, f);
@@ -127,25 +150,62 @@ fn hard_section(out: &mut String, f: &Findings) {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "* Search: `{}`, the cheapest of {} to score at least {SEARCH_TARGET} against perfect play in the search stage{}.",
-        f.search.search,
-        f.search
-            .candidates
-            .iter()
-            .map(|c| match c.adjusted {
-                Some((s, _, _)) => format!("`{}` {s:.4}", c.search),
-                None => format!("`{}`", c.search),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-        if f.search.met_target || f.search.candidates.is_empty() {
-            ""
-        } else {
-            " (none did: the best is kept)"
-        }
-    );
+    if let Some(c) = &v.covered {
+        let _ = writeln!(
+            out,
+            "* Where the positions are known exactly ({}): {} of hard's {} decisions in those games ({:.1}%), **{:.4} pp** lost per decision, {} mistakes, {} blunders. `{}`",
+            c.what,
+            c.covered,
+            c.decisions,
+            100.0 * c.covered as f64 / c.decisions.max(1) as f64,
+            c.loss_pp,
+            c.mistakes,
+            c.blunders,
+            c.command
+        );
+    }
+    for versus in [&v.perfect, &v.shipped].into_iter().flatten() {
+        let (score, low, high) = versus.adjusted.unwrap_or(versus.raw);
+        let _ = writeln!(
+            out,
+            "* Against {}{}: {score:.4} ({low:.4} to {high:.4}) over {} games. `{}`",
+            versus.opponent,
+            if versus.adjusted.is_some() {
+                ", luck-adjusted"
+            } else {
+                ""
+            },
+            versus.games,
+            versus.command
+        );
+    }
+    if f.search.candidates.is_empty() {
+        let _ = writeln!(
+            out,
+            "* Search: `{}`, as deep as its latency allows (without perfect play the search stage has nothing to measure candidates against).",
+            f.search.search
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "* Search: `{}`, the cheapest of {} to score at least {SEARCH_TARGET} against perfect play in the search stage{}.",
+            f.search.search,
+            f.search
+                .candidates
+                .iter()
+                .map(|c| match c.adjusted {
+                    Some((s, _, _)) => format!("`{}` {s:.4}", c.search),
+                    None => format!("`{}`", c.search),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            if f.search.met_target {
+                ""
+            } else {
+                " (none did: the best is kept)"
+            }
+        );
+    }
     let _ = writeln!(
         out,
         "* `choose` on one thread: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (target p99 at most 20 ms native). `{}`\n",
@@ -220,11 +280,20 @@ fn networks_section(out: &mut String, f: &Findings) {
         let losses: Vec<String> = n
             .loss_vs_perfect_pp
             .iter()
-            .map(|l| l.map_or("-".into(), |l| format!("{l:.4} pp")))
+            .flatten()
+            .map(|l| format!("{l:.4} pp"))
             .collect();
+        let measured = if losses.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; loss per move against perfect play after each pass: {}",
+                losses.join(", ")
+            )
+        };
         let _ = writeln!(
             out,
-            "* {what}: layers {:?}, {} parameters, {} bytes; passes of {:?} games{}; loss per move against perfect play after each pass: {}.",
+            "* {what}: layers {:?}, {} parameters, {} bytes; passes of {:?} games{}{measured}.",
             n.hidden,
             n.parameters,
             n.bytes,
@@ -233,7 +302,6 @@ fn networks_section(out: &mut String, f: &Findings) {
                 .as_ref()
                 .map(|i| format!(", starting from {i}"))
                 .unwrap_or_default(),
-            losses.join(", ")
         );
     }
     out.push('\n');
@@ -280,20 +348,40 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
     put_hard_figures(build, findings.verify);
     build.staging.write_manifest(&build.entries)?;
     // The figures were measured on the staging folder, which holds the
-    // rule set's files as the models folder will: the commands name that.
-    let (staged, out) = (
-        build.staging.dir.display().to_string(),
-        build.args.out.display().to_string(),
-    );
+    // rule set's files as the models folder will, and read tables and
+    // results in the work folder: the commands name the models folder
+    // `.` (they run from it) and the work folder `WORK`, so a folder
+    // shipped elsewhere carries no path of the machine it was built on.
+    let portable = |text: &str| portable_paths(text, &build.staging.dir, build.work.dir());
     let json = serde_json::to_string(&levels_json(build, findings, &variant))?;
-    let json: serde_json::Value = serde_json::from_str(&json.replace(&staged, &out))?;
-    let markdown = markdown(build, findings, &variant).replace(&staged, &out);
+    let json: serde_json::Value = serde_json::from_str(&portable(&json))?;
+    let markdown = portable(&markdown(build, findings, &variant));
     let (md_name, json_name) = (report_md_name(build.name()), report_json_name(build.name()));
     build.staging.put_bytes(&md_name, markdown.as_bytes())?;
     let mut text = serde_json::to_string_pretty(&json)?;
     text.push('\n');
     build.staging.put_bytes(&json_name, text.as_bytes())?;
     Ok(vec![md_name, json_name])
+}
+
+/// `text` with the staging folder's path written `.` and the work
+/// folder's `WORK` (both as given and absolute).
+fn portable_paths(text: &str, staged: &std::path::Path, work: &std::path::Path) -> String {
+    let mut forms: Vec<(String, &str)> = Vec::new();
+    for (path, name) in [(work, "WORK"), (staged, ".")] {
+        forms.push((path.display().to_string(), name));
+        if let Ok(absolute) = std::path::absolute(path) {
+            forms.push((absolute.display().to_string(), name));
+        }
+    }
+    // Longest first: the staging folder lies inside the work folder, and a
+    // relative form inside an absolute one must not leave half a path.
+    forms.sort_by_key(|(form, _)| std::cmp::Reverse(form.len()));
+    let mut text = text.to_string();
+    for (form, name) in forms.iter().filter(|(f, _)| !f.is_empty()) {
+        text = text.replace(form.as_str(), name);
+    }
+    text
 }
 
 /// Hard's measured figures in its manifest entry.
@@ -320,7 +408,7 @@ fn levels_json(build: &Build, f: &Findings, variant: &VariantReport) -> serde_js
         "seed": build.args.seed,
         "route": match &build.plan.route {
             Route::Exact { states } => json!({"exact": true, "states": states}),
-            Route::SelfPlay { reason } => json!({"exact": false, "reason": reason}),
+            Route::SelfPlay { reason } => json!({"exact": false, "reason": reason, "known_exactly": f.late}),
         },
         "code_version": sawah_train::neural::run::code_version(),
         "levels": build.entries.levels.iter().map(|l| json!({

@@ -149,6 +149,19 @@ pub fn luck_match(
     games: u64,
     seed: u64,
 ) -> Result<crate::commands::matches::Played> {
+    let table = build.table.clone();
+    match_with(build, (first, second), table.as_deref(), games, seed)
+}
+
+/// A `sawah match` of the two agents through the staged models folder,
+/// under a progress bar: luck-adjusted by `table` when there is one.
+pub fn match_with(
+    build: &mut Build,
+    (first, second): (&str, &str),
+    table: Option<&std::path::Path>,
+    games: u64,
+    seed: u64,
+) -> Result<crate::commands::matches::Played> {
     let args = MatchArgs {
         first: first.to_string(),
         second: second.to_string(),
@@ -156,11 +169,11 @@ pub fn luck_match(
         games,
         seed,
         models: Some(build.staging.dir.clone()),
-        table: build.table.as_ref().map(|t| t.display().to_string()),
+        table: table.map(|t| t.display().to_string()),
         logs: None,
         outside: OutsideArgs::default(),
         luck: LuckArgs {
-            luck_adjusted: true,
+            luck_adjusted: table.is_some(),
             reference: None,
         },
     };

@@ -29,11 +29,12 @@ pub fn run_all(
         staging,
         entries: Entries::default(),
         table: None,
+        endgame: None,
     };
     stage_rule_file(&mut build)?;
-    solve::run(&mut build)?;
+    let solved = solve::run(&mut build)?;
     let small = networks::small(&mut build)?;
-    let hard = networks::hard(&mut build, &small)?;
+    let hard = networks::hard(&mut build)?;
     let chosen = search::run(&mut build, &hard)?;
     let calibration = calibrate::calibration(&mut build, &small, &hard, &chosen)?;
     calibrate::reference(&mut build, &calibration)?;
@@ -43,6 +44,7 @@ pub fn run_all(
     let extra_files = report_text::report(
         &mut build,
         &report::Findings {
+            late: solved.late.as_ref(),
             small: &small,
             hard: &hard,
             search: &chosen,

@@ -281,6 +281,22 @@ pub fn solve_senet_endgames(
     let AnyGame::Senet(_) = registry.resolve(rules)? else {
         bail!("--pieces is for senet's endgames; a race rule set is solved whole (leave it out)");
     };
+    let states = solve_endgame_table(pieces, tolerance, values, out)?;
+    if let Some(path) = out {
+        println!("wrote {} ({states} positions)", path.display());
+    }
+    Ok(())
+}
+
+/// Solves Senet's endgames with at most `pieces` pieces a side on the
+/// board under a progress bar, a line per layer pair, and writes the
+/// table to `out` when given. Returns the positions solved.
+pub fn solve_endgame_table(
+    pieces: u8,
+    tolerance: f64,
+    values: sawah_agents::table::ValueType,
+    out: Option<&std::path::Path>,
+) -> Result<u64> {
     let options = sawah_solver::senet_endgame::EndgameOptions {
         pieces,
         tolerance,
@@ -330,9 +346,8 @@ pub fn solve_senet_endgames(
             value_type: values,
         };
         sawah_agents::endgame::write_endgame_table(path, &solution.index, &solution.values, &info)?;
-        println!("wrote {}", path.display());
     }
-    Ok(())
+    Ok(solution.values.len() as u64)
 }
 
 /// `sawah quantize`: rewrites a table with u16 values and states the

@@ -158,9 +158,10 @@ impl std::fmt::Display for LayerSet {
             return f.write_str("every layer");
         }
         let (lowest, below) = self.lowest_whole_diagonal();
+        let pieces = if lowest == 1 { "piece" } else { "pieces" };
         write!(
             f,
-            "the layers with at least {lowest} pieces borne off in all"
+            "the layers with at least {lowest} {pieces} borne off in all"
         )?;
         if below {
             let extra: Vec<String> = self

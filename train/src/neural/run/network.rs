@@ -26,7 +26,7 @@ pub(super) fn model_info<G: HasHeuristic>(
         rules_digest: game.rules_digest(),
         encoder: encoder.id().to_string(),
         info: serde_json::json!({
-            "training": match config.mode { Mode::SelfPlay => "self-play TD(lambda)", Mode::Distill => "distilled from a solved table" },
+            "training": match config.mode { Mode::SelfPlay => "self-play TD(lambda)", Mode::Distill => "distilled from a solved table", Mode::Search => "expert iteration: targets from search" },
             "training_games": counters.games,
             "training_positions": counters.positions,
             "training_seconds": counters.seconds,

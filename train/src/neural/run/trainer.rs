@@ -117,6 +117,11 @@ where
     G: HasHeuristic + Sync + 'static,
     G::Position: Send,
 {
+    // Search mode: the targets are the network's own values searched a
+    // few rolls deep (this round's network, the one playing the games).
+    let search = |p: &G::Position| {
+        crate::neural::backup::backed_up_value(net, game, p, config.search_depth, exact)
+    };
     generate(
         net,
         game,
@@ -125,12 +130,13 @@ where
         config.lambda,
         |i| mix(config.seed, round, i),
         crate::neural::selfplay::Known {
-            teacher: if config.mode == Mode::Distill {
-                teacher
-            } else {
-                None
+            teacher: match config.mode {
+                Mode::Distill => teacher,
+                Mode::Search => Some(&search),
+                Mode::SelfPlay => None,
             },
             exact,
+            stop_at_exact: config.endgame_stops,
             choice_margin: config.choice_margin,
         },
     )
