@@ -92,6 +92,7 @@ cat > "$work/tournament.sbatch" <<SBATCH
 #SBATCH --cpus-per-task=1
 #SBATCH --output=$work/task-%a.out
 export RAYON_NUM_THREADS=\$SLURM_CPUS_PER_TASK
+export SAWAH_SHARD_COUNT=4
 "$sawah" tournament --rules ur-2 --agents random,heuristic,expectiminimax:depth=1 \\
     --games 40 --seed 2026 --shard auto \$EXTRA \\
     --out $work/results/\$RUN/shard-\${SLURM_ARRAY_TASK_ID}
@@ -109,12 +110,23 @@ run() {  # NAME EXTRA_FLAGS: the array, its merge, the unsharded run, compared
   # The same games: every game line of the shards is one of the whole run's.
   diff <(cat "$work/results/$name"/shard-*/results.jsonl | grep -v '"kind"' | sort) \
        <(grep -v '"kind"' "$work/results/$name/whole/results.jsonl" | sort)
-  # The same table (the Command line aside).
-  diff <(grep -v '^Command' "$work/results/$name/merged/elo.md") \
-       <(grep -v '^Command' "$work/results/$name/whole/elo.md")
+  # The same table (the command lines aside).
+  diff <(grep -Ev '^(Command|The games were played by)' "$work/results/$name/merged/elo.md") \
+       <(grep -Ev '^(Command|The games were played by)' "$work/results/$name/whole/elo.md")
+  # The merged table names the shards' commands, each with its shard.
+  grep -q 'The games were played by: .*--shard 1/4.*--shard 2/4' "$work/results/$name/merged/elo.md"
   echo "$name: 4 shards merged into the unsharded run's $(grep -vc '"kind"' "$work/results/$name/whole/results.jsonl") games and table"
 }
 run plain ""
+# A failed task, resubmitted alone as the docs say (`sbatch --array=3`),
+# runs shard 3 of 4 again: its folder, cut back to its header and first
+# game as a killed task leaves it, is finished with the same games.
+shard3="$work/results/plain/shard-3/results.jsonl"
+cp "$shard3" "$work/shard-3.whole"
+head -n 2 "$work/shard-3.whole" > "$shard3"
+timeout 600 sbatch --wait --array=3 --export=ALL,RUN=plain,EXTRA= "$work/tournament.sbatch"
+diff <(sort "$shard3") <(sort "$work/shard-3.whole")
+echo "plain: shard 3 resubmitted alone went on to the same games"
 run luck "--luck-adjusted --reference heuristic"
 grep -q '"luck"' "$work/results/luck/merged/elo.json"
 echo "PASS: the Slurm job array's shards merge into the unsharded results"

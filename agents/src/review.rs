@@ -241,6 +241,51 @@ pub struct Review {
     /// tournament's results line does); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub players: Option<Players>,
+    /// How the game ended early, when its record says a side forfeited (a
+    /// tournament's results line keeps the `failure`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A game lost by forfeit, as a results line records its `failure`: the
+/// side that failed, the kind of failure and what happened.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Forfeit {
+    /// The side that forfeited.
+    pub seat: Player,
+    /// The kind of failure (`time`, `crash`, `start`, `malformed`,
+    /// `illegal`, `withdrawn`); results written before kinds were
+    /// recorded have none.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// What happened, as the harness wrote it.
+    pub message: String,
+}
+
+impl Review {
+    /// The game's winner in words: the winning side (with its agent when
+    /// known), "by forfeit" when the other side forfeited, or "nobody yet"
+    /// for a game that did not end.
+    pub fn winner_text(&self) -> String {
+        match (&self.forfeit, self.winner) {
+            (Some(forfeit), _) => format!("{} by forfeit", self.player_name(forfeit.seat.other())),
+            (None, Some(winner)) => self.player_name(winner),
+            (None, None) => "nobody yet".to_string(),
+        }
+    }
+
+    /// The forfeit in a sentence, before the moves: who forfeited, the
+    /// kind and the message (escaped and cut: it came from a bot).
+    pub fn forfeit_text(&self) -> Option<String> {
+        let forfeit = self.forfeit.as_ref()?;
+        Some(format!(
+            "{} forfeited ({}) after {} turns: {}",
+            self.player_name(forfeit.seat),
+            forfeit.kind.as_deref().unwrap_or("failure"),
+            self.turns.len(),
+            sawah_engine::text::printable(&forfeit.message, 400)
+        ))
+    }
 }
 
 /// The agents who played a reviewed game.
@@ -401,6 +446,7 @@ pub fn review<G: Game + Codec>(
         dark,
         winner: game.winner(&end),
         players: None,
+        forfeit: None,
     })
 }
 
@@ -452,14 +498,15 @@ impl Review {
     pub fn markdown(&self) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
-        let winner = self
-            .winner
-            .map_or("nobody yet".to_string(), |w| self.player_name(w));
+        let winner = self.winner_text();
         let _ = writeln!(
             out,
             "# Review of a game of {} (won by {winner})\n\nReference: {}. Losses and luck in percentage points of win probability.\n",
             self.rules, self.reference
         );
+        if let Some(forfeit) = self.forfeit_text() {
+            let _ = writeln!(out, "**Forfeit.** {forfeit}\n");
+        }
         let _ = writeln!(
             out,
             "| player | decisions | mean loss | total loss | best | good | inaccuracies | mistakes | blunders | luck |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

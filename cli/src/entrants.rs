@@ -111,10 +111,17 @@ impl Entrants {
         }
         let spec = crate::models::spec_of(&self.models, text, &self.rules).map_err(|e| {
             let defined = self.defs.names();
-            if defined.is_empty() {
-                anyhow::Error::new(e)
-            } else {
+            let unknown = matches!(e, sawah_agents::SpecError::UnknownAgent(_));
+            if !defined.is_empty() {
                 anyhow::anyhow!("{e}; bots defined in --bots: {}", defined.join(", "))
+            } else if unknown && !text.contains([':', '=', '{']) {
+                // A bare name that is no agent: most often an outside bot
+                // whose bots file was not given.
+                anyhow::anyhow!(
+                    "{e}; if {text:?} is an outside bot, name its bots file with --bots FILE (docs/bots.md)"
+                )
+            } else {
+                anyhow::Error::new(e)
             }
         });
         let spec = spec.with_context(|| format!("agent {text:?}"))?;

@@ -111,6 +111,9 @@ pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
         .review_game(&value, reference.as_ref(), None)
         .with_context(|| args.game.display().to_string())?;
     review.players = players_of(&value);
+    review.forfeit = value
+        .get("failure")
+        .and_then(|failure| serde_json::from_value(failure.clone()).ok());
     match format.as_str() {
         "text" => {
             let record = sawah_engine::record::Record::from_json(&value)

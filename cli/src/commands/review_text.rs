@@ -90,40 +90,55 @@ pub fn terminal<G: Render + Codec>(
 
 /// The review's first paragraph: the game, its winner and the reference.
 fn heading(review: &Review) -> String {
-    let winner = review
-        .winner
-        .map_or("nobody yet".to_string(), |w| review.player_name(w));
     let mut out = wrap(
-        &format!(
-            "Review of a game of {} (won by {winner}). Reference: {}. Losses and luck in points of win probability.",
-            review.rules, review.reference
-        ),
+        &plain(&format!(
+            "Review of a game of {} (won by {}). Reference: {}. Losses and luck in points of win probability.",
+            review.rules,
+            review.winner_text(),
+            review.reference
+        )),
         "",
     );
     out.push('\n');
+    if let Some(forfeit) = review.forfeit_text() {
+        out.push('\n');
+        out.push_str(&wrap(&plain(&format!("Forfeit: {forfeit}")), "  "));
+        out.push('\n');
+    }
     out
+}
+
+/// `count` and the noun, plural unless one: `1 mistake`, `2 mistakes`,
+/// `3 inaccuracies`.
+fn counted(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// Text for the terminal: Markdown's code marks taken out.
+fn plain(text: &str) -> String {
+    text.replace('`', "")
 }
 
 /// One player's summary: decisions, losses, the classes, luck and strength.
 fn player_summary(review: &Review, player: Player) -> String {
     let s = review.summary(player);
-    format!(
-        "{}: {} decisions, {:.2} lost a decision ({:.1} in all); {} best, {} good, {} inaccuracies, {} mistakes, {} blunders; luck {:+.1}.{}",
+    plain(&format!(
+        "{}: {}, {:.2} points lost per decision ({:.1} in all); {} best, {} good, {}, {}, {}; luck {:+.1}.{}",
         review.player_name(player),
-        s.decisions,
+        counted(s.decisions, "decision", "decisions"),
         s.mean_loss_pp,
         s.total_loss_pp,
         s.best,
         s.good,
-        s.inaccuracies,
-        s.mistakes,
-        s.blunders,
+        counted(s.inaccuracies, "inaccuracy", "inaccuracies"),
+        counted(s.mistakes, "mistake", "mistakes"),
+        counted(s.blunders, "blunder", "blunders"),
         s.luck_pp + 0.0,
         s.strength
             .as_ref()
             .map(|e| format!(" It {}.", e.text))
             .unwrap_or_default()
-    )
+    ))
 }
 
 /// One turn's line: the roll, the move played (with the best one and the

@@ -393,7 +393,7 @@ fn a_rule_set_whose_table_does_not_fit_goes_the_self_play_route() {
         "The positions known exactly are the layers with at least",
         "Where the positions are known exactly",
         "lost per decision",
-        "as deep as its latency allows",
+        "the deepest whose `choose` p99",
     ] {
         assert!(report.contains(said), "{said}: {report}");
     }

@@ -446,6 +446,37 @@ fn forfeits_are_explained_by_kind_and_the_command_reproduces_the_tournament() {
     );
     let sha = sawah_cli::digest::sha256_file(&bots).unwrap();
     assert!(command.ends_with(&format!("SHA-256 {sha})")), "{command}");
+    // Reviewing a forfeited game says who forfeited, the kind and the
+    // message, before the moves; in the terminal's text and in Markdown.
+    let number = text
+        .lines()
+        .skip(1)
+        .position(|line| line.contains("\"failure\""))
+        .unwrap()
+        + 1;
+    let results = out.join("results.jsonl").display().to_string();
+    for format in ["text", "md"] {
+        let (code, stdout, stderr) = sawah(&[
+            "review",
+            &results,
+            "--game-number",
+            &number.to_string(),
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.contains("by forfeit)") && !stdout.contains("nobody yet"),
+            "{format}: {stdout}"
+        );
+        let said = stdout.find("forfeited (malformed)").unwrap_or(usize::MAX);
+        assert!(said < stdout.len(), "{format}: {stdout}");
+        assert!(stdout[said..].contains("answered"), "{format}: {stdout}");
+        if format == "text" {
+            assert!(!stdout.contains('`'), "{stdout}");
+            assert!(stdout.lines().all(|l| l.chars().count() <= 80), "{stdout}");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -851,3 +851,74 @@ fn review_measures_a_tournament_game_against_the_table() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// What a bot author meets: a shard whose share holds no game ends well
+/// (an array task that did nothing wrong must not fail); a run without
+/// `--luck-adjusted` says nothing of luck; an agent name that is no agent
+/// hints at `--bots`; the table's command runs from anywhere (it names
+/// its folder) and names the shard it played.
+#[test]
+fn an_empty_shard_ends_well_and_the_terminal_says_what_applies() {
+    let dir = scratch("author");
+    let out = dir.join("s");
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "2",
+        "--shard",
+        "3/3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("shard 3/3 holds no game"), "{stdout}");
+    assert!(out.join("results.jsonl").exists());
+    let whole = dir.join("w");
+    let (code, stdout, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "4",
+        "--shard",
+        "1/2",
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stdout.to_lowercase().contains("luck"), "{stdout}");
+    let elo = std::fs::read_to_string(whole.join("elo.md")).unwrap();
+    let command = elo.lines().find(|l| l.starts_with("Command: `")).unwrap();
+    assert!(
+        command.starts_with("Command: `cd /") && command.contains("--shard 1/2"),
+        "{command}"
+    );
+    let header = std::fs::read_to_string(whole.join("results.jsonl")).unwrap();
+    assert!(
+        header.lines().next().unwrap().contains("\"command\":\"cd "),
+        "{header}"
+    );
+    let (code, _, stderr) = sawah(&[
+        "tournament",
+        "--rules",
+        "ur-2",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "2",
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("unknown agent \"greedy\"") && stderr.contains("--bots FILE"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -44,6 +44,9 @@ pub struct Merged {
     /// The reference every folder measured luck by, when luck-adjusted
     /// ratings were asked for.
     pub luck: Option<LuckReference>,
+    /// The commands that played the folders, each once, in the order
+    /// read (the folders' headers record them).
+    pub commands: Vec<String>,
 }
 
 /// Merges the folders `dirs`; with `luck_adjusted`, every folder must have
@@ -70,6 +73,7 @@ pub fn merge(
         rules: (name, digest),
         duplicates: merging.duplicates,
         luck: merging.luck.map(|(luck, _)| luck),
+        commands: merging.commands,
     })
 }
 
@@ -83,6 +87,7 @@ struct Merging {
     duplicates: u64,
     meanings: Meanings,
     luck: Option<(LuckReference, PathBuf)>,
+    commands: Vec<String>,
 }
 
 fn conflict(text: String) -> MergeError {
@@ -111,6 +116,11 @@ impl Merging {
             }
         }
         self.meanings.check(dir, h)?;
+        if let Some(command) = &h.command
+            && !self.commands.contains(command)
+        {
+            self.commands.push(command.clone());
+        }
         if file.partial_tail > 0 {
             note(format!(
                 "{} ends in an unfinished line ({} bytes), left out",
@@ -243,8 +253,12 @@ impl Meanings {
                 continue;
             };
             if *first_spec != spec {
+                let bare = |s: &str| s.split(" (hello: ").next().unwrap_or_default().to_string();
+                let what = crate::arena::results::spec_difference(&bare(first_spec), &bare(&spec))
+                    .map(|what| format!(" ({what})"))
+                    .unwrap_or_default();
                 return Err(conflict(format!(
-                    "{}: {name} is {spec}, but in {} it is {first_spec}; merge folders whose agents are the same",
+                    "{}: {name} is {spec}, but in {} it is {first_spec}{what}; merge folders whose agents are the same",
                     dir.display(),
                     first_dir.display()
                 )));

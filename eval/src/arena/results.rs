@@ -79,6 +79,13 @@ pub struct Header {
     /// run (`--luck-adjusted`); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck: Option<LuckReference>,
+    /// The command that started the file, as it can be run again (its
+    /// working folder named, its shard as resolved); absent in files of
+    /// runs that were not started by a command, and in older ones. Not
+    /// part of what the file is: a resume by another command is not
+    /// refused for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 /// One finished game.
@@ -430,6 +437,46 @@ pub fn changed_file<'h>(
     None
 }
 
+/// What differs between two agents' portable records, in words: the
+/// first field of an outside bot's record that differs, with a variable
+/// of its environment named (`its env GREEDY_FAULT: sha256:… → …`), or
+/// `None` when they are the same. Builtin specs, which are not objects,
+/// differ as wholes (`its spec`).
+pub fn spec_difference(expected: &str, found: &str) -> Option<String> {
+    if portable_text(expected) == portable_text(found) {
+        return None;
+    }
+    let object = |text: &str| match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(map)) => Some(map),
+        _ => None,
+    };
+    let shown = |value: Option<&serde_json::Value>| {
+        value.map_or_else(|| "(none)".to_string(), |v| v.to_string())
+    };
+    let (Some(a), Some(b)) = (object(expected), object(found)) else {
+        return Some(format!("its spec: {expected} → {found}"));
+    };
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    for key in keys {
+        let (x, y) = (a.get(key), b.get(key));
+        if x == y {
+            continue;
+        }
+        if let (Some(serde_json::Value::Object(x)), Some(serde_json::Value::Object(y))) = (x, y) {
+            let inner: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            if let Some(name) = inner.into_iter().find(|k| x.get(*k) != y.get(*k)) {
+                return Some(format!(
+                    "its {key} {name}: {} → {}",
+                    shown(x.get(name)),
+                    shown(y.get(name))
+                ));
+            }
+        }
+        return Some(format!("its {key}: {} → {}", shown(x), shown(y)));
+    }
+    Some(format!("its spec: {expected} → {found}"))
+}
+
 fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), ResultsError> {
     let mismatch = |field: &str, e: String, f: String| ResultsError::Mismatch {
         path: path.display().to_string(),
@@ -450,6 +497,20 @@ fn check_header(path: &Path, expected: &Header, found: &Header) -> Result<(), Re
             expected.agents.join(","),
             found.agents.join(","),
         ));
+    }
+    for ((name, e), f) in expected
+        .agents
+        .iter()
+        .zip(&expected.specs)
+        .zip(&found.specs)
+    {
+        if let Some(what) = spec_difference(e, f) {
+            return Err(mismatch(
+                &format!("agent {name}: {what} (a bot or preset changed)"),
+                portable_text(e),
+                portable_text(f),
+            ));
+        }
     }
     let portable = |specs: &[String]| specs.iter().map(|s| portable_text(s)).collect::<Vec<_>>();
     if portable(&expected.specs) != portable(&found.specs) {
@@ -555,6 +616,7 @@ mod tests {
             shard: "1/1".into(),
             code_version: "test".into(),
             luck: None,
+            command: None,
         }
     }
 

@@ -101,7 +101,10 @@ impl Shard {
     ///
     /// * a Slurm job array: `SLURM_ARRAY_TASK_ID` (from
     ///   `SLURM_ARRAY_TASK_MIN`, in steps of `SLURM_ARRAY_TASK_STEP`) and
-    ///   `SLURM_ARRAY_TASK_COUNT`;
+    ///   `SLURM_ARRAY_TASK_COUNT`; or, when the count is given
+    ///   (`SAWAH_SHARD_COUNT`, or `auto/N`), `SLURM_ARRAY_TASK_ID` is the
+    ///   shard's number itself, 1 to N, so that resubmitting one task of
+    ///   the array (`sbatch --array=7`, an array of one) runs shard 7 of N;
     /// * a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` (from 0), the
     ///   count from `auto/N` or `SAWAH_SHARD_COUNT` (set it in the Job's
     ///   manifest to its `completions`).
@@ -130,7 +133,24 @@ impl Shard {
                     .map_err(|_| format!("{name}={value:?} is not a whole number")),
             }
         };
-        let shard = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+        let stated = match (given, number("SAWAH_SHARD_COUNT")?) {
+            (Some(n), Some(m)) if n != m => {
+                return Err(format!(
+                    "--shard {text} says {n} shards, but SAWAH_SHARD_COUNT says {m}"
+                ));
+            }
+            (Some(n), _) | (None, Some(n)) => Some(n),
+            (None, None) => None,
+        };
+        let shard = if let (Some(id), Some(count)) = (number("SLURM_ARRAY_TASK_ID")?, stated) {
+            // The count is stated: the task id is the shard's number.
+            if id == 0 || id > count {
+                return Err(format!(
+                    "SLURM_ARRAY_TASK_ID={id} is not a shard of {count}: with the count given (SAWAH_SHARD_COUNT or --shard auto/N), the array's task ids are the shard numbers, 1 to {count} (sbatch --array=1-{count}; resubmit one with --array=K)"
+                ));
+            }
+            Shard { index: id, count }
+        } else if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
                 "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: run in a Slurm job array (sbatch --array=1-N)",
             )?;
@@ -146,11 +166,8 @@ impl Shard {
                 count,
             }
         } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
-            let count = match (given, number("SAWAH_SHARD_COUNT")?) {
-                (Some(n), _) | (None, Some(n)) => n,
-                (None, None) => {
-                    return Err("JOB_COMPLETION_INDEX is set but the count is not: give --shard auto/N or set SAWAH_SHARD_COUNT to the Job's completions".into());
-                }
+            let Some(count) = stated else {
+                return Err("JOB_COMPLETION_INDEX is set but the count is not: give --shard auto/N or set SAWAH_SHARD_COUNT to the Job's completions".into());
             };
             Shard {
                 index: index + 1,
@@ -218,6 +235,8 @@ pub struct Tournament {
     pub seed: u64,
     /// The share of the schedule this run plays.
     pub shard: Shard,
+    /// The command that started it, as the results header records it.
+    pub command: Option<String>,
 }
 
 impl Tournament {
@@ -313,6 +332,7 @@ impl Tournament {
             shard: self.shard.to_string(),
             code_version: env!("CARGO_PKG_VERSION").to_string(),
             luck: luck.map(|meter| meter.reference().clone()),
+            command: self.command.clone(),
         })
     }
 }
@@ -564,8 +584,11 @@ where
         .unwrap_or_else(|(seat, e)| forfeit(seat, e));
     let mut record = record_of(&tournament.rules, &names[light], &names[dark], &job, played);
     let play_seconds = started.elapsed().as_secs_f64();
-    let measuring = Instant::now();
+    // Without a luck meter no time is measuring luck (not even the
+    // instant between two clock readings: it would be told as "luck").
+    let mut luck_seconds = 0.0;
     if let Some(meter) = luck {
+        let measuring = Instant::now();
         let measured = meter
             .luck(&record.moves)
             .map_err(|message| TournamentError::Luck {
@@ -575,8 +598,9 @@ where
                 message,
             })?;
         record.luck = Some(measured.into());
+        luck_seconds = measuring.elapsed().as_secs_f64();
     }
-    Ok((record, (play_seconds, measuring.elapsed().as_secs_f64())))
+    Ok((record, (play_seconds, luck_seconds)))
 }
 
 /// Refuses a tournament that cannot run: labels that do not match the
@@ -678,11 +702,27 @@ mod tests {
         ];
         assert_eq!(shard("auto", slurm), Ok("3/4".into()));
         assert_eq!(shard("auto/4", slurm), Ok("3/4".into()));
+        // A count given is the count, and the task id the shard's number:
+        // one task of the array resubmitted (`sbatch --array=7`, an array
+        // of one task whose MIN is 7) is shard 7 of the count.
+        assert_eq!(shard("auto/5", slurm), Ok("3/5".into()));
+        let resubmitted = &[
+            ("SLURM_ARRAY_TASK_ID", "7"),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
+            ("SLURM_ARRAY_TASK_MIN", "7"),
+            ("SAWAH_SHARD_COUNT", "8"),
+        ];
+        assert_eq!(shard("auto", resubmitted), Ok("7/8".into()));
+        assert_eq!(shard("auto/8", resubmitted), Ok("7/8".into()));
         assert!(
-            shard("auto/5", slurm)
+            shard("auto/9", resubmitted)
                 .unwrap_err()
-                .contains("the job has 4")
+                .contains("SAWAH_SHARD_COUNT says 8")
         );
+        let past = &[("SLURM_ARRAY_TASK_ID", "9"), ("SAWAH_SHARD_COUNT", "8")];
+        assert!(shard("auto", past).unwrap_err().contains("1 to 8"));
+        let zero = &[("SLURM_ARRAY_TASK_ID", "0"), ("SAWAH_SHARD_COUNT", "8")];
+        assert!(shard("auto", zero).unwrap_err().contains("--array=1-8"));
         // Arrays from 0 (--array=0-3) and in steps (--array=0-6:2).
         let from_zero = &[
             ("SLURM_ARRAY_TASK_ID", "0"),
@@ -729,6 +769,7 @@ mod tests {
             games_per_pairing: games,
             seed: 7,
             shard,
+            command: None,
         }
     }
 

@@ -88,6 +88,9 @@ pub struct EloTable {
     /// The agents of known rating the scale was set by, with their known
     /// ratings (empty: the anchor set it).
     pub scale: Vec<(String, f64)>,
+    /// The agents whose mean the intervals are relative to: the known
+    /// agents, the anchor alone (given by name), or every agent.
+    pub interval_reference: Vec<String>,
     /// Virtual drawn games per pairing.
     pub prior: f64,
     /// How the intervals were computed.
@@ -189,6 +192,8 @@ pub fn elo_table(
         .collect();
     let counts = Counts::of(games, &index);
     let anchor = match &options.anchor.0 {
+        // The fit fixes one agent; the scale and the intervals are then
+        // set by the agents' mean (`fit_all`).
         None => 0,
         Some(name) => match index.get(name.as_str()) {
             Some(&i) => i,
@@ -202,7 +207,8 @@ pub fn elo_table(
         anchor,
         anchor_elo: options.anchor.1,
     };
-    let (fitted, adjusted, scale) = fit_all(games, &counts, &index, &names, options, fit_options)?;
+    let (fitted, adjusted, scale, reference) =
+        fit_all(games, &counts, &index, &names, options, fit_options)?;
     let ranking = adjusted.as_ref().map_or(&fitted, |a| &a.ratings);
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&a, &b| ranking.elo[b].total_cmp(&ranking.elo[a]));
@@ -251,6 +257,7 @@ pub fn elo_table(
         games: games.len() as u64,
         anchor: (names[anchor].clone(), fitted.elo[anchor]),
         scale: scale.iter().map(|&(i, elo)| (names[i].clone(), elo)).collect(),
+        interval_reference: reference.iter().map(|&(i, _)| names[i].clone()).collect(),
         prior: options.prior,
         method: "maximum-likelihood Bradley–Terry (MM, Hunter 2004) with a first-move term; 95% intervals from the inverse Hessian with the anchor fixed, games treated as independent (conservative for paired dice)".into(),
         luck: adjusted.map(|a| LuckSummary {
@@ -264,7 +271,10 @@ pub fn elo_table(
 }
 
 /// The raw fit and, with a luck reference, the adjusted one, both on the
-/// scale of the agents of known rating when any played (with them).
+/// scale of the agents of known rating when any played (with them), and
+/// the agents (with their ratings) whose mean the scale and every interval
+/// are relative to: the known agents; else the anchor, when one was given
+/// by name; else every agent, their mean at 0.
 #[allow(clippy::type_complexity)]
 fn fit_all(
     games: &[GameRecord],
@@ -277,6 +287,7 @@ fn fit_all(
     (
         bradley_terry::Ratings,
         Option<AdjustedFit>,
+        Vec<(usize, f64)>,
         Vec<(usize, f64)>,
     ),
     EloTableError,
@@ -297,25 +308,50 @@ fn fit_all(
         .iter()
         .filter_map(|(name, elo)| index.get(name.as_str()).map(|&i| (i, *elo)))
         .collect();
-    if !scale.is_empty() {
-        shift_to(&mut fitted, &scale);
-        if let Some(a) = adjusted.as_mut() {
-            shift_to(&mut a.ratings, &scale);
-        }
+    let reference = if !scale.is_empty() {
+        scale.clone()
+    } else if options.anchor.0.is_some() {
+        vec![(fit_options.anchor, fit_options.anchor_elo)]
+    } else {
+        (0..names.len()).map(|i| (i, 0.0)).collect()
+    };
+    relative_to(&mut fitted, &reference);
+    if let Some(a) = adjusted.as_mut() {
+        relative_to(&mut a.ratings, &reference);
     }
-    Ok((fitted, adjusted, scale))
+    Ok((fitted, adjusted, scale, reference))
 }
 
-/// Shifts every rating so that the mean over `known` (agent, rating)
-/// matches the known mean; differences and intervals' widths stay.
-fn shift_to(ratings: &mut bradley_terry::Ratings, known: &[(usize, f64)]) {
-    let shift = known
+/// Puts `ratings` on the scale of `reference` (agent, rating): every
+/// rating shifted so that the mean over the reference agents matches
+/// their mean, and every standard error made that of the agent's rating
+/// less the reference agents' mean, `Var(x_i − m) = C_ii − 2·mean_k C_ik
+/// + mean_kl C_kl`: an agent of the reference shows the uncertainty the
+/// others give it, and only a reference of one agent (the anchor) is
+/// exact. The differences between agents, and so the likelihoods of
+/// superiority, do not change.
+fn relative_to(ratings: &mut bradley_terry::Ratings, reference: &[(usize, f64)]) {
+    if reference.is_empty() {
+        return;
+    }
+    let k = reference.len() as f64;
+    let shift = reference
         .iter()
         .map(|&(i, elo)| elo - ratings.elo[i])
         .sum::<f64>()
-        / known.len() as f64;
+        / k;
     for elo in &mut ratings.elo {
         *elo += shift;
+    }
+    let c = &ratings.covariance;
+    let among: f64 = reference
+        .iter()
+        .flat_map(|&(a, _)| reference.iter().map(move |&(b, _)| c[a][b]))
+        .sum::<f64>()
+        / (k * k);
+    for i in 0..ratings.elo.len() {
+        let with: f64 = reference.iter().map(|&(a, _)| c[i][a]).sum::<f64>() / k;
+        ratings.elo_se[i] = (c[i][i] - 2.0 * with + among).max(0.0).sqrt();
     }
 }
 
@@ -402,22 +438,24 @@ fn fit_error(error: FitError, names: &[String]) -> EloTableError {
 impl EloTable {
     /// How the scale was set, in a sentence for the table's foot.
     pub fn scale_text(&self) -> String {
-        if self.scale.is_empty() {
+        if !self.scale.is_empty() {
+            let known: Vec<String> = self
+                .scale
+                .iter()
+                .map(|(name, elo)| format!("{name} {elo:.0}"))
+                .collect();
+            return format!(
+                "Scale: the shipped levels at their ratings in the models' manifest ({}), the ratings shifted so that their mean matches; each interval is relative to that mean (`--anchor NAME=ELO` fixes one agent instead).",
+                known.join(", ")
+            );
+        }
+        if self.interval_reference.len() == 1 {
             return format!(
                 "Scale: `{}` = {:.0} (intervals relative to it; `--anchor NAME=ELO` sets another).",
                 self.anchor.0, self.anchor.1
             );
         }
-        let known: Vec<String> = self
-            .scale
-            .iter()
-            .map(|(name, elo)| format!("{name} {elo:.0}"))
-            .collect();
-        format!(
-            "Scale: the shipped levels at their ratings in the models' manifest ({}), the ratings shifted so that their mean matches; intervals are relative to `{}` (`--anchor NAME=ELO` fixes one agent instead).",
-            known.join(", "),
-            self.anchor.0
-        )
+        "Scale: the agents' mean = 0; each interval is relative to that mean (`--anchor NAME=ELO` fixes one agent instead).".to_string()
     }
 
     /// The table in Markdown; a luck-adjusted table leads with the
@@ -730,6 +768,80 @@ mod tests {
             moves: vec![],
             failure: None,
             luck: None,
+        }
+    }
+
+    /// A gauntlet: `bot` against three levels of known rating, which
+    /// never meet one another. Every interval is real (the scale is the
+    /// levels' mean), and the bot's is widest: it is the least known.
+    #[test]
+    fn a_gauntlets_first_agent_gets_a_real_interval_on_the_levels_scale() {
+        let mut records = Vec::new();
+        for s in 0..60 {
+            for (level, wins_every) in [("easy", 2), ("medium", 3), ("hard", 5)] {
+                let w = |light_wins: bool| {
+                    Some(if light_wins {
+                        Player::Light
+                    } else {
+                        Player::Dark
+                    })
+                };
+                records.push(game("bot", level, w(s % wins_every == 0), s));
+                records.push(game(level, "bot", w(s % wins_every != 0), s));
+            }
+        }
+        let known = vec![
+            ("easy".to_string(), 700.0),
+            ("medium".to_string(), 900.0),
+            ("hard".to_string(), 1100.0),
+        ];
+        let options = TableOptions {
+            anchor: (None, 0.0),
+            known: known.clone(),
+            ..TableOptions::default()
+        };
+        let order = vec!["bot".to_string()];
+        let table = elo_table("ur", &records, &order, &options, &HashMap::new()).unwrap();
+        let width = |name: &str| {
+            let row = table.rows.iter().find(|r| r.agent == name).unwrap();
+            row.ci_high - row.ci_low
+        };
+        for name in ["bot", "easy", "medium", "hard"] {
+            assert!(width(name) > 20.0, "{name}: {}", width(name));
+        }
+        assert!(width("bot") < width("easy") + width("medium"));
+        // The levels' mean is their known mean.
+        let mean: f64 = ["easy", "medium", "hard"]
+            .iter()
+            .map(|n| table.rows.iter().find(|r| r.agent == *n).unwrap().elo)
+            .sum::<f64>()
+            / 3.0;
+        assert!((mean - 900.0).abs() < 1e-6, "{mean}");
+        assert!(table.scale_text().contains("relative to that mean"));
+        // Without known levels and without an anchor the scale is the
+        // agents' mean, and again no interval is zero wide.
+        let bare = TableOptions {
+            anchor: (None, 0.0),
+            ..TableOptions::default()
+        };
+        let table = elo_table("ur", &records, &order, &bare, &HashMap::new()).unwrap();
+        assert!(table.rows.iter().all(|r| r.ci_high - r.ci_low > 20.0));
+        let mean = table.rows.iter().map(|r| r.elo).sum::<f64>() / 4.0;
+        assert!(mean.abs() < 1e-6, "{mean}");
+        assert!(table.scale_text().contains("the agents' mean = 0"));
+        // An anchor given by name is the one agent with no width.
+        let anchored = TableOptions {
+            anchor: (Some("medium".to_string()), 900.0),
+            ..TableOptions::default()
+        };
+        let table = elo_table("ur", &records, &order, &anchored, &HashMap::new()).unwrap();
+        for row in &table.rows {
+            assert_eq!(
+                row.agent == "medium",
+                row.ci_high - row.ci_low == 0.0,
+                "{}",
+                row.agent
+            );
         }
     }
 

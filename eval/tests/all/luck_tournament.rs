@@ -44,6 +44,7 @@ fn tournament(agents: &[&str], games: u64, shard: Shard) -> Tournament {
         games_per_pairing: games,
         seed: 11,
         shard,
+        command: None,
     }
 }
 

@@ -186,10 +186,10 @@ impl Plan {
                 self.hard.games = scaled(SELF_PLAY_TD.1, effort, 400);
                 self.hard.polish_games = scaled(SELF_PLAY_SEARCH.1, effort, 200);
                 // Without perfect play to measure candidates against, hard
-                // searches as deep as its latency allows everywhere.
+                // searches as deep as its latency allows (search.rs).
                 self.searches = match game {
-                    AnyGame::Senet(_) => vec!["depth=1".into()],
-                    AnyGame::Race(_) => vec!["depth=2".into()],
+                    AnyGame::Senet(_) => vec!["depth=1".into(), "depth=2".into()],
+                    AnyGame::Race(_) => vec!["depth=2".into(), "depth=3:focus=2".into()],
                 };
             }
         }

@@ -179,11 +179,23 @@ fn hard_section(out: &mut String, f: &Findings) {
             versus.command
         );
     }
-    if f.search.candidates.is_empty() {
+    let timed: Vec<String> = f
+        .search
+        .candidates
+        .iter()
+        .filter_map(|c| c.p99_ms.map(|p99| format!("`{}` {p99:.2} ms", c.search)))
+        .collect();
+    if !timed.is_empty() || f.search.candidates.is_empty() {
         let _ = writeln!(
             out,
-            "* Search: `{}`, as deep as its latency allows (without perfect play the search stage has nothing to measure candidates against).",
-            f.search.search
+            "* Search: `{}`, the deepest whose `choose` p99 on one thread is within {} ms (without perfect play the search stage has nothing else to measure candidates by){}.",
+            f.search.search,
+            super::search::LATENCY_BUDGET_MS,
+            if timed.is_empty() {
+                String::new()
+            } else {
+                format!("; measured: {}", timed.join(", "))
+            }
         );
     } else {
         let _ = writeln!(

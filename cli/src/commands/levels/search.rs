@@ -3,9 +3,9 @@
 //! three plies searching the best two moves) plays a luck-adjusted match
 //! against perfect play, cheapest first, until one scores at least
 //! [`SEARCH_TARGET`]; when none does, the best one is kept and the report
-//! says so. Without a table the last candidate is taken (hard's depth as
-//! the shipped Senet and self-play levels have it), measured later against
-//! search.
+//! says so. Without a table (the self-play route) the deepest candidate
+//! whose `choose` p99 is within [`LATENCY_BUDGET_MS`] on one thread is
+//! taken, measured later against search and on the covered positions.
 
 use super::build::Build;
 use super::networks::Network;
@@ -29,6 +29,10 @@ pub struct Candidate {
     pub games: u64,
     /// The seed of the match.
     pub seed: u64,
+    /// On the self-play route: `choose`'s p99 latency on one thread, in
+    /// milliseconds.
+    #[serde(default)]
+    pub p99_ms: Option<f64>,
 }
 
 /// What the stage chose.
@@ -58,15 +62,7 @@ pub fn run(build: &mut Build, hard: &Network) -> Result<Chosen> {
     let model = hard.path(build).display().to_string();
     let chosen = build.stage("hard-search", &inputs, |build, _dir| {
         let Route::Exact { .. } = build.plan.route else {
-            let search = build.plan.searches.last().cloned().unwrap_or_default();
-            return Ok((
-                Chosen {
-                    search,
-                    met_target: false,
-                    candidates: Vec::new(),
-                },
-                Vec::new(),
-            ));
+            return Ok((deepest_within_latency(build, &model)?, Vec::new()));
         };
         let seed = build.seed_for("hard-search");
         let mut candidates: Vec<Candidate> = Vec::new();
@@ -117,6 +113,54 @@ pub fn run(build: &mut Build, hard: &Network) -> Result<Chosen> {
     Ok(chosen)
 }
 
+/// The p99 latency of `choose` on one thread, in milliseconds, a search
+/// may take on the self-play route: half the native target (20 ms), so
+/// that a slower machine and the browser (about 2.5 times native) stay
+/// within theirs.
+pub const LATENCY_BUDGET_MS: f64 = 10.0;
+
+/// The self-play route's choice, with no perfect play to measure against:
+/// the deepest of the plan's searches whose `choose` p99 on one thread is
+/// within [`LATENCY_BUDGET_MS`] (the shallowest when none is).
+fn deepest_within_latency(build: &Build, model: &str) -> Result<Chosen> {
+    let positions = build.plan.latency_positions as usize;
+    let mut candidates = Vec::new();
+    let mut chosen = None;
+    for search in build.plan.searches.iter().rev() {
+        let spec = sawah_agents::AgentSpec::parse(
+            &format!("neural:model={model}:{search}"),
+            build.name(),
+        )?;
+        let p99 = sawah_engine::with_game!(&build.source.game, g => {
+            let mut agent = spec.build(g)?;
+            crate::commands::bench::measure::choose_latency(g, agent.as_mut(), positions, 1)
+        })
+        .quantile(0.99);
+        println!("  {search}: choose p99 {p99:.2} ms on one thread");
+        candidates.push(Candidate {
+            search: search.clone(),
+            adjusted: None,
+            raw: None,
+            games: 0,
+            seed: 0,
+            p99_ms: Some(p99),
+        });
+        if p99 <= LATENCY_BUDGET_MS {
+            chosen = Some(search.clone());
+            break;
+        }
+    }
+    let search = chosen
+        .clone()
+        .or_else(|| build.plan.searches.first().cloned())
+        .unwrap_or_default();
+    Ok(Chosen {
+        search,
+        met_target: chosen.is_some(),
+        candidates,
+    })
+}
+
 /// The SHA-256 of a network stage's model, as recorded.
 pub fn sha_of(build: &Build, network: &Network) -> Result<String> {
     Ok(build
@@ -137,6 +181,7 @@ fn measure(build: &mut Build, spec: &str, seed: u64) -> Result<Candidate> {
         raw: Some(interval(played.result.score())),
         games: played.result.games(),
         seed,
+        p99_ms: None,
     })
 }
 

@@ -145,7 +145,7 @@ pub fn tournament_command(
         models,
         outside,
         luck,
-        command: Some(command.to_string()),
+        command: Some(run::in_this_folder(&run::with_shard(command, &shard))),
     };
     run::tournament(registry, args, anchor_given)?;
     Ok(())
@@ -203,7 +203,7 @@ pub fn elo_command(registry: &mut Registry, args: EloArgs, command: &str) -> Res
             table: table.as_deref(),
             luck_adjusted,
             models: models.as_deref(),
-            command: Some(command),
+            command: Some(&run::in_this_folder(command)),
         },
     )?;
     Ok(())

@@ -56,12 +56,62 @@ pub struct TournamentArgs {
 /// arguments, with the bots file's name and SHA-256 when outside bots
 /// play (the file decides what they are).
 fn command_note(command: Option<&str>, rebuilt: String, bots: Option<&Path>) -> Result<String> {
-    let mut line = format!("Command: `{}`", command.map_or(rebuilt, str::to_string));
+    let mut line = format!(
+        "Command: `{}`",
+        command.map_or_else(|| in_this_folder(&rebuilt), str::to_string)
+    );
     if let Some(bots) = bots {
         let sha = crate::digest::sha256_file(bots)?;
         line.push_str(&format!(" (bots file {}, SHA-256 {sha})", bots.display()));
     }
     Ok(line)
+}
+
+/// `command` as it can be run from anywhere: preceded by a `cd` to the
+/// folder it ran in (its paths may be relative to it).
+pub fn in_this_folder(command: &str) -> String {
+    match std::env::current_dir() {
+        Ok(dir) => format!(
+            "cd {} && {command}",
+            shell_quoted(&dir.display().to_string())
+        ),
+        Err(_) => command.to_string(),
+    }
+}
+
+/// `text` as one word for a POSIX shell.
+pub fn shell_quoted(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// A command line with its `--shard` value (`auto`, `auto/N`) replaced
+/// by the shard it resolved to, so that it runs the same share again
+/// outside the job that set the variables.
+pub fn with_shard(command: &str, shard: &sawah_eval::arena::tournament::Shard) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut next_is_shard = false;
+    for word in command.split(' ') {
+        if next_is_shard {
+            words.push(shard.to_string());
+            next_is_shard = false;
+        } else if word == "--shard" {
+            words.push(word.to_string());
+            next_is_shard = true;
+        } else if word.starts_with("--shard=") {
+            words.push(format!("--shard={shard}"));
+        } else {
+            words.push(word.to_string());
+        }
+    }
+    words.join(" ")
 }
 
 /// The identity of a rule set's full description.
@@ -174,7 +224,16 @@ fn counted(count: usize, noun: &str) -> String {
 
 /// Runs `sawah tournament`.
 pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: bool) -> Result<()> {
-    let table = play_and_rate(registry, &args, anchor_given, false)?;
+    let table = match play_and_rate(registry, &args, anchor_given, false) {
+        Ok(table) => table,
+        // A shard whose share of the schedule holds no game did nothing
+        // wrong: an array task that ends with an error would be retried.
+        Err(error) if error.downcast_ref::<EmptyShard>().is_some() => {
+            println!("{error}");
+            return Ok(());
+        }
+        Err(error) => return Err(error),
+    };
     print!("{}", table.markdown());
     println!(
         "written: {}/elo.md, elo.csv, elo.json, elo.svg",
@@ -183,9 +242,30 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
     Ok(())
 }
 
+/// A shard whose share of the schedule holds no game: nothing to rate.
+#[derive(Debug)]
+pub struct EmptyShard {
+    shard: String,
+    pairs: usize,
+    count: u64,
+}
+
+impl std::fmt::Display for EmptyShard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "shard {} holds no game of this schedule ({} pairs in all, dealt to {} shards): nothing to rate here; the other shards' folders hold the games (merge them with sawah elo)",
+            self.shard, self.pairs, self.count
+        )
+    }
+}
+
+impl std::error::Error for EmptyShard {}
+
 /// Plays (or resumes) the tournament `args` asks for and writes its Elo
 /// table into its folder; `quiet` leaves out every line but the progress
-/// bar (for commands that run tournaments as a step).
+/// bar (for commands that run tournaments as a step). A shard with no
+/// game is the error [`EmptyShard`], after its results file is written.
 pub fn play_and_rate(
     registry: &mut Registry,
     args: &TournamentArgs,
@@ -249,6 +329,14 @@ pub fn play_and_rate(
     if !quiet {
         report_run(&entrants, &summary, &args.out);
     }
+    if summary.games.is_empty() && t.shard.count > 1 {
+        return Err(EmptyShard {
+            shard: t.shard.to_string(),
+            pairs: t.schedule().len(),
+            count: t.shard.count,
+        }
+        .into());
+    }
     let rebuilt = format!(
         "sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}",
         args.rules,
@@ -311,6 +399,7 @@ fn schedule(game: &AnyGame, args: &TournamentArgs, entrants: &mut Entrants) -> R
         games_per_pairing: args.games,
         seed: args.seed,
         shard: args.shard,
+        command: args.command.clone(),
     })
 }
 
@@ -511,10 +600,17 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
             },
             out.display()
         );
-        let heading = format!(
+        let mut heading = format!(
             "# {rules_name} Elo table\n\n{}",
             command_note(command, rebuilt, None)?
         );
+        if !merged.commands.is_empty() {
+            let played: Vec<String> = merged.commands.iter().map(|c| format!("`{c}`")).collect();
+            heading.push_str(&format!(
+                "\n\nThe games were played by: {}",
+                played.join("; ")
+            ));
+        }
         elo_table
             .write(out, &heading)
             .with_context(|| format!("writing the Elo table to {}", out.display()))?;

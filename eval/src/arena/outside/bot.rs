@@ -141,7 +141,7 @@ impl OutsideBot {
 
     fn open(&self) -> Result<Box<dyn Link>, String> {
         match &self.def.transport {
-            Transport::Command { argv, dir, env } => Ok(Box::new(link::PipeLink::spawn(
+            Transport::Command { argv, dir, env, .. } => Ok(Box::new(link::PipeLink::spawn(
                 argv,
                 dir,
                 env,

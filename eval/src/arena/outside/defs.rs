@@ -51,6 +51,9 @@ pub enum Transport {
         dir: PathBuf,
         /// Extra environment variables.
         env: BTreeMap<String, String>,
+        /// `dir` as the entry wrote it, when it did (what results
+        /// headers record of the working folder).
+        dir_written: Option<PathBuf>,
     },
     /// A server speaking this project's HTTP API: each request is POSTed
     /// to `URL/v1/request`.
@@ -108,30 +111,59 @@ pub struct BotDef {
 }
 
 impl BotDef {
-    /// The definition as results headers record it: the name, the command
-    /// as written (absolute paths reduced to their file names, so the
-    /// record does not depend on this machine) or the URL, and the `bot`
-    /// field. Compact JSON, so it compares as text.
+    /// The definition as results headers record it, everything that can
+    /// change its moves: the name, the command as written (absolute paths
+    /// reduced to their file names, so the record does not depend on this
+    /// machine), the working folder as written (`dir`, when given), the
+    /// environment (`env`: each variable with the SHA-256 of its value, so
+    /// a changed value is told without writing a secret down), or the URL
+    /// and how it is reached; and the `bot` field. Compact JSON, so it
+    /// compares as text; a field left out of the entry is left out here,
+    /// so older records still compare equal.
     pub fn portable(&self) -> String {
         let mut record = serde_json::Map::new();
         record.insert("outside".into(), Value::String(self.name.clone()));
+        let portable_path = |arg: &str| {
+            let path = Path::new(arg);
+            if path.is_absolute() {
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| arg.to_string())
+            } else {
+                arg.to_string()
+            }
+        };
         match &self.transport {
-            Transport::Command { argv, .. } => {
+            Transport::Command {
+                argv,
+                env,
+                dir_written,
+                ..
+            } => {
                 let argv: Vec<Value> = argv
                     .iter()
-                    .map(|arg| {
-                        let path = Path::new(arg);
-                        let shown = if path.is_absolute() {
-                            path.file_name()
-                                .map(|n| n.to_string_lossy().into_owned())
-                                .unwrap_or_else(|| arg.clone())
-                        } else {
-                            arg.clone()
-                        };
-                        Value::String(shown)
-                    })
+                    .map(|arg| Value::String(portable_path(arg)))
                     .collect();
                 record.insert("command".into(), Value::Array(argv));
+                if let Some(dir) = dir_written {
+                    record.insert(
+                        "dir".into(),
+                        Value::String(portable_path(&dir.to_string_lossy())),
+                    );
+                }
+                if !env.is_empty() {
+                    let hashed: serde_json::Map<String, Value> = env
+                        .iter()
+                        .map(|(key, value)| {
+                            let digest = format!("{:x}", Sha256::digest(value.as_bytes()));
+                            (
+                                key.clone(),
+                                Value::String(format!("sha256:{}", &digest[..16])),
+                            )
+                        })
+                        .collect();
+                    record.insert("env".into(), Value::Object(hashed));
+                }
             }
             Transport::Http(http) => {
                 record.insert("url".into(), Value::String(redacted(&http.url)));
@@ -334,7 +366,7 @@ impl BotDefs {
                             "bot {name:?}: command is empty; give the program and its arguments, e.g. [\"python3\", \"mybot.py\"]"
                         ));
                     }
-                    let dir = match def.dir {
+                    let dir = match def.dir.clone() {
                         Some(dir) if dir.is_absolute() => dir,
                         Some(dir) => folder.join(dir),
                         None => folder.to_path_buf(),
@@ -343,6 +375,7 @@ impl BotDefs {
                         argv,
                         dir,
                         env: def.env,
+                        dir_written: def.dir,
                     }
                 }
                 (None, Some(url)) => {
@@ -545,7 +578,8 @@ bot = { agent = "expectiminimax", depth = 2 }
 "#;
         let defs = BotDefs::parse(text, Path::new("/x/y")).unwrap();
         assert_eq!(defs.names(), ["mybot", "their-service", "spec-object"]);
-        let Transport::Command { argv, dir, env } = &defs.get("mybot").unwrap().transport else {
+        let Transport::Command { argv, dir, env, .. } = &defs.get("mybot").unwrap().transport
+        else {
             panic!("a command")
         };
         assert_eq!(argv[1], "bots/mybot.py");
@@ -572,8 +606,46 @@ bot = { agent = "expectiminimax", depth = 2 }
         assert_eq!(dir, Path::new("/x/y/sub"));
         assert_eq!(
             defs.get("mybot").unwrap().portable(),
-            r#"{"outside":"mybot","command":["python3","bots/mybot.py","--fast"]}"#
+            r#"{"outside":"mybot","command":["python3","bots/mybot.py","--fast"],"env":{"MYBOT_LEVEL":"sha256:4e07408562bedb8b"}}"#
         );
+        assert_eq!(
+            object.portable(),
+            r#"{"outside":"spec-object","command":["sawah","bot"],"dir":"sub","bot":{"agent":"expectiminimax","depth":2}}"#
+        );
+    }
+
+    /// Everything that can change a bot's moves is in its record, and what
+    /// changed is named: a value of its environment, its working folder.
+    #[test]
+    fn a_bots_environment_and_folder_are_part_of_its_identity() {
+        let record = |extra: &str| {
+            let text = format!(
+                "[[bot]]\nname = \"greedy\"\ncommand = [\"python3\", \"greedy.py\"]\n{extra}"
+            );
+            BotDefs::parse(&text, Path::new("/x"))
+                .unwrap()
+                .get("greedy")
+                .unwrap()
+                .portable()
+        };
+        let plain = record("");
+        let faulty = record("env = { GREEDY_FAULT = \"shape\" }\n");
+        let other = record("env = { GREEDY_FAULT = \"time\" }\n");
+        let moved = record("dir = \"elsewhere\"\n");
+        assert!(
+            !faulty.contains("shape"),
+            "no value is written down: {faulty}"
+        );
+        for (a, b, named) in [
+            (&plain, &faulty, "its env"),
+            (&faulty, &other, "its env GREEDY_FAULT"),
+            (&plain, &moved, "its dir"),
+        ] {
+            assert_ne!(a, b);
+            let said = crate::arena::results::spec_difference(a, b).unwrap();
+            assert!(said.starts_with(named), "{said}");
+        }
+        assert_eq!(crate::arena::results::spec_difference(&plain, &plain), None);
     }
 
     #[test]
