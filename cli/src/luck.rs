@@ -14,8 +14,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LuckArgs {
     /// Also measure every game's luck and use the luck-adjusted score: the
-    /// same expectation, far less spread (docs/tournaments.md, "Luck-
-    /// adjusted results"). The luck is measured by perfect play from
+    /// same expectation, far less spread (docs/tournaments.md, section
+    /// "Luck-adjusted results"). The luck is measured by perfect play from
     /// --table when given (exact), else by hard one ply deeper.
     #[arg(long)]
     pub luck_adjusted: bool,

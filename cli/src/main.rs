@@ -38,7 +38,7 @@ enum Command {
     /// Play a tournament: every pairing (or the first agent against each
     /// other) with paired dice, in parallel; every game appended to
     /// DIR/results.jsonl (rerun the same command to resume), then an Elo
-    /// table written to DIR as elo.md, elo.csv, elo.json and elo.svg.
+    /// table written to DIR as elo.md, elo.csv, crosstable.csv, elo.json and elo.svg.
     Tournament(tournament::TournamentCommandArgs),
     /// Merge the results of tournament folders (shards, reruns, machines)
     /// into one Elo table; games present in several folders count once.
@@ -137,7 +137,12 @@ fn main() {
         end_quietly_on_a_closed_pipe();
     }
     if let Err(error) = run(cli, &models) {
-        eprintln!("error: {}", error_chain(&error));
+        let text = format!("error: {}", error_chain(&error));
+        // Wrapped to a terminal's width; whole in a log or a pipe.
+        match sawah_cli::render::stderr_width() {
+            Some(width) => eprintln!("{}", sawah_cli::render::wrap_to(&text, width, "", "  ")),
+            None => eprintln!("{text}"),
+        }
         std::process::exit(1);
     }
 }

@@ -15,6 +15,13 @@ pub const LOG_EVERY: Duration = Duration::from_secs(60);
 /// mean speed so far (steadier than indicatif's `{eta}` where steps come
 /// in uneven lumps, as a solve's layer pairs do).
 pub fn bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    // The message takes what the line leaves of the terminal's width (and
+    // is cut there), so a bar never wraps an 80-column terminal.
+    let fitted = template
+        .replace("{msg}", "{wide_msg}")
+        .replace("{bar:40}", "{bar:20}")
+        .replace("{bar:30}", "{bar:20}");
+    let template = fitted.as_str();
     let bar = indicatif::ProgressBar::new(len);
     if !std::io::stderr().is_terminal() {
         log_lines(&bar);

@@ -114,6 +114,18 @@ fn identity_text(bot: &OutsideBot) -> String {
     }
 }
 
+/// `line` wrapped to the terminal's width (continuations indented by
+/// `rest`), or whole when standard output is not a terminal.
+fn fitted(line: &str, rest: &str) -> String {
+    match crate::render::stdout_width() {
+        Some(width) => {
+            let first: String = line.chars().take_while(|c| *c == ' ').collect();
+            crate::render::wrap_to(line.trim_start(), width, &first, rest)
+        }
+        None => line.to_string(),
+    }
+}
+
 fn print_text(bot: &OutsideBot, reports: &[RulesCheck], passed: bool) {
     println!(
         "check-bot {}{}, {:.1} s a move",
@@ -138,7 +150,7 @@ fn print_text(bot: &OutsideBot, reports: &[RulesCheck], passed: bool) {
         } else {
             format!("; edge cases passed: {}", r.edge_cases_passed.join(", "))
         };
-        println!(
+        let line = format!(
             "  {:<10} {counts}; latency p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms{edge}  {}",
             r.rules,
             r.latency_ms.p50,
@@ -146,8 +158,9 @@ fn print_text(bot: &OutsideBot, reports: &[RulesCheck], passed: bool) {
             r.latency_ms.max,
             if r.passed() { "pass" } else { "FAIL" }
         );
+        println!("{}", fitted(&line, "             "));
         for problem in &r.problems {
-            println!("      {problem}");
+            println!("{}", fitted(&format!("      {problem}"), "        "));
         }
     }
     println!("{}", if passed { "PASS" } else { "FAIL" });

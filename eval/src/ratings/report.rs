@@ -466,7 +466,7 @@ impl EloTable {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "| rank | agent |{} Elo | 95% interval | games | score | LOS next | failures |{}",
+            "| rank | agent |{} Elo | 95% interval | games | score | LOS next | forfeits |{}",
             if adjusted {
                 " adj. Elo | 95% interval | adj. score |"
             } else {

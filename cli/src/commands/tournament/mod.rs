@@ -3,6 +3,7 @@
 
 pub mod run;
 pub mod sprt_args;
+pub mod text;
 
 pub use sprt_args::SprtCommandArgs;
 
@@ -80,7 +81,7 @@ pub struct EloArgs {
     /// Tournament folders (each with a results.jsonl).
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Where to write elo.md, elo.csv, elo.json and elo.svg; without it
+    /// Where to write elo.md, elo.csv, crosstable.csv, elo.json and elo.svg; without it
     /// the table is only printed.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

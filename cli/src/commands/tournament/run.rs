@@ -234,12 +234,24 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
         }
         Err(error) => return Err(error),
     };
-    print!("{}", table.markdown());
-    println!(
-        "written: {}/elo.md, elo.csv, elo.json, elo.svg",
-        args.out.display()
-    );
+    print_table(&table, &args.out);
     Ok(())
+}
+
+/// Prints a table written to `out`: made for the terminal when standard
+/// output is one (it fits its width), else the Markdown of elo.md; then
+/// the files written.
+fn print_table(table: &EloTable, out: &Path) {
+    match crate::render::stdout_width() {
+        Some(width) => print!("{}", super::text::terminal(table, width, Some(out))),
+        None => {
+            print!("{}", table.markdown());
+            println!(
+                "written: {}/elo.md, elo.csv, crosstable.csv, elo.json, elo.svg",
+                out.display()
+            );
+        }
+    }
 }
 
 /// A shard whose share of the schedule holds no game: nothing to rate.
@@ -307,7 +319,7 @@ pub fn play_and_rate(
     let t = schedule(&game, args, &mut entrants)?;
     let anchor = anchor_options(&args.anchor, &t.names(), anchor_given)?;
     if !quiet {
-        println!(
+        terminal_line(&format!(
             "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
             t.format,
             t.rules,
@@ -317,7 +329,7 @@ pub fn play_and_rate(
             t.seed,
             t.shard,
             args.out.display()
-        );
+        ));
     }
     let meter = meter.as_ref().map(|m| m as &dyn LuckMeter);
     if let Some(meter) = meter
@@ -421,13 +433,18 @@ fn play_with_progress(
     luck: Option<&dyn LuckMeter>,
 ) -> Result<tournament::RunSummary> {
     let bar = progress_bar(2 * t.jobs().len() as u64, "games");
-    let last: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+    // The standings are written at most every 250 ms, and whenever the
+    // games played have doubled since, so that a fast run's line does not
+    // keep the standings of its first game.
+    let last: std::sync::Mutex<Option<(Instant, u64)>> = std::sync::Mutex::new(None);
     let observe = |p: &Progress| {
         bar.set_position(p.done);
         if let Ok(mut last) = last.lock()
-            && last.is_none_or(|t| t.elapsed() >= Duration::from_millis(250))
+            && last.is_none_or(|(t, done)| {
+                t.elapsed() >= Duration::from_millis(250) || p.done >= 2 * done
+            })
         {
-            *last = Some(Instant::now());
+            *last = Some((Instant::now(), p.done));
             bar.set_message(standings_line(p));
         }
     };
@@ -451,10 +468,10 @@ fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path)
             } else {
                 "; it wrote nothing to stderr".to_string()
             };
-            println!(
+            terminal_line(&format!(
                 "{}: {reason}; its remaining games were recorded as forfeits{see}",
                 bot.name(),
-            );
+            ));
         }
     }
     if summary.cut_bytes > 0 {
@@ -463,13 +480,13 @@ fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path)
             summary.cut_bytes
         );
     }
-    println!(
+    terminal_line(&format!(
         "{} games played now, {} from before; {} in {}",
         summary.played,
         summary.resumed,
         summary.games.len(),
         out.join(results::RESULTS_FILE).display()
-    );
+    ));
     let work = summary.play_seconds + summary.luck_seconds;
     if summary.luck_seconds > 0.0 && work > 0.0 {
         println!(
@@ -478,6 +495,15 @@ fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path)
             work,
             100.0 * summary.luck_seconds / work
         );
+    }
+}
+
+/// Prints a line of text: wrapped to the terminal's width when standard
+/// output is one, whole otherwise.
+fn terminal_line(line: &str) {
+    match crate::render::stdout_width() {
+        Some(width) => println!("{}", crate::render::wrap_to(line, width, "", "  ")),
+        None => println!("{line}"),
     }
 }
 
@@ -626,12 +652,12 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
             String::new()
         }
     );
-    print!("{}", elo_table.markdown());
-    if let Some(out) = out {
-        println!(
-            "written: {}/elo.md, elo.csv, elo.json, elo.svg",
-            out.display()
-        );
+    match out {
+        Some(out) => print_table(&elo_table, out),
+        None => match crate::render::stdout_width() {
+            Some(width) => print!("{}", super::text::terminal(&elo_table, width, None)),
+            None => print!("{}", elo_table.markdown()),
+        },
     }
     Ok(())
 }
