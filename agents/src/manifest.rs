@@ -20,9 +20,9 @@ use crate::heuristic::HasHeuristic;
 use crate::neural::NeuralNet;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
-use crate::puzzle::PuzzleSet;
+use crate::puzzle::{MAX_PUZZLE_FILE_BYTES, PuzzleSet};
 use crate::spec::{AgentSpec, Levels, SpecError};
-use sawah_engine::race::{RuleFileFormat, RuleSet};
+use sawah_engine::race::{MAX_RULE_FILE_BYTES, RuleFileFormat, RuleSet};
 use sawah_engine::registry::{AnyGame, Registry};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -282,7 +282,7 @@ pub struct Models {
 fn load_rule_files(
     manifest: &Manifest,
     shown: &str,
-    file: &mut impl FnMut(&str) -> Result<Vec<u8>, String>,
+    file: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
 ) -> Result<Vec<Arc<RuleSet>>, ManifestError> {
     let built_in = Registry::default();
     let mut sets: Vec<Arc<RuleSet>> = Vec::new();
@@ -297,14 +297,8 @@ fn load_rule_files(
         if sets.iter().any(|r| r.name() == listed.rules) {
             return Err(fail("a second rule file for the same rule set".into()));
         }
-        let bytes = file(&listed.file).map_err(fail)?;
-        let digest = format!("{:x}", Sha256::digest(&bytes));
-        if digest != listed.sha256 {
-            return Err(fail(format!(
-                "SHA-256 {digest}, the manifest says {}",
-                listed.sha256
-            )));
-        }
+        let bytes =
+            read_checked(file, &listed.file, MAX_RULE_FILE_BYTES, &listed.sha256).map_err(fail)?;
         let format = RuleFileFormat::of_path(std::path::Path::new(&listed.file));
         let rules =
             RuleSet::from_bytes(&bytes, &listed.file, format).map_err(|e| fail(e.to_string()))?;
@@ -333,7 +327,7 @@ fn load_puzzles(
     manifest: &Manifest,
     shown: &str,
     rule_sets: &[Arc<RuleSet>],
-    file: &mut impl FnMut(&str) -> Result<Vec<u8>, String>,
+    file: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
 ) -> Result<BTreeMap<String, Arc<PuzzleSet>>, ManifestError> {
     let mut registry = Registry::default();
     for rules in rule_sets {
@@ -356,14 +350,8 @@ fn load_puzzles(
         if sets.contains_key(&listed.rules) {
             return Err(fail("a second set for the same rule set".into()));
         }
-        let bytes = file(&listed.file).map_err(fail)?;
-        let digest = format!("{:x}", Sha256::digest(&bytes));
-        if digest != listed.sha256 {
-            return Err(fail(format!(
-                "SHA-256 {digest}, the manifest says {}",
-                listed.sha256
-            )));
-        }
+        let bytes = read_checked(file, &listed.file, MAX_PUZZLE_FILE_BYTES, &listed.sha256)
+            .map_err(fail)?;
         let game = registry
             .get(&listed.rules)
             .map_err(|e| fail(e.to_string()))?;
@@ -384,6 +372,56 @@ fn load_puzzles(
 /// The levels a manifest may name.
 pub const LEVELS: [&str; 3] = ["easy", "medium", "hard"];
 
+/// A file the manifest names, read through `file` at most `limit` bytes
+/// and checked against its SHA-256 before anything parses it. A reader
+/// that does not cap (bytes handed over by a page) is capped here.
+fn read_checked(
+    file: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    name: &str,
+    limit: u64,
+    sha256: &str,
+) -> Result<Vec<u8>, String> {
+    let bytes = file(name, limit)?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("{} bytes; at most {limit} are read", bytes.len()));
+    }
+    let digest = format!("{:x}", Sha256::digest(&bytes));
+    if digest != sha256 {
+        return Err(format!("SHA-256 {digest}, the manifest says {sha256}"));
+    }
+    Ok(bytes)
+}
+
+/// Refuses a spec of a models folder that names a file other than its
+/// own model: every file a folder's entry uses is its `model`, a plain
+/// file name inside the folder with its SHA-256, so a spec naming a table,
+/// weights, an endgame table, or a model path of its own (`/etc/passwd`,
+/// `../x.safetensors`) would reach outside what the manifest checks.
+fn check_spec_files(spec: &str, rules: &str, model: Option<&str>) -> Result<(), String> {
+    let parsed = AgentSpec::parse(spec, rules).map_err(|e| format!("spec {spec:?}: {e}"))?;
+    for (option, value) in [
+        ("table", &parsed.table),
+        ("weights", &parsed.weights),
+        ("endgame", &parsed.endgame),
+    ] {
+        if value.is_some() {
+            return Err(format!(
+                "the spec names a {option} file; an entry of a models folder plays from its model alone"
+            ));
+        }
+    }
+    match (parsed.model.as_deref(), model) {
+        (None, _) => Ok(()),
+        (Some(named), Some(listed)) if named == listed => Ok(()),
+        (Some(named), Some(listed)) => Err(format!(
+            "the spec plays model {named:?}, but the entry's model is {listed:?}"
+        )),
+        (Some(named), None) => Err(format!(
+            "the spec plays model {named:?}, which the entry does not list (as \"model\", with its \"sha256\")"
+        )),
+    }
+}
+
 impl Models {
     /// Reads `DIR/manifest.json` and checks its format and that every model
     /// file it names exists with the stated SHA-256 (see [`Models::from_bytes`]).
@@ -397,8 +435,8 @@ impl Models {
             path: shown.clone(),
             message: e.to_string(),
         })?;
-        let mut models = Models::from_bytes(&text, &shown, |model| {
-            read_bounded(&dir.join(model), MAX_MODEL_BYTES).map_err(|e| e.to_string())
+        let mut models = Models::from_bytes(&text, &shown, |name, limit| {
+            sawah_engine::files::read_in_folder(dir, name, limit).map_err(|e| e.to_string())
         })?;
         models.dir = Some(dir.to_path_buf());
         Ok(models)
@@ -413,7 +451,7 @@ impl Models {
     pub fn from_bytes(
         manifest: &[u8],
         shown: &str,
-        mut file: impl FnMut(&str) -> Result<Vec<u8>, String>,
+        mut file: impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
     ) -> Result<Models, ManifestError> {
         let file_error = |message: String| ManifestError::File {
             path: shown.to_string(),
@@ -442,20 +480,18 @@ impl Models {
             if !seen.insert((level.rules.clone(), level.level.clone())) {
                 return Err(fail("listed twice".into()));
             }
+            check_spec_files(&level.spec, &level.rules, level.model.as_deref()).map_err(fail)?;
             if let Some(model) = &level.model {
                 if !is_plain_file_name(model) {
                     return Err(fail(format!(
                         "model {model:?} must be a file inside the models folder"
                     )));
                 }
-                let bytes = file(model).map_err(|e| fail(format!("model {model}: {e}")))?;
-                let digest = format!("{:x}", Sha256::digest(&bytes));
-                if level.sha256.as_deref() != Some(digest.as_str()) {
-                    return Err(fail(format!(
-                        "model {model}: SHA-256 {digest}, the manifest says {}",
-                        level.sha256.as_deref().unwrap_or("nothing")
-                    )));
-                }
+                let Some(sha256) = level.sha256.as_deref() else {
+                    return Err(fail(format!("model {model}: no sha256 in the manifest")));
+                };
+                let bytes = read_checked(&mut file, model, MAX_MODEL_BYTES, sha256)
+                    .map_err(|e| fail(format!("model {model}: {e}")))?;
                 if !level.spec.contains(&format!("model={model}")) {
                     return Err(fail(format!("the spec does not use its model {model}")));
                 }
@@ -465,6 +501,19 @@ impl Models {
                     nets.insert(model.clone(), Arc::new(net));
                 }
             }
+        }
+        for dial in &manifest.dial {
+            let fail = |message: String| ManifestError::File {
+                path: shown.to_string(),
+                message: format!("the dial of {}: {message}", dial.rules),
+            };
+            if !nets.contains_key(&dial.model) {
+                return Err(fail(format!(
+                    "model {:?} is no level's model (the manifest checks only those)",
+                    dial.model
+                )));
+            }
+            check_spec_files(&dial.spec, &dial.rules, Some(&dial.model)).map_err(fail)?;
         }
         let rule_sets = load_rule_files(&manifest, shown, &mut file)?;
         let puzzles = load_puzzles(&manifest, shown, &rule_sets, &mut file)?;
@@ -517,7 +566,7 @@ impl Models {
         static MODELS: std::sync::OnceLock<Models> = std::sync::OnceLock::new();
         MODELS.get_or_init(|| {
             let manifest = crate::shipped::file(MANIFEST_FILE).unwrap_or_default();
-            Models::from_bytes(manifest, "manifest.json (embedded)", |name| {
+            Models::from_bytes(manifest, "manifest.json (embedded)", |name, _limit| {
                 crate::shipped::file(name)
                     .map(<[u8]>::to_vec)
                     .ok_or_else(|| "not embedded".to_string())

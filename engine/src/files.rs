@@ -31,6 +31,66 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
     Ok(file)
 }
 
+/// [`read_bounded`] of `dir/name` for a folder that is a closed world (a
+/// models folder someone sent): `name` must be a plain file name (no
+/// folder, no way up, nothing absolute), and the file itself, not a
+/// symbolic link to anything, so nothing outside the folder is ever read.
+/// A link is refused by looking (`lstat`) before the file is opened, and
+/// the file opened must be the one looked at (same device and inode), so
+/// a link planted in between is refused too.
+pub fn read_in_folder(dir: &Path, name: &str, limit: u64) -> std::io::Result<Vec<u8>> {
+    let refused = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, why);
+    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', ':', '\0']) {
+        return Err(refused(format!(
+            "{name:?} is not a plain file name inside the folder"
+        )));
+    }
+    let path = dir.join(name);
+    let looked = std::fs::symlink_metadata(&path)?;
+    if looked.file_type().is_symlink() {
+        return Err(refused(
+            "a symbolic link; a folder from elsewhere must hold its files itself".to_string(),
+        ));
+    }
+    if !looked.is_file() {
+        return Err(refused(format!(
+            "not a regular file ({})",
+            kind_of(&looked)
+        )));
+    }
+    let file = File::open(&path)?;
+    let opened = file.metadata()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if (opened.dev(), opened.ino()) != (looked.dev(), looked.ino()) {
+            return Err(refused(
+                "changed while it was opened (a link planted in its place?)".to_string(),
+            ));
+        }
+    }
+    if !opened.is_file() {
+        return Err(refused(format!(
+            "not a regular file ({})",
+            kind_of(&opened)
+        )));
+    }
+    if opened.len() > limit {
+        return Err(std::io::Error::other(format!(
+            "{} bytes; at most {limit} are read",
+            opened.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(opened.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "more than {limit} bytes; at most {limit} are read"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// What a file that is not a regular file is, in a word.
 fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
     let kind = metadata.file_type();

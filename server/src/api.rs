@@ -83,7 +83,11 @@ fn routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(openapi))
 }
 
-/// The router of every route, with metrics and JSON fallbacks.
+/// The router of every route, with metrics and JSON fallbacks. Every
+/// request's body is read to its end before the connection closes, or
+/// drained ([`Unread`]), whatever answered it: a refusal (404, 405, 413, a
+/// route that takes no body) reaches a client that writes its whole
+/// request before reading.
 pub fn router(state: Arc<AppState>) -> Router {
     let (router, _) = routes().split_for_parts();
     router
@@ -93,7 +97,61 @@ pub fn router(state: Arc<AppState>) -> Router {
             Arc::clone(&state),
             track,
         ))
+        .layer(axum::middleware::map_request(drain_what_is_left))
         .with_state(state)
+}
+
+/// Wraps a request's body in [`Unread`].
+async fn drain_what_is_left(request: Request) -> Request {
+    request.map(|body| Body::new(Unread(Some(body))))
+}
+
+/// A request body that, dropped before its end (its handler answered
+/// without reading it, or stopped reading it), reads and drops the rest
+/// beside the answer, within [`DRAIN_BYTES`] and [`DRAIN_TIME`], as the
+/// 413 always did.
+struct Unread(Option<Body>);
+
+impl http_body::Body for Unread {
+    type Data = bytes::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let Some(body) = self.0.as_mut() else {
+            return std::task::Poll::Ready(None);
+        };
+        let polled = std::pin::Pin::new(body).poll_frame(cx);
+        if let std::task::Poll::Ready(None) = polled {
+            // Read to its end: nothing is left to drain.
+            self.0 = None;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.as_ref().is_none_or(http_body::Body::is_end_stream)
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.0.as_ref().map_or_else(
+            || http_body::SizeHint::with_exact(0),
+            http_body::Body::size_hint,
+        )
+    }
+}
+
+impl Drop for Unread {
+    fn drop(&mut self) {
+        if let Some(body) = self.0.take()
+            && !http_body::Body::is_end_stream(&body)
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(drain(body, 0));
+        }
+    }
 }
 
 /// What a POST route takes: a protocol request of type `T`, as the JSON
@@ -316,7 +374,8 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Box<RawValue>,
     let deadline = arrival(&request) + state.body_timeout;
     let mut body = request.into_body();
     if declared.is_some_and(|length| length > limit as u64) {
-        tokio::spawn(drain(body, 0));
+        // Dropped unread: the rest is drained beside the answer (`Unread`).
+        drop(body);
         return Err(too_large());
     }
     let mut bytes: Vec<u8> = Vec::new();
@@ -348,8 +407,8 @@ async fn read_json(state: &AppState, request: Request) -> Result<(Box<RawValue>,
             }
         };
         if bytes.len() + data.len() > limit {
-            let seen = (bytes.len() + data.len()) as u64;
-            tokio::spawn(drain(body, seen));
+            // Dropped unfinished: the rest is drained beside the answer.
+            drop(body);
             return Err(too_large());
         }
         bytes.extend_from_slice(&data);
@@ -370,7 +429,10 @@ fn not_json(error: &serde_json::Error) -> ApiError {
 /// already read), up to [`DRAIN_BYTES`] in all and for at most
 /// [`DRAIN_TIME`]; run beside the answer, which goes out at once (the
 /// connection closes when this ends with the body unfinished).
-async fn drain(mut body: Body, mut seen: u64) {
+async fn drain<B>(mut body: B, mut seen: u64)
+where
+    B: http_body::Body<Data = bytes::Bytes> + Unpin,
+{
     let until = tokio::time::Instant::now() + DRAIN_TIME;
     while seen < DRAIN_BYTES {
         match tokio::time::timeout_at(until, body.frame()).await {

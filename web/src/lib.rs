@@ -54,7 +54,7 @@ impl WasmBot {
     #[wasm_bindgen(js_name = loadModels)]
     pub fn load_models(&mut self, manifest: &[u8]) -> Result<(), JsError> {
         let staged = std::mem::take(&mut self.staged);
-        let models = Models::from_bytes(manifest, "manifest.json", |name| {
+        let models = Models::from_bytes(manifest, "manifest.json", |name, _limit| {
             staged
                 .get(name)
                 .cloned()

@@ -9,3 +9,4 @@ mod neural;
 mod search;
 mod stop;
 mod table;
+mod writes;

@@ -149,3 +149,72 @@ fn bad_manifests_are_named() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A models folder is a closed world: a level's spec that names a file of
+/// its own (a path outside, weights, a table), a model that is a link, a
+/// dial on a model no level lists, and a rule file past the rule files'
+/// cap are each refused when the folder loads, before anything parses
+/// them, with no content of a file outside quoted.
+#[test]
+fn a_folder_reaches_nothing_outside_itself() {
+    let secret = std::env::temp_dir().join(format!("sawah-secret-{}", std::process::id()));
+    std::fs::write(&secret, "root:x:0:0:SECRET-CONTENT\n").unwrap();
+    let outside = secret.display().to_string();
+    let refused = |name: &str, edit: &dyn Fn(&PathBuf, &mut serde_json::Value)| {
+        let (dir, _) = shipped(name);
+        let path = dir.join(MANIFEST_FILE);
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        edit(&dir, &mut manifest);
+        std::fs::write(&path, manifest.to_string()).unwrap();
+        let message = Models::load(&dir).unwrap_err().to_string();
+        assert!(!message.contains("SECRET-CONTENT"), "{message}");
+        let _ = std::fs::remove_dir_all(&dir);
+        message
+    };
+    for (name, spec, said) in [
+        (
+            "weights",
+            format!("heuristic:weights={outside}"),
+            "weights file",
+        ),
+        ("table", format!("perfect:table={outside}"), "table file"),
+        (
+            "elsewhere",
+            format!("neural:model={outside}"),
+            "does not list",
+        ),
+        (
+            "up",
+            "neural:model=../x.safetensors".to_string(),
+            "does not list",
+        ),
+    ] {
+        let message = refused(name, &|_, m| {
+            m["levels"][1]["spec"] = serde_json::Value::from(spec.clone());
+        });
+        assert!(message.contains(said), "{name}: {message}");
+    }
+    // The model file replaced by a link to a file outside: refused as a link.
+    let message = refused("link", &|dir, _| {
+        let model = dir.join("ur-hard.safetensors");
+        std::fs::remove_file(&model).unwrap();
+        std::os::unix::fs::symlink(&secret, &model).unwrap();
+    });
+    assert!(message.contains("symbolic link"), "{message}");
+    // A dial on a model the manifest does not check.
+    let message = refused("dial", &|_, m| {
+        m["dial"] = serde_json::json!([{"rules": "ur", "model": "other.safetensors",
+            "spec": "neural:model=other.safetensors", "points": []}]);
+    });
+    assert!(message.contains("no level's model"), "{message}");
+    // A rule file of 2 MiB: refused by its size before it is parsed.
+    let message = refused("big-rules", &|dir, m| {
+        let text = format!("# {}\n", "x".repeat(2 << 20));
+        std::fs::write(dir.join("big.rules.toml"), &text).unwrap();
+        m["rule_files"] = serde_json::json!([{"rules": "big", "file": "big.rules.toml",
+            "sha256": format!("{:x}", Sha256::digest(text.as_bytes()))}]);
+    });
+    assert!(message.contains("at most 1048576"), "{message}");
+    let _ = std::fs::remove_file(&secret);
+}

@@ -19,7 +19,7 @@ use crate::arena::luck::{GameLuck, LuckReference};
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -382,11 +382,9 @@ pub fn open_for_run(
         Ok(())
     })?;
     check_header(&path, header, &existing.header)?;
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&path)
-        .map_err(io_error(&path))?;
+    let mut file =
+        sawah_agents::files::open_for_writing(&path, sawah_agents::files::Writing::Existing)
+            .map_err(io_error(&path))?;
     if existing.partial_tail > 0 {
         file.set_len(existing.complete_len)
             .map_err(io_error(&path))?;
@@ -651,7 +649,10 @@ mod tests {
         drop(writer);
         // A kill in mid-write: half a line at the end.
         let path = dir.join(RESULTS_FILE);
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         let partial = br#"{"rules":"ur","light":"ran"#;
         file.write_all(partial).unwrap();
         drop(file);
@@ -709,7 +710,10 @@ mod tests {
         writer.append(&game(1)).unwrap();
         drop(writer);
         let path = dir.join(RESULTS_FILE);
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         file.write_all(b"{not json}\n").unwrap();
         drop(file);
         let err = read(&dir).unwrap_err().to_string();

@@ -18,7 +18,7 @@ fn models_dir() -> PathBuf {
 fn models_from_bytes(change: Option<&str>) -> Result<Models, String> {
     let dir = models_dir();
     let manifest = std::fs::read(dir.join("manifest.json")).unwrap();
-    Models::from_bytes(&manifest, "manifest.json", |name| {
+    Models::from_bytes(&manifest, "manifest.json", |name, _limit| {
         let mut bytes = std::fs::read(dir.join(name)).map_err(|e| e.to_string())?;
         if change == Some(name) {
             let last = bytes.len() - 1;

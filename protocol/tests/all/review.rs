@@ -54,9 +54,11 @@ fn bots() -> (Bot, Bot, RuleSet, Table) {
                      "loss_per_move_by_reference": 0.09},
                     {"rules": "ur-2", "agent": "perfect", "elo": 600, "loss_per_move": 0.0}]
     });
-    let models = Models::from_bytes(manifest.to_string().as_bytes(), "manifest.json", |name| {
-        Err(format!("no file {name}"))
-    })
+    let models = Models::from_bytes(
+        manifest.to_string().as_bytes(),
+        "manifest.json",
+        |name, _limit| Err(format!("no file {name}")),
+    )
     .unwrap();
     let without = Bot::new(Registry::new())
         .with_models(Some(models.clone()))

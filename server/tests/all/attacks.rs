@@ -742,6 +742,65 @@ fn a_client_that_writes_a_too_large_body_first_then_reads_gets_the_413() {
     }
 }
 
+/// Every early answer reaches a client that writes 2 MiB before it reads:
+/// 404 (no such path), 405 (a POST to a GET route), and a GET route that
+/// takes no body: each drains the body it did not read.
+#[test]
+fn every_refusal_reaches_a_client_that_writes_first() {
+    let server = Server::start(json!({}));
+    for (method, path, status) in [
+        ("POST", "/no/such/path", 404),
+        ("POST", "/healthz", 405),
+        ("POST", "/v1/rules", 405),
+        ("GET", "/healthz", 200),
+    ] {
+        for _ in 0..3 {
+            let body = vec![b' '; 2 << 20];
+            let mut stream = TcpStream::connect(server.addr).unwrap();
+            stream
+                .set_write_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let head = format!(
+                "{method} {path} HTTP/1.1\r\nhost: test\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+                body.len()
+            );
+            stream.write_all(head.as_bytes()).unwrap();
+            stream
+                .write_all(&body)
+                .unwrap_or_else(|e| panic!("{method} {path}: writing the body: {e}"));
+            // Read the head and its body (the connection may stay open).
+            let mut answer = Vec::new();
+            let mut buffer = [0u8; 4096];
+            loop {
+                let n = stream.read(&mut buffer).unwrap_or(0);
+                answer.extend_from_slice(&buffer[..n]);
+                let text = String::from_utf8_lossy(&answer);
+                let complete = text.split_once("\r\n\r\n").is_some_and(|(head, body)| {
+                    head.lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(str::to_string)
+                        })
+                        .and_then(|n| n.trim().parse::<usize>().ok())
+                        .is_some_and(|n| body.len() >= n)
+                });
+                if n == 0 || complete {
+                    break;
+                }
+            }
+            let answer = String::from_utf8_lossy(&answer);
+            assert!(
+                answer.starts_with(&format!("HTTP/1.1 {status}")),
+                "{method} {path}: {answer}"
+            );
+        }
+    }
+}
+
 #[test]
 fn refusals_at_the_http_level_are_json_and_come_at_once() {
     let server = Server::start(json!({"body_timeout_ms": 1000}));

@@ -178,12 +178,10 @@ fn merge(mut kept: Manifest, new: Manifest) -> Manifest {
     kept
 }
 
-/// Copies a file, synced.
+/// Copies a file, synced, atomically (never through a link at `to`).
 fn copy(from: &Path, to: &Path) -> Result<()> {
-    std::fs::copy(from, to)
-        .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
-    File::open(to)?.sync_all()?;
-    Ok(())
+    sawah_agents::files::copy_atomically(from, to)
+        .with_context(|| format!("copying {} to {}", from.display(), to.display()))
 }
 
 /// Puts `new_dir` in the place of `out` in one step, then removes the old

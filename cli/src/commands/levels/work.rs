@@ -92,12 +92,7 @@ impl StageDir {
 /// Takes the lock file `path` (created if missing; it stays), writing who
 /// holds it; refuses, naming the holder, when another process has it.
 pub fn lock(path: &Path, holder: &Holder, what: &str) -> Result<File> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(path)
+    let mut file = sawah_agents::files::open_for_writing(path, sawah_agents::files::Writing::Lock)
         .with_context(|| format!("lock file {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => {}

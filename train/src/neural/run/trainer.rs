@@ -439,10 +439,7 @@ where
         let mut line = serde_json::to_string(&e).map_err(|e| TrainError::Config(e.to_string()))?;
         line.push('\n');
         let path = self.options.folder.evals();
-        fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
+        sawah_agents::files::open_for_writing(&path, sawah_agents::files::Writing::Append)
             .and_then(|mut f| f.write_all(line.as_bytes()))
             .map_err(|err| file_error(&path, err))?;
         Ok(e)
