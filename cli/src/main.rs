@@ -258,7 +258,10 @@ fn end_quietly_on_a_closed_pipe() {
 fn error_chain(error: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in error.chain() {
-        let message = cause.to_string();
+        // Messages may quote files from elsewhere (a parser's error, a name
+        // read from a manifest): no escape reaches the terminal, and no
+        // message is longer than a few screens.
+        let message = sawah_engine::text::printable_lines(&cause.to_string(), 1_000, 40);
         if !text.contains(&message) {
             if !text.is_empty() {
                 text.push_str(": ");

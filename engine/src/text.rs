@@ -26,6 +26,23 @@ pub fn printable(text: &str, max_chars: usize) -> String {
     out
 }
 
+/// Text from outside (a parser's message quoting a file, a name read from
+/// one) made safe for a terminal while keeping its lines: each line
+/// escaped as [`printable`] escapes it and cut at `max_line` characters,
+/// and at most `max_lines` lines, the rest counted.
+pub fn printable_lines(text: &str, max_line: usize, max_lines: usize) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(max_lines)
+        .map(|line| printable(line.trim_end_matches('\r'), max_line))
+        .collect();
+    if lines.len() > max_lines {
+        out.push(format!("… ({} more lines)", lines.len() - max_lines));
+    }
+    out.join("\n")
+}
+
 /// Whether a character could steer a terminal or reorder what it shows.
 fn is_unsafe(c: char) -> bool {
     c.is_control()
@@ -36,7 +53,23 @@ fn is_unsafe(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::printable;
+    use super::{printable, printable_lines};
+
+    #[test]
+    fn lines_keep_their_breaks_and_lose_their_escapes() {
+        let text = "expected `=`\n1 | name\u{1b}[2J = 1\n  |     ^\n";
+        let shown = printable_lines(text, 80, 10);
+        assert_eq!(shown.lines().count(), 3);
+        assert!(
+            !shown.contains('\u{1b}') && shown.contains("\\u{1b}"),
+            "{shown}"
+        );
+        let long = "x".repeat(500);
+        assert!(printable_lines(&long, 100, 10).starts_with(&"x".repeat(100)));
+        assert!(printable_lines(&long, 100, 10).contains("400 more characters"));
+        let many = "a\n".repeat(50);
+        assert!(printable_lines(&many, 100, 10).ends_with("(41 more lines)"));
+    }
 
     #[test]
     fn controls_are_escaped_and_long_text_is_cut_saying_so() {

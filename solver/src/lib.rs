@@ -47,4 +47,5 @@ mod values;
 pub use memory::peak_resident_bytes;
 pub use solve::{
     LayerReport, Solution, SolveError, SolveOptions, solve, solve_layers, solve_with_checkpoints,
+    sweep_bound,
 };

@@ -84,6 +84,30 @@ pub enum SolveError {
     /// A layer checkpoint could not be written.
     #[error("cannot write a solver checkpoint: {0}")]
     Checkpoint(#[from] std::io::Error),
+    /// A layer pair did not reach the tolerance within the sweeps the rule
+    /// set is given ([`sweep_bound`]).
+    #[error(
+        "layers {pair} did not converge within {sweeps} sweeps (residual {residual:e}, tolerance {tolerance:e})"
+    )]
+    NoConvergence {
+        /// The pair.
+        pair: LayerPair,
+        /// Sweeps made.
+        sweeps: u32,
+        /// The residual reached.
+        residual: f64,
+        /// The tolerance asked for.
+        tolerance: f64,
+    },
+}
+
+/// The most sweeps a layer pair of `rules` is given: 200 for every step of
+/// the route and every piece (the named rule sets need at most about 900;
+/// rules whose pieces could never leave are refused when they load, so
+/// every pair converges). A pair that has not converged by then is an
+/// error, not a table with a larger residual.
+pub fn sweep_bound(rules: &RuleSet) -> u32 {
+    200 * (rules.route_len() as u32 + 1) * u32::from(rules.pieces())
 }
 
 /// Solves every position of `rules`. `progress` is called after each sweep
@@ -122,6 +146,10 @@ pub fn solve_layers(
     checkpoints: Option<&std::path::Path>,
     mut progress: impl FnMut(&LayerReport),
 ) -> Result<Solution, SolveError> {
+    let options = SolveOptions {
+        max_sweeps: options.max_sweeps.min(sweep_bound(rules)),
+        ..options
+    };
     let index = PositionIndex::of_layers(rules, layers);
     let n = index.len();
     // Successors are recorded as u32 indices with two flag bits.
@@ -319,6 +347,14 @@ impl PairJob<'_> {
             progress,
         );
         report.ignored_checkpoint = ignored;
+        if report.residual > self.options.tolerance {
+            return Err(SolveError::NoConvergence {
+                pair: self.pair,
+                sweeps: report.sweeps,
+                residual: report.residual,
+                tolerance: self.options.tolerance,
+            });
+        }
         if let Some(dir) = self.checkpoints {
             crate::checkpoint::save(
                 dir,

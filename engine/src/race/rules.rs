@@ -126,6 +126,20 @@ pub enum RuleError {
     /// Piece count out of range.
     #[error("pieces is {0}; it must be between 1 and {MAX_PIECES}")]
     BadPieceCount(u8),
+    /// A piece can reach a square it can never leave with the dice (a
+    /// piece leaves the board only with the exact roll), so a game can
+    /// last forever.
+    #[error(
+        "a piece on square {square} can never be borne off: from there the dice's rolls that move ({rolls}) never add up to the exact {off} it takes; no game would have to end"
+    )]
+    CannotFinish {
+        /// The first such square a piece can reach (0: waiting to enter).
+        square: usize,
+        /// The rolls that move a piece.
+        rolls: String,
+        /// The step that bears a piece off (route length + 1).
+        off: usize,
+    },
     /// No board cells.
     #[error("the board has no cells")]
     EmptyBoard,
@@ -340,6 +354,55 @@ fn mirror(route: &[Cell]) -> Result<Vec<Cell>, RuleError> {
         .collect()
 }
 
+/// Refuses dice with which a piece can reach a square (from waiting, by
+/// the rolls that move it) from which no sequence of rolls ends exactly
+/// on the step off the board: a piece there could never leave, and a game
+/// where both sides are stuck so would never end.
+fn check_finishable(dice: &Dice, len: usize) -> Result<(), RuleError> {
+    let off = len + 1;
+    let rolls: Vec<usize> = dice
+        .probabilities()
+        .iter()
+        .enumerate()
+        .filter(|&(roll, &p)| roll > 0 && p > 0.0)
+        .map(|(roll, _)| roll)
+        .collect();
+    // finishes[s]: off is reachable from s; from the top down.
+    let mut finishes = vec![false; off + 1];
+    finishes[off] = true;
+    for s in (0..off).rev() {
+        finishes[s] = rolls.iter().any(|&r| s + r <= off && finishes[s + r]);
+    }
+    // reached[s]: a piece entering can get to s.
+    let mut reached = vec![false; off + 1];
+    reached[0] = true;
+    for s in 0..off {
+        if reached[s] {
+            for &r in &rolls {
+                if s + r <= off {
+                    reached[s + r] = true;
+                }
+            }
+        }
+    }
+    match (0..off).find(|&s| reached[s] && !finishes[s]) {
+        None => Ok(()),
+        Some(square) => Err(RuleError::CannotFinish {
+            square,
+            rolls: if rolls.is_empty() {
+                "none".to_string()
+            } else {
+                rolls
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            off,
+        }),
+    }
+}
+
 impl RuleSet {
     /// Validates a description and builds its tables.
     pub fn new(mut spec: RuleSpec) -> Result<RuleSet, RuleError> {
@@ -381,6 +444,7 @@ impl RuleSet {
             }
         }
         let dice = Dice::new(spec.dice.clone())?;
+        check_finishable(&dice, spec.light_route.len())?;
         let routes = ByPlayer {
             light: spec.light_route.clone(),
             dark: dark_route.clone(),

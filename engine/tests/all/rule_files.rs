@@ -204,3 +204,34 @@ fn file_errors_name_the_file() {
     assert!(message.contains("colour"), "{message}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Dice with which a piece can reach a square it can never leave (it
+/// leaves only with the exact roll) are refused when the rules load,
+/// naming the square: no game on them would have to end.
+#[test]
+fn rules_where_no_game_has_to_end_are_refused_naming_the_square() {
+    // Sawah's route is 16 squares: a piece leaves on the exact 17th step.
+    // Only 2s and 4s: the sums are even, so never, from the start on.
+    let even = sawah_with(|spec| spec.dice = vec![0.5, 0.0, 0.25, 0.0, 0.25]);
+    match &even {
+        Err(RuleError::CannotFinish { square, rolls, off }) => {
+            assert_eq!((*square, rolls.as_str(), *off), (0, "2, 4", 17));
+        }
+        other => panic!("{other:?}"),
+    }
+    let message = even.unwrap_err().to_string();
+    assert!(
+        message.contains("square 0") && message.contains("never"),
+        "{message}"
+    );
+    // Only 0s: nothing ever moves (the dice refuse it themselves).
+    assert!(sawah_with(|spec| spec.dice = vec![1.0, 0.0]).is_err());
+    // Only 3s: 17 is no multiple of 3, so from the start never either;
+    // 0s and 1s: every square finishes.
+    assert!(sawah_with(|spec| spec.dice = vec![0.5, 0.0, 0.0, 0.5]).is_err());
+    assert!(sawah_with(|spec| spec.dice = vec![0.5, 0.5]).is_ok());
+    // Every preset can end.
+    for name in race::all_preset_names() {
+        assert!(race::preset(name).is_some(), "{name}");
+    }
+}

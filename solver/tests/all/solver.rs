@@ -507,3 +507,19 @@ fn the_late_layers_of_a_rule_set_too_large_to_solve_whole_fit_a_budget() {
     assert!(needed <= 1 << 30);
     assert!(!layers.is_whole() && layers.to_string().starts_with("the layers with at least"));
 }
+
+/// A pair that does not converge within its sweeps is an error naming it,
+/// not a table with a larger residual; the rule set bounds the sweeps.
+#[test]
+fn a_pair_short_of_the_tolerance_is_an_error() {
+    let rules = race::preset("ur-2").unwrap();
+    let options = SolveOptions {
+        max_sweeps: 2,
+        tolerance: 1e-14,
+        ..SolveOptions::default()
+    };
+    let error = solve(&rules, options, |_| {}).err().expect("refused").to_string();
+    assert!(error.contains("did not converge within"), "{error}");
+    assert!(sawah_solver::sweep_bound(&rules) < SolveOptions::default().max_sweeps);
+    assert!(sawah_solver::sweep_bound(&race::preset("masters-5").unwrap()) > 2_000);
+}
