@@ -111,8 +111,8 @@ run() {  # NAME EXTRA_FLAGS: the array, its merge, the unsharded run, compared
   diff <(cat "$work/results/$name"/shard-*/results.jsonl | grep -v '"kind"' | sort) \
        <(grep -v '"kind"' "$work/results/$name/whole/results.jsonl" | sort)
   # The same table (the command lines aside).
-  diff <(grep -Ev '^(Command|The games were played by)' "$work/results/$name/merged/elo.md") \
-       <(grep -Ev '^(Command|The games were played by)' "$work/results/$name/whole/elo.md")
+  diff <(grep -Ev '^(Command|The games were played by|$)' "$work/results/$name/merged/elo.md") \
+       <(grep -Ev '^(Command|The games were played by|$)' "$work/results/$name/whole/elo.md")
   # The merged table names the shards' commands, each with its shard.
   grep -q 'The games were played by: .*--shard 1/4.*--shard 2/4' "$work/results/$name/merged/elo.md"
   echo "$name: 4 shards merged into the unsharded run's $(grep -vc '"kind"' "$work/results/$name/whole/results.jsonl") games and table"

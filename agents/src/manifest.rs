@@ -18,8 +18,9 @@
 use crate::assets::MemoryAssets;
 use crate::heuristic::HasHeuristic;
 use crate::neural::NeuralNet;
+use crate::neural::model::MAX_MODEL_BYTES;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::neural::model::{MAX_MODEL_BYTES, read_bounded};
+use crate::neural::model::read_bounded;
 use crate::puzzle::{MAX_PUZZLE_FILE_BYTES, PuzzleSet};
 use crate::spec::{AgentSpec, Levels, SpecError};
 use sawah_engine::race::{MAX_RULE_FILE_BYTES, RuleFileFormat, RuleSet};

@@ -550,6 +550,11 @@ export interface components {
         /**
          * @description A move as JSON: `{"from":F,"to":T}`. `from` 0 enters a waiting piece
          *     (race family); `to` is `"off"` when the piece is borne off.
+         *
+         *     Other fields are ignored when a move is read, as they are in a request
+         *     or an answer object: a bot may answer with one of a `choose` request's
+         *     listed moves as it was given (`{"from":0,"to":2,"extra_roll":false,
+         *     "position":{…}}`), and only `from` and `to` name the move.
          */
         MoveJson: {
             /**
@@ -941,6 +946,11 @@ export interface components {
              *     tournament's results line does); absent otherwise.
              */
             players?: components["schemas"]["Players"] | null;
+            /**
+             * @description How the game ended early, when its record says a side forfeited (a
+             *     tournament's results line keeps the `failure`); absent otherwise.
+             */
+            forfeit?: components["schemas"]["Forfeit"] | null;
         };
         /** @description One reviewed turn. */
         Turn: {
@@ -1074,6 +1084,23 @@ export interface components {
             light: string;
             /** @description Who played dark. */
             dark: string;
+        };
+        /**
+         * @description A game lost by forfeit, as a results line records its `failure`: the
+         *     side that failed, the kind of failure and what happened.
+         */
+        Forfeit: {
+            /** @description The side that forfeited. */
+            seat: components["schemas"]["Player"];
+            /**
+             * @description The kind of failure (`time`, `crash`, `start`, `malformed`,
+             *     `illegal`, `withdrawn`); results written before kinds were
+             *     recorded have none.
+             * @default null
+             */
+            kind: string | null;
+            /** @description What happened, as the harness wrote it. */
+            message: string;
         };
         /** @description The answer to `hint` with a roll. */
         HintAnswer: {

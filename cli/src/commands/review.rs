@@ -249,8 +249,8 @@ pub fn covered_review(
     // By name only: a results file names rule sets, never files.
     let game = registry.get(&rules)?;
     enum Exact {
-        Race(sawah_agents::table::Table),
-        Senet(sawah_agents::endgame::EndgameTable),
+        Race(Box<sawah_agents::table::Table>),
+        Senet(Box<sawah_agents::endgame::EndgameTable>),
     }
     let shown = || table_path.display().to_string();
     let (exact, reference) = match &game {
@@ -262,17 +262,20 @@ pub fn covered_review(
                 shown(),
                 table.layers()
             );
-            (Exact::Race(table), reference)
+            (Exact::Race(Box::new(table)), reference)
         }
         sawah_engine::AnyGame::Senet(_) => {
             let table =
                 sawah_agents::endgame::EndgameTable::open(table_path).with_context(shown)?;
             let reference = format!(
-                "the exact values of the Senet endgame table {} (at most {} pieces per side on the board)",
+                "the exact values of the Senet endgame table {} (at most {} per side on the board)",
                 shown(),
-                table.pieces()
+                match table.pieces() {
+                    1 => "1 piece".to_string(),
+                    n => format!("{n} pieces"),
+                }
             );
-            (Exact::Senet(table), reference)
+            (Exact::Senet(Box::new(table)), reference)
         }
     };
     let reviewed: Vec<(&Value, ExactReview)> = games
@@ -381,8 +384,9 @@ fn endgame_review(
 /// The covered review as Markdown: a heading, then a row per agent.
 pub fn covered_markdown(totals: &[CoveredTotals], reference: &str, games: usize) -> String {
     use std::fmt::Write as _;
+    let plural = if games == 1 { "" } else { "s" };
     let mut out = format!(
-        "# The covered turns of {games} games\n\nReference: {reference}; only the turns it covers. Losses in percentage points of win probability.\n\n| agent | games | decisions | covered | share | loss per covered decision | mistakes | blunders |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+        "# The covered turns of {games} game{plural}\n\nReference: {reference}; only the turns it covers. Losses in percentage points of win probability.\n\n| agent | games | decisions | covered | share | loss per covered decision | mistakes | blunders |\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
     );
     for t in totals {
         let _ = writeln!(

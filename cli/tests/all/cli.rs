@@ -249,8 +249,11 @@ fn senet_endgames_are_solved_played_from_and_reviewed() {
     let (code, stdout, stderr) =
         sawah(&["review", record.to_str().unwrap(), "--endgame", &table_path]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("Endgames of 1 games of senet"), "{stdout}");
-    assert!(stdout.contains("at most 1 pieces per side"), "{stdout}");
+    assert!(stdout.contains("The covered turns of 1 game\n"), "{stdout}");
+    assert!(
+        stdout.contains("at most 1 piece per side on the board"),
+        "{stdout}"
+    );
     // Agents take it as leaf values; a race rule set refuses it.
     let spec = format!("expectiminimax:depth=0:endgame={table_path}");
     let (code, _, stderr) = sawah(&["match", &spec, "random", "--rules", "senet", "--games", "2"]);
@@ -260,11 +263,11 @@ fn senet_endgames_are_solved_played_from_and_reviewed() {
         &["match", &spec, "random", "--rules", "ur", "--games", "2"],
         "Senet's",
     );
-    // A review with a race game is refused, by name.
+    // A review of a race game with it is refused, naming both rule sets.
     std::fs::write(&record, r#"{"rules":"ur","moves":[]}"#).unwrap();
     assert_refused(
         &["review", record.to_str().unwrap(), "--endgame", &table_path],
-        "Senet's",
+        "is for rule set \"senet\", not \"ur\"",
     );
 }
 

@@ -15,7 +15,7 @@
 mod layers;
 pub(super) mod successors;
 
-pub use layers::{LayerSet, LayerSetError};
+pub use layers::{LayerPair, LayerSet, LayerSetError};
 
 use super::position::{Position, Side};
 use super::rules::RuleSet;
@@ -29,50 +29,6 @@ struct Layer {
     start: u64,
     /// Positions in the layer.
     len: u64,
-}
-
-/// A layer pair: the positions where the side to move has borne off
-/// `mover` pieces and the other side `opponent`, together with the mirror
-/// layer (`opponent`, `mover`), which holds every position's twin (the same
-/// pieces with the other side to move). The solver works pair by pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct LayerPair {
-    /// Pieces borne off by the side to move.
-    pub mover: u8,
-    /// Pieces borne off by the other side.
-    pub opponent: u8,
-}
-
-impl LayerPair {
-    /// The pair of layer (`mover`, `opponent`).
-    pub const fn new(mover: u8, opponent: u8) -> LayerPair {
-        LayerPair { mover, opponent }
-    }
-
-    /// Every pair of a rule set with `pieces` pieces, each once (`mover` at
-    /// most `opponent`), in order.
-    pub fn all(pieces: u8) -> Vec<LayerPair> {
-        (0..pieces)
-            .flat_map(|mover| (mover..pieces).map(move |opponent| LayerPair::new(mover, opponent)))
-            .collect()
-    }
-
-    /// Whether the layer is its own mirror (both sides have borne off as many).
-    pub fn is_own_mirror(self) -> bool {
-        self.mover == self.opponent
-    }
-
-    /// Pieces borne off in all (the score diagonal the pair lies on).
-    pub fn borne_off(self) -> u8 {
-        self.mover + self.opponent
-    }
-}
-
-impl std::fmt::Display for LayerPair {
-    /// `(mover, opponent)`, as the solver's reports print it.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}, {})", self.mover, self.opponent)
-    }
 }
 
 /// The dense index of one rule set.

@@ -325,8 +325,8 @@ fn fit_all(
 /// Puts `ratings` on the scale of `reference` (agent, rating): every
 /// rating shifted so that the mean over the reference agents matches
 /// their mean, and every standard error made that of the agent's rating
-/// less the reference agents' mean, `Var(x_i − m) = C_ii − 2·mean_k C_ik
-/// + mean_kl C_kl`: an agent of the reference shows the uncertainty the
+/// less the reference agents' mean,
+/// `Var(x_i − m) = C_ii − 2·mean_k C_ik + mean_kl C_kl`: an agent of the reference shows the uncertainty the
 /// others give it, and only a reference of one agent (the anchor) is
 /// exact. The differences between agents, and so the likelihoods of
 /// superiority, do not change.
@@ -349,9 +349,9 @@ fn relative_to(ratings: &mut bradley_terry::Ratings, reference: &[(usize, f64)])
         .flat_map(|&(a, _)| reference.iter().map(move |&(b, _)| c[a][b]))
         .sum::<f64>()
         / (k * k);
-    for i in 0..ratings.elo.len() {
-        let with: f64 = reference.iter().map(|&(a, _)| c[i][a]).sum::<f64>() / k;
-        ratings.elo_se[i] = (c[i][i] - 2.0 * with + among).max(0.0).sqrt();
+    for (i, (se, row)) in ratings.elo_se.iter_mut().zip(c).enumerate() {
+        let with: f64 = reference.iter().map(|&(a, _)| row[a]).sum::<f64>() / k;
+        *se = (row[i] - 2.0 * with + among).max(0.0).sqrt();
     }
 }
 

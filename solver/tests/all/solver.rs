@@ -518,7 +518,10 @@ fn a_pair_short_of_the_tolerance_is_an_error() {
         tolerance: 1e-14,
         ..SolveOptions::default()
     };
-    let error = solve(&rules, options, |_| {}).err().expect("refused").to_string();
+    let error = solve(&rules, options, |_| {})
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(error.contains("did not converge within"), "{error}");
     assert!(sawah_solver::sweep_bound(&rules) < SolveOptions::default().max_sweeps);
     assert!(sawah_solver::sweep_bound(&race::preset("masters-5").unwrap()) > 2_000);

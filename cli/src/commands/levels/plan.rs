@@ -92,6 +92,9 @@ pub const SEARCH_TARGET: f64 = 0.4975;
 /// successor records name); past it only the late layers are solved.
 pub const MAX_STATES: u64 = (1 << 30) - 1;
 
+/// The route length the self-play budgets were measured on (ur's).
+const UR_ROUTE: f64 = 14.0;
+
 /// Games of TD(λ) on the self-play route: the small network's and hard's.
 pub const SELF_PLAY_TD: (u64, u64) = (300_000, 400_000);
 
@@ -180,7 +183,14 @@ impl Plan {
                 // known, then expert iteration: every move's result valued
                 // by a search over the network (docs/training.md, "Without
                 // a whole table"; the budgets measured on ur against
-                // perfect play, docs/benchmarks-log.md).
+                // perfect play, docs/benchmarks-log.md). A longer route
+                // makes longer games: the budgets shrink with it, so that a
+                // build takes about as long (a 20-square route: 0.7 × ur's).
+                let length = match game {
+                    AnyGame::Race(rules) => (UR_ROUTE / rules.route_len() as f64).min(1.0),
+                    AnyGame::Senet(_) => 1.0,
+                };
+                let effort = effort * length;
                 self.small.games = scaled(SELF_PLAY_TD.0, effort, 400);
                 self.small.polish_games = scaled(SELF_PLAY_SEARCH.0, effort, 200);
                 self.hard.games = scaled(SELF_PLAY_TD.1, effort, 400);

@@ -1,4 +1,4 @@
-//! [`LayerSet`]: the layers a partial solve covers. Pieces borne off never
+//! [`LayerPair`] and [`LayerSet`]: the layers a solve works by. Pieces borne off never
 //! come back, so play only ever leads from a layer (mover's borne-off
 //! count `a`, opponent's `b`) to itself, its mirror `(b, a)`, or a layer
 //! with one more piece borne off. A set of layer pairs that holds, with
@@ -8,7 +8,49 @@
 //! of the game. The late layers (many pieces borne off) are the cheap
 //! ones, which is where a rule set too large to solve whole is solved.
 
-use super::LayerPair;
+/// A layer pair: the positions where the side to move has borne off
+/// `mover` pieces and the other side `opponent`, together with the mirror
+/// layer (`opponent`, `mover`), which holds every position's twin (the same
+/// pieces with the other side to move). The solver works pair by pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LayerPair {
+    /// Pieces borne off by the side to move.
+    pub mover: u8,
+    /// Pieces borne off by the other side.
+    pub opponent: u8,
+}
+
+impl LayerPair {
+    /// The pair of layer (`mover`, `opponent`).
+    pub const fn new(mover: u8, opponent: u8) -> LayerPair {
+        LayerPair { mover, opponent }
+    }
+
+    /// Every pair of a rule set with `pieces` pieces, each once (`mover` at
+    /// most `opponent`), in order.
+    pub fn all(pieces: u8) -> Vec<LayerPair> {
+        (0..pieces)
+            .flat_map(|mover| (mover..pieces).map(move |opponent| LayerPair::new(mover, opponent)))
+            .collect()
+    }
+
+    /// Whether the layer is its own mirror (both sides have borne off as many).
+    pub fn is_own_mirror(self) -> bool {
+        self.mover == self.opponent
+    }
+
+    /// Pieces borne off in all (the score diagonal the pair lies on).
+    pub fn borne_off(self) -> u8 {
+        self.mover + self.opponent
+    }
+}
+
+impl std::fmt::Display for LayerPair {
+    /// `(mover, opponent)`, as the solver's reports print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {})", self.mover, self.opponent)
+    }
+}
 
 /// A set of unfinished layer pairs closed under play (see the module
 /// documentation), and the finished layers their moves reach.
