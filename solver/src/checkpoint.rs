@@ -1,12 +1,13 @@
 //! Per-layer checkpoints of a solve, so a killed solve resumes without
-//! redoing finished layer pairs.
+//! redoing finished layer pairs: the race solver's and the Senet endgame
+//! solver's, one format.
 //!
 //! One file per finished layer pair `(a, b)`, `layers-A-B.bin` in the
-//! checkpoint folder: magic `SAWAHLYR`, format version, a JSON header (rule
-//! set description, the pair, the index ranges, the residual reached), then
-//! the pair's values as f64, both layers' ranges in order. Each is written
-//! atomically (temporary file, then rename), so a kill leaves either the
-//! whole file or none.
+//! checkpoint folder: magic `SAWAHLYR`, format version, a JSON header (what
+//! was solved: a race rule set's description or Senet's endgames, the
+//! pair, the index ranges, the residual reached), then the pair's values
+//! as f64, the ranges in order. Each is written atomically (temporary
+//! file, then rename), so a kill leaves either the whole file or none.
 
 use sawah_engine::race::{LayerPair, PositionIndex, RuleSet};
 use serde_json::json;
@@ -17,25 +18,44 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SAWAHLYR";
 const VERSION: u32 = 1;
 
-fn file(dir: &Path, pair: LayerPair) -> PathBuf {
-    dir.join(format!("layers-{}-{}.bin", pair.mover, pair.opponent))
+/// Where a layer pair's values sit: what was solved (`spec`), the pair
+/// and its index ranges. A checkpoint is used only by a solve whose
+/// layout is the same.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// What was solved: a race rule set's description, or Senet's endgames.
+    pub spec: serde_json::Value,
+    /// The pair `(mover, opponent)`.
+    pub pair: (u8, u8),
+    /// The index ranges of the pair's values, in the order saved.
+    pub ranges: Vec<Range<u64>>,
 }
 
-fn ranges(index: &PositionIndex, pair: LayerPair) -> Vec<Range<u64>> {
-    index.pair_ranges(pair)
+impl Layout {
+    /// A race rule set's layer pair.
+    pub fn race(rules: &RuleSet, index: &PositionIndex, pair: LayerPair) -> Layout {
+        Layout {
+            spec: json!(rules.spec()),
+            pair: (pair.mover, pair.opponent),
+            ranges: index.pair_ranges(pair),
+        }
+    }
+
+    fn file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("layers-{}-{}.bin", self.pair.0, self.pair.1))
+    }
+
+    fn positions(&self) -> u64 {
+        self.ranges.iter().map(|r| r.end - r.start).sum()
+    }
+
+    fn header(&self, residual: f64) -> serde_json::Value {
+        let ranges: Vec<[u64; 2]> = self.ranges.iter().map(|r| [r.start, r.end]).collect();
+        json!({ "spec": self.spec, "pair": [self.pair.0, self.pair.1], "ranges": ranges, "residual": residual })
+    }
 }
 
-fn header(rules: &RuleSet, index: &PositionIndex, pair: LayerPair, residual: f64) -> Vec<u8> {
-    let ranges: Vec<[u64; 2]> = ranges(index, pair)
-        .iter()
-        .map(|r| [r.start, r.end])
-        .collect();
-    json!({ "spec": rules.spec(), "pair": [pair.mover, pair.opponent], "ranges": ranges, "residual": residual })
-        .to_string()
-        .into_bytes()
-}
-
-/// Saves a finished layer pair's values.
+/// Saves a finished race layer pair's values.
 pub fn save(
     dir: &Path,
     rules: &RuleSet,
@@ -44,20 +64,35 @@ pub fn save(
     residual: f64,
     value: impl Fn(u64) -> f64,
 ) -> std::io::Result<()> {
+    save_layout(dir, &Layout::race(rules, index, pair), residual, value)
+}
+
+/// Saves a finished layer pair's values (`value` of every index of its
+/// ranges), streamed: the largest 7-piece pair is 1 GB of values.
+pub fn save_layout(
+    dir: &Path,
+    layout: &Layout,
+    residual: f64,
+    value: impl Fn(u64) -> f64,
+) -> std::io::Result<()> {
     sawah_engine::files::create_dir_all(dir)?;
-    let header = header(rules, index, pair, residual);
-    // Streamed: the largest 7-piece pair is 1 GB of values.
-    sawah_agents::files::write_atomically_with(&file(dir, pair), |out| {
+    let header = layout.header(residual).to_string().into_bytes();
+    sawah_agents::files::write_atomically_with(&layout.file(dir), |out| {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&(header.len() as u32).to_le_bytes())?;
         out.write_all(&header)?;
-        for range in ranges(index, pair) {
-            for i in range {
-                out.write_all(&value(i).to_le_bytes())?;
+        let mut buffer = Vec::with_capacity(1 << 16);
+        for range in &layout.ranges {
+            for i in range.clone() {
+                buffer.extend_from_slice(&value(i).to_le_bytes());
+                if buffer.len() >= 1 << 16 {
+                    out.write_all(&buffer)?;
+                    buffer.clear();
+                }
             }
         }
-        Ok(())
+        out.write_all(&buffer)
     })
 }
 
@@ -89,13 +124,25 @@ pub enum Ignored {
         /// The file.
         file: String,
     },
+    /// The checkpoint was solved to a looser tolerance than this solve asks.
+    #[error(
+        "{file}: solved to a residual of {residual:e}, above this solve's tolerance {tolerance:e}"
+    )]
+    Looser {
+        /// The file.
+        file: String,
+        /// The residual it reached.
+        residual: f64,
+        /// The tolerance asked now.
+        tolerance: f64,
+    },
     /// The checkpoint is cut short or too long.
-    #[error("{file}: {found} bytes of values; layers {pair} have {expected}")]
+    #[error("{file}: {found} bytes of values; layers ({}, {}) have {expected}", pair.0, pair.1)]
     WrongSize {
         /// The file.
         file: String,
         /// The pair.
-        pair: LayerPair,
+        pair: (u8, u8),
         /// Bytes of values found.
         found: u64,
         /// Bytes of values expected.
@@ -103,16 +150,27 @@ pub enum Ignored {
     },
 }
 
-/// A saved layer pair's values and residual, from a valid checkpoint of
-/// this rule set and pair, or why there is none (a damaged or foreign file
-/// is ignored and the pair is solved again).
+/// A saved race layer pair's values and residual, from a valid checkpoint
+/// of this rule set and pair, or why there is none (a damaged or foreign
+/// file is ignored and the pair is solved again).
 pub fn load(
     dir: &Path,
     rules: &RuleSet,
     index: &PositionIndex,
     pair: LayerPair,
 ) -> Result<(Vec<f64>, f64), Ignored> {
-    let path = file(dir, pair);
+    load_layout(dir, &Layout::race(rules, index, pair), f64::INFINITY)
+}
+
+/// A saved layer pair's values (in its ranges' order) and residual, from
+/// a valid checkpoint of this layout solved to within `tolerance`, or why
+/// there is none.
+pub fn load_layout(
+    dir: &Path,
+    layout: &Layout,
+    tolerance: f64,
+) -> Result<(Vec<f64>, f64), Ignored> {
+    let path = layout.file(dir);
     let shown = path.display().to_string();
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
@@ -133,32 +191,34 @@ pub fn load(
     let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
     let header_bytes = bytes.get(16..16 + len).ok_or_else(not_one)?;
     let header: serde_json::Value = serde_json::from_slice(header_bytes).map_err(|_| not_one())?;
-    let expected: serde_json::Value =
-        serde_json::from_slice(&header_fields(rules, index, pair)).map_err(|_| not_one())?;
+    let expected = layout.header(0.0);
     if header["spec"] != expected["spec"]
         || header["pair"] != expected["pair"]
         || header["ranges"] != expected["ranges"]
     {
         return Err(Ignored::Foreign { file: shown });
     }
-    let count: u64 = ranges(index, pair).iter().map(|r| r.end - r.start).sum();
+    let residual = header["residual"].as_f64().ok_or_else(not_one)?;
+    if residual > tolerance {
+        return Err(Ignored::Looser {
+            file: shown,
+            residual,
+            tolerance,
+        });
+    }
+    let count = layout.positions();
     let data = &bytes[16 + len..];
     if data.len() as u64 != 8 * count {
         return Err(Ignored::WrongSize {
             file: shown,
-            pair,
+            pair: layout.pair,
             found: data.len() as u64,
             expected: 8 * count,
         });
     }
-    let residual = header["residual"].as_f64().ok_or_else(not_one)?;
     let values = data
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
         .collect();
     Ok((values, residual))
-}
-
-fn header_fields(rules: &RuleSet, index: &PositionIndex, pair: LayerPair) -> Vec<u8> {
-    header(rules, index, pair, 0.0)
 }

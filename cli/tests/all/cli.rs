@@ -220,6 +220,57 @@ fn quantize_writes_a_u16_table_within_its_bound_and_refuses_bad_input() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// The whole game of Senet (`--pieces 5`, or left out) and a four-piece
+/// solve under a small --memory are refused with their plan, at once and
+/// without a large allocation; a small solve prints its plan first.
+#[test]
+fn senet_solves_plan_before_they_allocate() {
+    for args in [
+        &["solve", "--rules", "senet"][..],
+        &[
+            "solve",
+            "--rules",
+            "senet",
+            "--pieces",
+            "5",
+            "--out",
+            "/nonexistent/t",
+        ][..],
+    ] {
+        let (code, _, stderr) = sawah(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        for needed in [
+            "8560690670 positions",
+            "needs 63.78 GiB",
+            "nothing was solved",
+            "a machine with at least",
+            "on 16 cores",
+        ] {
+            assert!(stderr.contains(needed), "{args:?}: {stderr} lacks {needed}");
+        }
+    }
+    assert_refused(
+        &[
+            "solve", "--rules", "senet", "--pieces", "4", "--memory", "1",
+        ],
+        "437373650 positions",
+    );
+    assert_refused(&["solve", "--rules", "senet", "--pieces", "6"], "1 to 5");
+    assert_refused(
+        &["solve", "--rules", "ur", "--pieces", "2"],
+        "--pieces is for senet",
+    );
+    let (code, stdout, stderr) = sawah(&["solve", "--rules", "senet", "--pieces", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with(
+            "senet endgames with at most 1 pieces per side on the board: 812 positions"
+        ),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn senet_endgames_are_solved_played_from_and_reviewed() {
     let dir = fresh_dir("senet-endgame");

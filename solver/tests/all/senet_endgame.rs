@@ -24,6 +24,7 @@ fn solve_and_write(pieces: u8) -> (PathBuf, Vec<f64>) {
             pieces,
             ..Default::default()
         },
+        None,
         |_| {},
     )
     .unwrap();

@@ -220,12 +220,14 @@ fn late_senet(build: &Build, dir: &super::work::StageDir) -> Result<Late> {
         });
     }
     let out = dir.file(LATE_FILE);
-    let states = crate::commands::solve::run::solve_endgame_table(
-        SENET_PIECES,
-        1e-10,
-        sawah_agents::table::ValueType::F32,
-        Some(&out),
-    )?;
+    let request = crate::commands::solve::run::EndgameSolve {
+        pieces: SENET_PIECES,
+        tolerance: 1e-10,
+        values: sawah_agents::table::ValueType::F32,
+        memory_gib: build.args.memory,
+        verbose: false,
+    };
+    let states = crate::commands::solve::run::solve_endgame_table(&request, Some(&out))?;
     Ok(Late {
         what: describe(SENET_PIECES),
         states,

@@ -13,11 +13,14 @@ pub struct SolveArgs {
     /// Rule set name or rule file path (race family), or senet with --pieces.
     #[arg(long)]
     pub rules: String,
-    /// Senet only (it is not solved whole): solve its endgames, every
-    /// position with at most this many pieces per side on the board (1 to
-    /// 5; 3 is 12,230,750 positions, 4 is 437,373,650).
-    /// (--memory and --no-extrapolation are the race solver's.)
-    #[arg(long, value_name = "K", conflicts_with_all = ["memory", "no_extrapolation"])]
+    /// Senet only: solve its endgames, every position with at most this
+    /// many pieces per side on the board (1 to 5; 3 is 12,230,750
+    /// positions, 4 is 437,373,650, 5 the whole game, 8,560,690,670, left
+    /// out the same). The plan (positions, memory, time) is printed first,
+    /// and a solve larger than --memory refused with it; with --out each
+    /// finished layer pair is kept in OUT.layers/, so a killed solve
+    /// resumes where it stopped.
+    #[arg(long, value_name = "K", conflicts_with = "partial")]
     pub pieces: Option<u8>,
     /// Stop when a read-only pass shows max |T(V) - V| at most this.
     #[arg(long, default_value_t = 1e-10)]
@@ -32,7 +35,8 @@ pub struct SolveArgs {
     /// size, within 7.6e-6 of the solved values).
     #[arg(long, default_value_t = ValueType::F32)]
     pub values: ValueType,
-    /// Memory for the values and the recorded moves, in GiB: each layer
+    /// Memory for the values and the recorded moves, in GiB (Senet: the
+    /// values alone): each layer
     /// pair records every move, or as many candidate moves per roll as
     /// fit (up to 4), keeping each roll's choice among them when that
     /// fits too; fewer cost more Bellman passes. With --out only the
@@ -49,9 +53,9 @@ pub struct SolveArgs {
     /// layers (a partial table, for training and puzzles, not perfect play).
     #[arg(long, conflicts_with = "pieces")]
     pub partial: bool,
-    /// Do not extrapolate the values along the sweeps' changes when
+    /// Race family: do not extrapolate the values along the sweeps' changes when
     /// they shrink by a steady ratio (for measuring what it gains).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pieces")]
     pub no_extrapolation: bool,
 }
 
@@ -71,17 +75,13 @@ pub struct QuantizeArgs {
 
 /// Solves the rule set and writes its table when asked.
 pub fn solve_command(registry: &mut Registry, args: SolveArgs) -> Result<()> {
-    if let Some(pieces) = args.pieces {
-        return run::solve_senet_endgames(
-            registry,
-            &args.rules,
-            pieces,
-            args.tolerance,
-            args.values,
-            args.out.as_deref(),
-        );
+    match registry.resolve(&args.rules)? {
+        sawah_engine::AnyGame::Senet(_) => run::solve_senet_endgames(&args),
+        sawah_engine::AnyGame::Race(_) if args.pieces.is_some() => anyhow::bail!(
+            "--pieces is for senet's endgames; a race rule set is solved whole (leave it out)"
+        ),
+        sawah_engine::AnyGame::Race(_) => run::solve(registry, &args),
     }
-    run::solve(registry, &args)
 }
 
 /// Writes the u16 copy of a table.

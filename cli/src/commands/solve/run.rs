@@ -268,66 +268,153 @@ fn peak_memory() -> String {
         .unwrap_or_default()
 }
 
-/// `sawah solve --rules senet --pieces K`: Senet's endgame table, every
-/// position with at most `pieces` pieces per side on the board.
-pub fn solve_senet_endgames(
-    registry: &mut Registry,
-    rules: &str,
-    pieces: u8,
-    tolerance: f64,
-    values: sawah_agents::table::ValueType,
-    out: Option<&std::path::Path>,
-) -> Result<()> {
-    let AnyGame::Senet(_) = registry.resolve(rules)? else {
-        bail!("--pieces is for senet's endgames; a race rule set is solved whole (leave it out)");
+/// `sawah solve --rules senet [--pieces K]`: Senet's endgame table, every
+/// position with at most K pieces per side on the board (5, the whole game,
+/// when left out).
+pub fn solve_senet_endgames(args: &super::SolveArgs) -> Result<()> {
+    let request = EndgameSolve {
+        pieces: args.pieces.unwrap_or(sawah_engine::senet::PIECES),
+        tolerance: args.tolerance,
+        values: args.values,
+        memory_gib: args.memory,
+        verbose: args.verbose,
     };
-    let states = solve_endgame_table(pieces, tolerance, values, out)?;
-    if let Some(path) = out {
+    let states = solve_endgame_table(&request, args.out.as_deref())?;
+    if let Some(path) = &args.out {
         println!("wrote {} ({states} positions)", path.display());
     }
     Ok(())
 }
 
-/// Solves Senet's endgames with at most `pieces` pieces a side on the
-/// board under a progress bar, a line per layer pair, and writes the
-/// table to `out` when given. Returns the positions solved.
-pub fn solve_endgame_table(
-    pieces: u8,
-    tolerance: f64,
-    values: sawah_agents::table::ValueType,
-    out: Option<&std::path::Path>,
-) -> Result<u64> {
+/// What a Senet endgame solve is asked.
+#[derive(Clone, Copy, Debug)]
+pub struct EndgameSolve {
+    /// At most this many pieces per side on the board (1 to 5).
+    pub pieces: u8,
+    /// The tolerance of the read-only passes.
+    pub tolerance: f64,
+    /// How the table stores values.
+    pub values: sawah_agents::table::ValueType,
+    /// Memory the solve may use, in GiB.
+    pub memory_gib: f64,
+    /// Print every sweep, not only every layer pair.
+    pub verbose: bool,
+}
+
+/// A duration for people: seconds, minutes, hours or days.
+fn about(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
+        s if s < 2.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86400.0),
+    }
+}
+
+/// The plan of a Senet endgame solve as one line, and the refusal when it
+/// needs more than `memory_gib` (nothing large is allocated before it).
+fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<String> {
+    let plan = sawah_solver::senet_endgame::plan(pieces)
+        .map_err(|_| anyhow::anyhow!("--pieces must be 1 to 5, not {pieces}"))?;
+    if !(memory_gib.is_finite() && memory_gib > 0.0 && memory_gib <= 1e6) {
+        bail!("--memory must be a positive number of GiB, not {memory_gib}");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let needed = plan.bytes as f64 / GIB;
+    let shown = if needed >= 0.01 {
+        format!("{needed:.2} GiB")
+    } else {
+        format!("{:.1} MiB", needed * 1024.0)
+    };
+    let what = if pieces == sawah_engine::senet::PIECES {
+        "the whole game of senet (every position with 1 to 5 pieces a side on the board)"
+            .to_string()
+    } else {
+        format!("senet endgames with at most {pieces} pieces per side on the board")
+    };
+    let line = format!(
+        "{what}: {} positions (the largest layer pair {}); needs {shown} (8 bytes a position); about {} on this machine's {cores} cores",
+        plan.positions,
+        plan.largest_pair,
+        about(plan.seconds_on(cores)),
+    );
+    if plan.bytes as f64 > memory_gib * GIB {
+        bail!(
+            "{line}.\n--memory allows {memory_gib} GiB, so nothing was solved: a machine with at least {:.0} GiB of memory would do (about {} on 16 cores), with --memory {:.0}; with --out it saves every layer pair as it finishes and resumes from them after a kill (docs/solver.md)",
+            (needed * 1.05 + 1.0).ceil(),
+            about(plan.seconds_on(16)),
+            (needed * 1.02 + 0.5).ceil(),
+        );
+    }
+    Ok(line)
+}
+
+/// Solves Senet's endgames under a progress bar, a line per layer pair,
+/// and writes the table to `out` when given (each finished pair kept in
+/// OUT.layers/ until then, so a killed solve resumes where it stopped).
+/// Returns the positions solved.
+pub fn solve_endgame_table(request: &EndgameSolve, out: Option<&std::path::Path>) -> Result<u64> {
+    let pieces = request.pieces;
+    println!("{}", endgame_plan(pieces, request.memory_gib)?);
     let options = sawah_solver::senet_endgame::EndgameOptions {
         pieces,
-        tolerance,
+        tolerance: request.tolerance,
         ..Default::default()
     };
     let index = sawah_engine::senet::endgame::EndgameIndex::new(pieces)
         .with_context(|| format!("--pieces must be 1 to 5, not {pieces}"))?;
+    let checkpoints = out.map(|path| {
+        let mut folder = path.as_os_str().to_owned();
+        folder.push(".layers");
+        PathBuf::from(folder)
+    });
     let start = std::time::Instant::now();
     let bar = crate::progress::bar(
         index.len(),
         "{elapsed_precise} [{bar:40}] {percent:>3}% of positions (ETA {eta_mean})  {msg}",
     );
-    let solution = sawah_solver::senet_endgame::solve_senet_endgames(options, |report| {
-        let (a, b) = report.layers;
-        bar.set_message(format!(
-            "layers ({a}, {b}): sweep {}, change {:.2e}",
-            report.sweeps, report.residual
-        ));
-        if report.finished {
+    let solution = sawah_solver::senet_endgame::solve_senet_endgames(
+        options,
+        checkpoints.as_deref(),
+        |report| {
+            let (a, b) = report.layers;
+            bar.set_message(format!(
+                "layers ({a}, {b}): sweep {}, change {:.2e}",
+                report.sweeps, report.residual
+            ));
+            if request.verbose && !report.resumed {
+                bar.suspend(|| {
+                    eprintln!(
+                        "layers ({a}, {b}): sweep {:>4}, change {:.3e}",
+                        report.sweeps, report.residual
+                    )
+                });
+            }
+            if !report.finished {
+                return;
+            }
             bar.inc(report.states);
             bar.suspend(|| {
-                println!(
-                    "layers ({a}, {b})+mirror: {:>11} states, {:>4} sweeps, residual {:.2e}, {:.2} s",
-                    report.states,
-                    report.sweeps,
-                    report.residual,
-                    report.elapsed.as_secs_f64()
-                )
+                if let Some(reason) = &report.ignored_checkpoint {
+                    eprintln!("layers ({a}, {b}): checkpoint ignored ({reason}); solving the pair again");
+                }
+                if report.resumed {
+                    println!(
+                        "layers ({a}, {b})+mirror: {:>11} states, resumed from checkpoint (residual {:.2e})",
+                        report.states, report.residual
+                    );
+                } else {
+                    println!(
+                        "layers ({a}, {b})+mirror: {:>11} states, {:>4} sweeps, residual {:.2e}, {:.2} s",
+                        report.states,
+                        report.sweeps,
+                        report.residual,
+                        report.elapsed.as_secs_f64()
+                    );
+                }
             });
-        }
-    })?;
+        },
+    )?;
     bar.finish_and_clear();
     let peak = peak_memory();
     let sweeps: u32 = solution.layers.iter().map(|l| l.sweeps).sum();
@@ -342,10 +429,15 @@ pub fn solve_endgame_table(
         let info = sawah_agents::table::TableInfo {
             states: solution.values.len() as u64,
             residual: solution.residual,
-            tolerance,
-            value_type: values,
+            tolerance: request.tolerance,
+            value_type: request.values,
         };
         sawah_agents::endgame::write_endgame_table(path, &solution.index, &solution.values, &info)?;
+        if let Some(folder) = &checkpoints {
+            std::fs::remove_dir_all(folder).with_context(|| {
+                format!("wrote the table, but cannot remove {}", folder.display())
+            })?;
+        }
     }
     Ok(solution.values.len() as u64)
 }
