@@ -35,25 +35,29 @@ pub fn run(registry: &Registry, args: ExportGamesArgs) -> Result<()> {
     } else {
         args.results.clone()
     };
-    let text = crate::commands::review::read_text(&path)?;
-    let games = crate::commands::review::all_games(&path, &text)?;
     if let Some(out) = &args.out {
         sawah_engine::files::create_dir_all(out)
             .with_context(|| format!("--out {}", out.display()))?;
     }
-    for (k, game) in games.iter().enumerate() {
-        let written = export(registry, game, extension)
-            .with_context(|| format!("{}: game {}", path.display(), k + 1))?;
+    // A game at a time: memory goes with the longest line, not the file.
+    let games = crate::commands::results_lines::each_game(&path, |k, line| {
+        let name = || format!("{}: game {k}", path.display());
+        let game: Value =
+            serde_json::from_str(line).with_context(|| format!("{}: not JSON", name()))?;
+        let written = export(registry, &game, extension).with_context(name)?;
         match &args.out {
-            Some(out) => write_game(out, k + 1, extension, &written)?,
-            None if k == 0 => print!("{written}"),
+            Some(out) => write_game(out, k, extension, &written)?,
+            None if k == 1 => print!("{written}"),
             None => print!("\n{written}"),
         }
+        Ok(())
+    })?;
+    if games == 0 {
+        bail!("{}: no games in it", path.display());
     }
     if let Some(out) = &args.out {
         eprintln!(
-            "{} games written to {} (game-00001.{extension} …)",
-            games.len(),
+            "{games} games written to {} (game-00001.{extension} …)",
             out.display()
         );
     }

@@ -15,6 +15,7 @@ pub mod matches;
 pub mod play;
 pub mod puzzles;
 pub mod report;
+pub mod results_lines;
 pub mod review;
 pub mod review_text;
 pub mod serve;

@@ -163,47 +163,59 @@ pub fn review_all(
     let reference = reference.map(BotSpec::from);
     let games = all_games(path, text)?;
     // A review per game: without a table, a search per roll of every
-    // turn, so thousands of games take minutes. The bar shows them.
+    // turn, so thousands of games take minutes. The bar shows them. Each
+    // game's JSON is built where it is reviewed and dropped after it, so
+    // memory goes with the text, not with every game's tree at once.
     let bar = crate::progress::bar(
         games.len() as u64,
         "{elapsed_precise} [{bar:30}] {pos}/{len} games reviewed ({rate}, ETA {eta})",
     );
-    let mut reviewed: Vec<(Value, Review)> = games
+    let name_of = |k: usize| format!("{}: game {}", path.display(), k + 1);
+    let mut reviewed: Vec<([String; 2], Review)> = games
         .into_par_iter()
         .enumerate()
-        .map(|(k, value)| {
+        .map(|(k, line)| {
+            let value: Value =
+                serde_json::from_str(line).with_context(|| format!("{}: not JSON", name_of(k)))?;
             let review = bot
                 .review_game(&value, reference.as_ref(), None)
-                .with_context(|| format!("{}: game {}", path.display(), k + 1))?;
+                .with_context(|| name_of(k))?;
             bar.inc(1);
-            Ok((value, review))
+            Ok((player_names(&value), review))
         })
         .collect::<Result<_>>()?;
     bar.finish_and_clear();
     let calibration = bot.calibration(&reviewed[0].1, reference.is_none());
     let summaries: Vec<_> = reviewed
         .iter()
-        .map(|(record, review)| (record, [review.light.clone(), review.dark.clone()]))
+        .map(|(names, review)| (names.clone(), [review.light.clone(), review.dark.clone()]))
         .collect();
     let totals = per_agent(&summaries, calibration.as_ref());
     let first = reviewed.swap_remove(0).1;
     Ok((totals, first))
 }
 
-/// Every game of a results.jsonl (`text`, read from `path`), parsed; at
-/// least one.
-pub(crate) fn all_games(path: &Path, text: &str) -> Result<Vec<Value>> {
-    let games = results_games(text)
-        .iter()
-        .enumerate()
-        .map(|(k, line)| {
-            serde_json::from_str(line).with_context(|| format!("game {}: not JSON", k + 1))
-        })
-        .collect::<Result<Vec<Value>>>()?;
+/// Every game line of a results.jsonl (`text`, read from `path`), each
+/// bounded (`results_lines`); at least one. Each is parsed where it is
+/// used.
+pub(crate) fn all_games<'a>(path: &Path, text: &'a str) -> Result<Vec<&'a str>> {
+    let games = crate::commands::results_lines::games_in(path, text)?;
     if games.is_empty() {
         bail!("{}: no games in it", path.display());
     }
     Ok(games)
+}
+
+/// The names a game's record gives its players (light's, dark's), or
+/// "light" and "dark" where it names none.
+fn player_names(record: &Value) -> [String; 2] {
+    Player::BOTH.map(|player| {
+        record
+            .get(player.name())
+            .and_then(Value::as_str)
+            .unwrap_or(player.name())
+            .to_string()
+    })
 }
 
 /// One agent's exact review over the turns a table covers.
@@ -238,14 +250,17 @@ impl CoveredTotals {
 /// agent's totals, and the reference in words.
 pub fn covered_review(
     registry: &Registry,
-    games: &[Value],
+    games: &[&str],
     table_path: &Path,
     name_of: &(dyn Fn(usize) -> String + Sync),
 ) -> Result<(Vec<CoveredTotals>, String)> {
     use sawah_agents::review::{ExactReview, race_move_values, review_endgame, review_exact};
     use sawah_engine::record::Record;
-    let first = games.first().context("no games")?;
-    let rules = Record::from_json(first).with_context(|| name_of(0))?.rules;
+    let parse = |k: usize, line: &str| -> Result<Value> {
+        serde_json::from_str(line).with_context(|| format!("{}: not JSON", name_of(k)))
+    };
+    let first = parse(0, games.first().context("no games")?)?;
+    let rules = Record::from_json(&first).with_context(|| name_of(0))?.rules;
     // By name only: a results file names rule sets, never files.
     let game = registry.get(&rules)?;
     enum Exact {
@@ -278,11 +293,12 @@ pub fn covered_review(
             (Exact::Senet(Box::new(table)), reference)
         }
     };
-    let reviewed: Vec<(&Value, ExactReview)> = games
+    let reviewed: Vec<([String; 2], ExactReview)> = games
         .par_iter()
         .enumerate()
-        .map(|(k, value)| {
-            let record = Record::from_json(value).with_context(|| name_of(k))?;
+        .map(|(k, line)| {
+            let value = parse(k, line)?;
+            let record = Record::from_json(&value).with_context(|| name_of(k))?;
             if record.rules != rules {
                 bail!("{}: a game of {}, not {rules}", name_of(k), record.rules);
             }
@@ -303,18 +319,13 @@ pub fn covered_review(
                 _ => unreachable!("the table was opened for the game's family"),
             }
             .with_context(|| name_of(k))?;
-            Ok((value, review))
+            Ok((player_names(&value), review))
         })
         .collect::<Result<_>>()?;
     let mut totals: BTreeMap<String, (u64, u64, Summary)> = BTreeMap::new();
-    for (record, review) in &reviewed {
+    for (names, review) in &reviewed {
         for player in Player::BOTH {
-            let agent = record
-                .get(player.name())
-                .and_then(Value::as_str)
-                .unwrap_or(player.name())
-                .to_string();
-            let entry = totals.entry(agent).or_default();
+            let entry = totals.entry(names[player.index()].clone()).or_default();
             entry.0 += 1;
             entry.1 += review.decisions[player.index()];
             entry.2.merge(&review.covered[player.index()]);
@@ -367,10 +378,12 @@ fn endgame_review(
     if args.format.as_deref() == Some("svg") {
         bail!("--endgame prints md or json; the svg draws whole games");
     }
+    let one;
     let games = if args.all {
         all_games(&args.game, text)?
     } else {
-        vec![game_in(text, &args.game, args.game_number)?]
+        one = serde_json::to_string(&game_in(text, &args.game, args.game_number)?)?;
+        vec![one.as_str()]
     };
     let name_of = |k: usize| format!("{}: game {}", args.game.display(), k + 1);
     let (totals, reference) = covered_review(registry, &games, table_path, &name_of)?;
@@ -408,19 +421,14 @@ pub fn covered_markdown(totals: &[CoveredTotals], reference: &str, games: usize)
 /// Each agent's totals (games it played on either side) from each game's
 /// light and dark summaries, with its strength estimate on `calibration`
 /// (the scale of the reference used).
-fn per_agent<R: std::borrow::Borrow<Value>>(
-    reviewed: &[(R, [Summary; 2])],
+fn per_agent(
+    reviewed: &[([String; 2], [Summary; 2])],
     calibration: Option<&Calibration>,
 ) -> Vec<AgentTotals> {
     let mut totals: BTreeMap<String, AgentTotals> = BTreeMap::new();
-    for (record, summaries) in reviewed {
-        let record = record.borrow();
+    for (names, summaries) in reviewed {
         for player in Player::BOTH {
-            let agent = record
-                .get(player.name())
-                .and_then(Value::as_str)
-                .unwrap_or(player.name())
-                .to_string();
+            let agent = names[player.index()].clone();
             let entry = totals.entry(agent.clone()).or_insert_with(|| AgentTotals {
                 agent,
                 games: 0,
@@ -510,16 +518,6 @@ fn as_json_record(registry: &Registry, path: &Path, text: String) -> Result<Stri
     Ok(serde_json::to_string(&record)?)
 }
 
-/// The game lines of a results file: every JSON line but the header (the
-/// one with "kind").
-fn results_games(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter(|l| {
-            serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object() && v.get("kind").is_none())
-        })
-        .collect()
-}
-
 /// A review as JSON, carrying the game's record (`"record"`), so that the
 /// file can be read back as the game (`sawah review REVIEW.json`).
 pub fn review_json(review: &Review, record: &Value) -> Result<String> {
@@ -566,7 +564,7 @@ fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
         }
         return Ok(value);
     }
-    let games = results_games(text);
+    let games = crate::commands::results_lines::games_in(path, text)?;
     if games.is_empty()
         && let Err(error) = whole
     {

@@ -316,8 +316,7 @@ fn self_play_verify(
     };
     if let Some(endgame) = build.endgame.clone() {
         let results = out.join("results.jsonl");
-        let text = std::fs::read_to_string(&results)
-            .with_context(|| format!("reading {}", results.display()))?;
+        let text = crate::commands::review::read_text(&results)?;
         let records = crate::commands::review::all_games(&results, &text)?;
         let name_of = |k: usize| format!("{}: game {}", results.display(), k + 1);
         let (totals, what) =
