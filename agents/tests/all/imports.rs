@@ -1,12 +1,94 @@
 //! No import circle among the files of any crate: each file's
 //! imports of the crate's other files (`crate::…`, `super::…` and their
 //! `{…}` groups, the crate root's re-exports, a file's uses of its child
-//! modules), outside tests and
+//! modules), outside tests (each `#[cfg(test)]` item cut by matching
+//! its braces, so library code after a test module counts) and
 //! comments, form a graph without cycles, so every file can be read and
 //! changed knowing only the files below it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// `text` without its `#[cfg(test)]` items: each attribute and the item
+/// after it (to its `;`, or its braces' match, strings and character
+/// literals skipped), so library code after a test module still counts.
+pub(crate) fn without_tests(text: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        rest = &item[item_end(item)..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the item at the start of `code` ends: after its first `;` at
+/// depth 0, or after the `}` that closes its first `{`.
+fn item_end(code: &str) -> usize {
+    let bytes = code.as_bytes();
+    let (mut depth, mut k) = (0usize, 0usize);
+    while k < bytes.len() {
+        match bytes[k] {
+            b'r' if raw_string_at(bytes, k).is_some() => {
+                k = raw_string_at(bytes, k).unwrap_or(k);
+            }
+            b'"' => {
+                // A string: to its closing quote, escapes skipped.
+                k += 1;
+                while k < bytes.len() && bytes[k] != b'"' {
+                    k += if bytes[k] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if bytes.get(k + 2) == Some(&b'\'') => k += 2, // 'x'
+            b'\'' if bytes.get(k + 1) == Some(&b'\\') => {
+                // '\n', '\'', '\\': to the closing quote.
+                k += 2;
+                while k < bytes.len() && bytes[k] != b'\'' {
+                    k += 1;
+                }
+            }
+            b'/' if bytes.get(k + 1) == Some(&b'/') => {
+                while k < bytes.len() && bytes[k] != b'\n' {
+                    k += 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            b';' if depth == 0 => return k + 1,
+            _ => {}
+        }
+        k += 1;
+    }
+    bytes.len()
+}
+
+/// When a raw string (`r"…"`, `r#"…"#`, …) starts at `k`, where its
+/// closing quote and hashes end (the last byte of them).
+fn raw_string_at(bytes: &[u8], k: usize) -> Option<usize> {
+    if k > 0 && (bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_') {
+        return None; // part of a name
+    }
+    let hashes = bytes[k + 1..].iter().take_while(|&&b| b == b'#').count();
+    if bytes.get(k + 1 + hashes) != Some(&b'"') {
+        return None;
+    }
+    let close: Vec<u8> = std::iter::once(b'"')
+        .chain(std::iter::repeat_n(b'#', hashes))
+        .collect();
+    let body = k + 2 + hashes;
+    bytes[body..]
+        .windows(close.len())
+        .position(|w| w == close.as_slice())
+        .map(|at| body + at + close.len() - 1)
+}
 
 /// Every `.rs` file under `dir`, by its path relative to `root`.
 fn sources(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
@@ -17,7 +99,7 @@ fn sources(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
         } else if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path).unwrap();
             // Code only: tests and comments do not count.
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            let code = without_tests(&text);
             let code: Vec<&str> = code
                 .lines()
                 .filter(|l| !l.trim_start().starts_with("//"))
@@ -275,6 +357,19 @@ fn every_crate_has_no_import_circle_beyond_the_known_ones() {
         }
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+/// Library code after a test module is read; the test module and a
+/// single test item are not, braces in their strings and characters
+/// included.
+#[test]
+fn code_after_a_test_module_counts() {
+    let text = "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::hidden;\n    fn f() { let _ = \"}\"; let _ = '{'; let _ = '\\''; let _ = r#\"}\"\"#; } // }\n}\npub fn later() { crate::b::g(); }\n#[cfg(test)]\nuse crate::also_hidden;\nfn end() {}\n";
+    let code = without_tests(text);
+    assert!(code.contains("use crate::a;"), "{code}");
+    assert!(code.contains("crate::b::g()"), "{code}");
+    assert!(code.contains("fn end()"), "{code}");
+    assert!(!code.contains("hidden"), "{code}");
 }
 
 #[test]

@@ -10,46 +10,14 @@
 use std::path::{Path, PathBuf};
 
 /// The code of a Rust file without its comments and its `#[cfg(test)]`
-/// items (found by matching braces, so code after a test module counts).
+/// items (the import test's reader: braces matched with strings and
+/// characters skipped, so code after a test module counts).
 fn code_of(text: &str) -> String {
-    let lines: Vec<&str> = text
+    super::imports::without_tests(text)
         .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
-        .collect();
-    let text = lines.join("\n");
-    let mut out = String::new();
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at..];
-        // The item: up to its first `{` and the matching `}` (or a `;`).
-        let (Some(open), semicolon) = (after.find('{'), after.find(';')) else {
-            rest = "";
-            break;
-        };
-        if semicolon.is_some_and(|s| s < open) {
-            rest = &after[semicolon.unwrap_or(0) + 1..];
-            continue;
-        }
-        let mut depth = 0usize;
-        let mut end = after.len();
-        for (k, c) in after[open..].char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = open + k + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        rest = &after[end..];
-    }
-    out.push_str(rest);
-    out
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every `.rs` file under `dir`.
