@@ -70,7 +70,10 @@ fn bad_input_gets_a_clear_error() {
         (&["bench", "--seconds", "0"], "positive"),
         (&["match", "easy", "hard", "--games", "0"], "--games"),
         (&["bench-search", "--depth", "200"], "up to 4"),
-        (&["solve", "--rules", "senet"], "--pieces"),
+        (
+            &["solve", "--rules", "senet"],
+            "--pieces 4 solves the endgames",
+        ),
         (&["solve", "--rules", "senet", "--pieces", "9"], "1 to 5"),
         (
             &["solve", "--rules", "ur-1", "--pieces", "2"],

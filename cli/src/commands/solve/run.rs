@@ -339,8 +339,20 @@ fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<String> {
         about(plan.seconds_on(cores)),
     );
     if plan.bytes as f64 > memory_gib * GIB {
+        let fits = (1..pieces)
+            .rev()
+            .find(|&k| {
+                sawah_solver::senet_endgame::plan(k)
+                    .is_ok_and(|p| p.bytes as f64 <= memory_gib * GIB)
+            })
+            .map(|k| {
+                format!(
+                    "; within it, --pieces {k} solves the endgames with at most {k} pieces a side"
+                )
+            })
+            .unwrap_or_default();
         bail!(
-            "{line}.\n--memory allows {memory_gib} GiB, so nothing was solved: a machine with at least {:.0} GiB of memory would do (about {} on 16 cores), with --memory {:.0}; with --out it saves every layer pair as it finishes and resumes from them after a kill (docs/solver.md)",
+            "{line}.\n--memory allows {memory_gib} GiB, so nothing was solved: a machine with at least {:.0} GiB of memory would do (about {} on 16 cores), with --memory {:.0}; with --out it saves every layer pair as it finishes and resumes from them after a kill (docs/solver.md){fits}",
             (needed * 1.05 + 1.0).ceil(),
             about(plan.seconds_on(16)),
             (needed * 1.02 + 0.5).ceil(),
