@@ -150,8 +150,10 @@ pub struct EndgamePlan {
 }
 
 /// Sweeps a layer pair takes, read and confirmed, at the default tolerance
-/// 1e-10 (docs/benchmarks-log.md: 45 to 61 at k = 3): the estimate's factor.
-pub const SWEEPS_PER_PAIR: f64 = 55.0;
+/// 1e-10: the estimate's factor. More pieces, more trips through the House
+/// of Water: 45 to 61 at k = 3, 74 for (1, 4) and 98 for (2, 4)
+/// (docs/benchmarks-log.md); the large pairs weigh most.
+pub const SWEEPS_PER_PAIR: f64 = 90.0;
 
 /// Seconds of one core's work per position and sweep, measured on the
 /// 2-core machine of docs/BENCHMARKS.md at k = 3 (the (3, 3) pair: 50
