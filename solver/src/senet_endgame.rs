@@ -473,6 +473,124 @@ fn layout(index: &EndgameIndex, pair: (u8, u8)) -> Layout {
     }
 }
 
+/// One solve's fixed parts: the rules, the index, the values being
+/// solved, the options and where the finished pairs are saved.
+struct EndgameSolve<'a> {
+    senet: Senet,
+    index: EndgameIndex,
+    values: SharedValues,
+    options: EndgameOptions,
+    checkpoints: Option<&'a Path>,
+}
+
+impl EndgameSolve<'_> {
+    /// Reads `pair` from its checkpoint into the values, when a valid one
+    /// exists: its residual. Why one that exists was not used goes into
+    /// `report`.
+    fn resume(&self, pair: (u8, u8), report: &mut EndgameLayerReport) -> Option<f64> {
+        let dir = self.checkpoints?;
+        let layout = layout(&self.index, pair);
+        match checkpoint::load_layout(dir, &layout, self.options.tolerance) {
+            Ok((saved, residual)) => {
+                let positions = layout.ranges.into_iter().flatten();
+                for (i, value) in positions.zip(saved) {
+                    self.values.set(i, value);
+                }
+                Some(residual)
+            }
+            Err(Ignored::Missing) => None,
+            Err(other) => {
+                report.ignored_checkpoint = Some(other.to_string());
+                None
+            }
+        }
+    }
+
+    /// The largest `|T(V) − V|` over the pair's layers.
+    fn pair_residual(&self, (a, b): (u8, u8)) -> f64 {
+        let mirror = (a != b).then_some((b, a));
+        std::iter::once((a, b))
+            .chain(mirror)
+            .map(|layer| layer_residual(&self.senet, &self.index, &self.values, layer))
+            .fold(0.0, f64::max)
+    }
+
+    /// Sweeps `pair` until a sweep changes no value by more than the
+    /// tolerance and a read-only pass confirms it (then saves it when
+    /// checkpoints are kept); `progress` after every sweep. Returns the
+    /// confirmed residual.
+    fn sweep_until_solved(
+        &self,
+        pair: (u8, u8),
+        report: &mut EndgameLayerReport,
+        start: Instant,
+        progress: &mut impl FnMut(&EndgameLayerReport),
+    ) -> Result<f64, EndgameError> {
+        let (a, b) = pair;
+        loop {
+            let change = sweep(&self.senet, &self.index, &self.values, pair);
+            report.sweeps += 1;
+            report.residual = change;
+            report.elapsed = start.elapsed();
+            let confirmed = (change <= self.options.tolerance)
+                .then(|| self.pair_residual(pair))
+                .filter(|&check| check <= self.options.tolerance);
+            if let Some(check) = confirmed {
+                if let Some(dir) = self.checkpoints {
+                    checkpoint::save_layout(dir, &layout(&self.index, pair), check, |i| {
+                        self.values.get(i)
+                    })
+                    .map_err(|e| EndgameError::Checkpoint {
+                        a,
+                        b,
+                        message: e.to_string(),
+                    })?;
+                }
+                return Ok(check);
+            }
+            progress(report);
+            if report.sweeps >= self.options.max_sweeps {
+                return Err(EndgameError::NoConvergence {
+                    a,
+                    b,
+                    sweeps: report.sweeps,
+                    residual: change,
+                });
+            }
+        }
+    }
+
+    /// Solves (or resumes) one layer pair: its finished report.
+    fn pair(
+        &self,
+        pair: (u8, u8),
+        progress: &mut impl FnMut(&EndgameLayerReport),
+    ) -> Result<EndgameLayerReport, EndgameError> {
+        let start = Instant::now();
+        let mut report = EndgameLayerReport {
+            layers: pair,
+            states: PairRanges::new(&self.index, pair).len(),
+            sweeps: 0,
+            residual: 0.0,
+            finished: false,
+            resumed: false,
+            ignored_checkpoint: None,
+            elapsed: Duration::ZERO,
+        };
+        report.residual = match self.resume(pair, &mut report) {
+            Some(saved) => {
+                report.resumed = true;
+                saved
+            }
+            None => self.sweep_until_solved(pair, &mut report, start, progress)?,
+        };
+        report.finished = true;
+        report.elapsed = start.elapsed();
+        progress(&report);
+        Ok(report)
+    }
+}
+
 /// Solves the endgames with at most `options.pieces` pieces per side,
 /// calling `progress` after every sweep. With `checkpoints`, every finished
 /// pair is saved there and a pair saved by an earlier run (of the same
@@ -486,97 +604,31 @@ pub fn solve_senet_endgames(
     if !(options.tolerance.is_finite() && options.tolerance > 0.0) {
         return Err(EndgameError::Tolerance(options.tolerance));
     }
-    let senet = Senet::new();
     let values = SharedValues(
         (0..index.len())
             .map(|_| AtomicU64::new(0.5f64.to_bits()))
             .collect(),
     );
-    let mut reports = Vec::new();
-    let mut residual: f64 = 0.0;
-    for pair in pairs(options.pieces) {
-        let (a, b) = pair;
-        let start = Instant::now();
-        let ranges = PairRanges::new(&index, pair);
-        let mut report = EndgameLayerReport {
-            layers: pair,
-            states: ranges.len(),
-            sweeps: 0,
-            residual: 0.0,
-            finished: false,
-            resumed: false,
-            ignored_checkpoint: None,
-            elapsed: Duration::ZERO,
-        };
-        if let Some(dir) = checkpoints {
-            match checkpoint::load_layout(dir, &layout(&index, pair), options.tolerance) {
-                Ok((saved, saved_residual)) => {
-                    let positions = ranges.all().into_iter().flatten();
-                    for (i, value) in positions.zip(saved) {
-                        values.set(i, value);
-                    }
-                    report.residual = saved_residual;
-                    report.finished = true;
-                    report.resumed = true;
-                    report.elapsed = start.elapsed();
-                    progress(&report);
-                    residual = residual.max(saved_residual);
-                    reports.push(report);
-                    continue;
-                }
-                Err(Ignored::Missing) => {}
-                Err(other) => report.ignored_checkpoint = Some(other.to_string()),
-            }
-        }
-        loop {
-            let change = sweep(&senet, &index, &values, pair);
-            report.sweeps += 1;
-            report.residual = change;
-            report.elapsed = start.elapsed();
-            if change <= options.tolerance {
-                let check = [(a, b), (b, a)]
-                    .into_iter()
-                    .take(if a == b { 1 } else { 2 })
-                    .map(|layer| layer_residual(&senet, &index, &values, layer))
-                    .fold(0.0, f64::max);
-                if check <= options.tolerance {
-                    report.residual = check;
-                    report.finished = true;
-                    report.elapsed = start.elapsed();
-                    if let Some(dir) = checkpoints {
-                        checkpoint::save_layout(dir, &layout(&index, pair), check, |i| {
-                            values.get(i)
-                        })
-                        .map_err(|e| EndgameError::Checkpoint {
-                            a,
-                            b,
-                            message: e.to_string(),
-                        })?;
-                    }
-                    progress(&report);
-                    residual = residual.max(check);
-                    reports.push(report);
-                    break;
-                }
-            }
-            progress(&report);
-            if report.sweeps >= options.max_sweeps {
-                return Err(EndgameError::NoConvergence {
-                    a,
-                    b,
-                    sweeps: report.sweeps,
-                    residual: change,
-                });
-            }
-        }
-    }
-    let values = values
+    let solve = EndgameSolve {
+        senet: Senet::new(),
+        index,
+        values,
+        options,
+        checkpoints,
+    };
+    let reports = pairs(options.pieces)
+        .into_iter()
+        .map(|pair| solve.pair(pair, &mut progress))
+        .collect::<Result<Vec<_>, _>>()?;
+    let residual = reports.iter().map(|r| r.residual).fold(0.0, f64::max);
+    let values = solve
+        .values
         .0
         .into_iter()
         .map(|v| f64::from_bits(v.into_inner()))
         .collect();
     Ok(EndgameSolution {
-        index,
+        index: solve.index,
         values,
         residual,
         layers: reports,

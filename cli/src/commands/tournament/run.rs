@@ -284,15 +284,7 @@ pub fn play_and_rate(
     anchor_given: bool,
     quiet: bool,
 ) -> Result<EloTable> {
-    if args.games == 0 || args.games > 100_000_000 {
-        bail!("--games must be from 1 to 100000000, not {}", args.games);
-    }
-    if !(args.prior.is_finite() && args.prior >= 0.0) {
-        bail!(
-            "--prior must be a number of games, 0 or more, not {}",
-            args.prior
-        );
-    }
+    check_counts(args)?;
     let game = registry.resolve(&args.rules)?;
     if let Some(path) = &args.table {
         // Checked now, not after the games.
@@ -319,17 +311,7 @@ pub fn play_and_rate(
     let t = schedule(&game, args, &mut entrants)?;
     let anchor = anchor_options(&args.anchor, &t.names(), anchor_given)?;
     if !quiet {
-        terminal_line(&format!(
-            "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
-            t.format,
-            t.rules,
-            t.agents.len(),
-            counted(t.pairings().len(), "pairing"),
-            t.pairs_per_pairing() * 2,
-            t.seed,
-            t.shard,
-            args.out.display()
-        ));
+        announce(&t, &args.out);
     }
     let meter = meter.as_ref().map(|m| m as &dyn LuckMeter);
     if let Some(meter) = meter
@@ -349,25 +331,7 @@ pub fn play_and_rate(
         }
         .into());
     }
-    let rebuilt = format!(
-        "sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}",
-        args.rules,
-        args.agents.join(","),
-        args.games,
-        t.format,
-        t.seed,
-        t.shard,
-        luck_flags(&args.luck)
-    );
-    let heading = format!(
-        "# {} Elo table\n\n{}",
-        t.rules,
-        command_note(
-            args.command.as_deref(),
-            rebuilt,
-            args.outside.bots.as_deref()
-        )?
-    );
+    let heading = heading(args, &t)?;
     let table = rate(
         &game,
         &summary.games,
@@ -385,6 +349,56 @@ pub fn play_and_rate(
         .write(&args.out, &heading)
         .with_context(|| format!("writing the Elo table to {}", args.out.display()))?;
     Ok(table)
+}
+
+/// `--games` and `--prior` within their ranges.
+fn check_counts(args: &TournamentArgs) -> Result<()> {
+    if args.games == 0 || args.games > 100_000_000 {
+        bail!("--games must be from 1 to 100000000, not {}", args.games);
+    }
+    if !(args.prior.is_finite() && args.prior >= 0.0) {
+        bail!(
+            "--prior must be a number of games, 0 or more, not {}",
+            args.prior
+        );
+    }
+    Ok(())
+}
+
+/// The run's first line: what is played, and where the results go.
+fn announce(t: &Tournament, out: &Path) {
+    terminal_line(&format!(
+        "{} tournament on {}: {} agents, {}, {} games each (paired dice), seed {}, shard {}; results in {}",
+        t.format,
+        t.rules,
+        t.agents.len(),
+        counted(t.pairings().len(), "pairing"),
+        t.pairs_per_pairing() * 2,
+        t.seed,
+        t.shard,
+        out.display()
+    ));
+}
+
+/// The Elo table's heading: the rule set and the command that played it
+/// (as given, or rebuilt with the seed and shard it resolved to).
+fn heading(args: &TournamentArgs, t: &Tournament) -> Result<String> {
+    let rebuilt = format!(
+        "sawah tournament --rules {} --agents {} --games {} --format {} --seed {} --shard {}{}",
+        args.rules,
+        args.agents.join(","),
+        args.games,
+        t.format,
+        t.seed,
+        t.shard,
+        luck_flags(&args.luck)
+    );
+    let note = command_note(
+        args.command.as_deref(),
+        rebuilt,
+        args.outside.bots.as_deref(),
+    )?;
+    Ok(format!("# {} Elo table\n\n{note}", t.rules))
 }
 
 /// The tournament `args` asks for, its agents resolved by `entrants`.

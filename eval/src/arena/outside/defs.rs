@@ -269,6 +269,108 @@ struct RawDef {
     redirects: Option<String>,
 }
 
+/// A bot's name, trimmed: valid, and not one of `bots` (in any case).
+fn new_name(bots: &[BotDef], given: &str) -> Result<String, String> {
+    let name = given.trim().to_string();
+    if let Some(problem) = name_problem(&name) {
+        return Err(problem);
+    }
+    match bots.iter().find(|b| b.name.eq_ignore_ascii_case(&name)) {
+        None => Ok(name),
+        Some(other) if other.name == name => Err(format!("bot {name:?} is defined twice")),
+        Some(other) => Err(format!(
+            "bots {:?} and {name:?} differ only in case; their logs would collide on a case-insensitive disk: rename one",
+            other.name
+        )),
+    }
+}
+
+/// A definition's `bot` field as a spec.
+fn spec_of(name: &str, bot: &Value) -> Result<BotSpec, String> {
+    BotSpec::from_value(bot).map_err(|_| {
+        format!(
+            "bot {name:?}: bot = {} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})",
+            sawah_engine::text::printable(&bot.to_string(), 40)
+        )
+    })
+}
+
+/// How a definition's bot is reached: its command or its url, with the
+/// fields each takes (the other's refused).
+fn transport(name: &str, def: RawDef, folder: &Path) -> Result<Transport, String> {
+    let http_only = def.ca.is_some() || def.redirects.is_some();
+    match (def.command, def.url) {
+        (Some(_), None) if http_only => Err(format!(
+            "bot {name:?}: ca and redirects are for bots with a url, not a command"
+        )),
+        (Some(argv), None) => {
+            if argv.first().is_none_or(|p| p.trim().is_empty()) {
+                return Err(format!(
+                    "bot {name:?}: command is empty; give the program and its arguments, e.g. [\"python3\", \"mybot.py\"]"
+                ));
+            }
+            let dir = match def.dir.clone() {
+                Some(dir) if dir.is_absolute() => dir,
+                Some(dir) => folder.join(dir),
+                None => folder.to_path_buf(),
+            };
+            Ok(Transport::Command {
+                argv,
+                dir,
+                env: def.env,
+                dir_written: def.dir,
+            })
+        }
+        (None, Some(url)) => {
+            if def.dir.is_some() || !def.env.is_empty() {
+                return Err(format!(
+                    "bot {name:?}: dir and env are for bots with a command, not a url"
+                ));
+            }
+            http_bot(name, &url, def.ca, def.redirects.as_deref(), folder).map(Transport::Http)
+        }
+        (Some(_), Some(_)) => Err(format!(
+            "bot {name:?} has both a command and a url; give one"
+        )),
+        (None, None) => Err(format!(
+            "bot {name:?} has neither a command nor a url; give one"
+        )),
+    }
+}
+
+/// A bot reached by `url`: the address checked, its certificate authority
+/// read (https only) and its redirect policy.
+fn http_bot(
+    name: &str,
+    url: &str,
+    ca: Option<PathBuf>,
+    redirects: Option<&str>,
+    folder: &Path,
+) -> Result<HttpBot, String> {
+    let url = checked_url(name, url)?;
+    let ca = match ca {
+        Some(_) if !url.starts_with("https://") => {
+            return Err(format!(
+                "bot {name:?}: ca is for https:// addresses; {} is plain http",
+                redacted(&url)
+            ));
+        }
+        Some(path) => Some(read_ca(name, &folder.join(path))?),
+        None => None,
+    };
+    let redirects = match redirects.map(str::trim) {
+        None | Some("none") => Redirects::None,
+        Some("same-origin") => Redirects::SameOrigin,
+        Some(other) => {
+            return Err(format!(
+                "bot {name:?}: redirects = {:?} is not one of \"none\" (the default) or \"same-origin\"",
+                sawah_engine::text::printable(other, 40)
+            ));
+        }
+    };
+    Ok(HttpBot { url, ca, redirects })
+}
+
 /// Why `name` cannot name an outside bot, if it cannot.
 pub fn name_problem(name: &str) -> Option<String> {
     let valid_chars = name
@@ -338,97 +440,10 @@ impl BotDefs {
     pub fn parse(text: &str, folder: &Path) -> Result<BotDefs, String> {
         let raw: RawFile = toml::from_str(text).map_err(|e| e.to_string())?;
         let mut bots: Vec<BotDef> = Vec::new();
-        for def in raw.bot {
-            let name = def.name.trim().to_string();
-            if let Some(problem) = name_problem(&name) {
-                return Err(problem);
-            }
-            if let Some(other) = bots.iter().find(|b| b.name.eq_ignore_ascii_case(&name)) {
-                return Err(if other.name == name {
-                    format!("bot {name:?} is defined twice")
-                } else {
-                    format!(
-                        "bots {:?} and {name:?} differ only in case; their logs would collide on a case-insensitive disk: rename one",
-                        other.name
-                    )
-                });
-            }
-            let http_only = def.ca.is_some() || def.redirects.is_some();
-            let transport = match (def.command, def.url) {
-                (Some(_), None) if http_only => {
-                    return Err(format!(
-                        "bot {name:?}: ca and redirects are for bots with a url, not a command"
-                    ));
-                }
-                (Some(argv), None) => {
-                    if argv.first().is_none_or(|p| p.trim().is_empty()) {
-                        return Err(format!(
-                            "bot {name:?}: command is empty; give the program and its arguments, e.g. [\"python3\", \"mybot.py\"]"
-                        ));
-                    }
-                    let dir = match def.dir.clone() {
-                        Some(dir) if dir.is_absolute() => dir,
-                        Some(dir) => folder.join(dir),
-                        None => folder.to_path_buf(),
-                    };
-                    Transport::Command {
-                        argv,
-                        dir,
-                        env: def.env,
-                        dir_written: def.dir,
-                    }
-                }
-                (None, Some(url)) => {
-                    if def.dir.is_some() || !def.env.is_empty() {
-                        return Err(format!(
-                            "bot {name:?}: dir and env are for bots with a command, not a url"
-                        ));
-                    }
-                    let url = checked_url(&name, &url)?;
-                    let ca = match def.ca {
-                        Some(_) if !url.starts_with("https://") => {
-                            return Err(format!(
-                                "bot {name:?}: ca is for https:// addresses; {} is plain http",
-                                redacted(&url)
-                            ));
-                        }
-                        Some(path) => Some(read_ca(&name, &folder.join(path))?),
-                        None => None,
-                    };
-                    let redirects = match def.redirects.as_deref().map(str::trim) {
-                        None | Some("none") => Redirects::None,
-                        Some("same-origin") => Redirects::SameOrigin,
-                        Some(other) => {
-                            return Err(format!(
-                                "bot {name:?}: redirects = {:?} is not one of \"none\" (the default) or \"same-origin\"",
-                                sawah_engine::text::printable(other, 40)
-                            ));
-                        }
-                    };
-                    Transport::Http(HttpBot { url, ca, redirects })
-                }
-                (Some(_), Some(_)) => {
-                    return Err(format!(
-                        "bot {name:?} has both a command and a url; give one"
-                    ));
-                }
-                (None, None) => {
-                    return Err(format!(
-                        "bot {name:?} has neither a command nor a url; give one"
-                    ));
-                }
-            };
-            let bot = def
-                    .bot
-                    .map(|bot| {
-                        BotSpec::from_value(&bot).map_err(|_| {
-                            format!(
-                                "bot {name:?}: bot = {} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})",
-                                sawah_engine::text::printable(&bot.to_string(), 40)
-                            )
-                        })
-                    })
-                    .transpose()?;
+        for mut def in raw.bot {
+            let name = new_name(&bots, &def.name)?;
+            let bot = def.bot.take().map(|bot| spec_of(&name, &bot)).transpose()?;
+            let transport = transport(&name, def, folder)?;
             bots.push(BotDef {
                 name,
                 transport,
