@@ -6,7 +6,7 @@
 //! to a stated limit, so a large or endless file cannot take the memory.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// Opens `path` for reading if it is a regular file, refusing anything else
@@ -29,6 +29,43 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
         return Err(not_regular(kind_of(&opened)));
     }
     Ok(file)
+}
+
+/// One line of a file read by [`read_line_bounded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundedLine {
+    /// The end of the file: nothing was read.
+    End,
+    /// A line of this many bytes, its `\n` included when it has one (the
+    /// last line of a file may not).
+    Line(usize),
+    /// A line longer than the limit: what was read of it is discarded, and
+    /// the reader is left inside it.
+    TooLong,
+}
+
+/// Reads one line of `reader` into `line` (cleared first), holding at most
+/// `limit` bytes of it: a line from someone else's file costs memory by
+/// the limit, not by its length, and a longer one is reported rather than
+/// cut (a limit never silently changes what is read).
+pub fn read_line_bounded(
+    reader: &mut impl std::io::BufRead,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<BoundedLine> {
+    line.clear();
+    let read = reader
+        .by_ref()
+        .take(limit as u64 + 1)
+        .read_until(b'\n', line)?;
+    Ok(if read == 0 {
+        BoundedLine::End
+    } else if line.len() > limit {
+        line.clear();
+        BoundedLine::TooLong
+    } else {
+        BoundedLine::Line(read)
+    })
 }
 
 /// [`read_bounded`] of `dir/name` for a folder that is a closed world (a
@@ -157,6 +194,30 @@ pub fn create_dir_all(path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Against a plain split of the text: every line up to the limit
+        /// comes back as it was, and a longer one is reported as such.
+        #[test]
+        fn lines_are_read_as_split_up_to_the_limit(
+            text in "[ab\n]{0,60}",
+            limit in 1usize..12,
+            buffer in 1usize..8,
+        ) {
+            let mut reader = std::io::BufReader::with_capacity(buffer, text.as_bytes());
+            let mut line = Vec::new();
+            for expected in text.split_inclusive('\n') {
+                let read = read_line_bounded(&mut reader, &mut line, limit).unwrap();
+                if expected.len() > limit {
+                    proptest::prop_assert_eq!(read, BoundedLine::TooLong);
+                    return Ok(());
+                }
+                proptest::prop_assert_eq!(read, BoundedLine::Line(expected.len()));
+                proptest::prop_assert_eq!(&line[..], expected.as_bytes());
+            }
+            proptest::prop_assert_eq!(read_line_bounded(&mut reader, &mut line, limit).unwrap(), BoundedLine::End);
+        }
+    }
 
     #[test]
     fn folders_are_refused_and_limits_hold() {

@@ -8,6 +8,13 @@
 //! pair, the index ranges, the residual reached), then the pair's values
 //! as f64, the ranges in order. Each is written atomically (temporary
 //! file, then rename), so a kill leaves either the whole file or none.
+//!
+//! A pair that takes long (Senet's four-piece pair sweeps for over an
+//! hour) also saves its values as they stand every few minutes,
+//! `layers-A-B.partial.bin` (the same format, the header saying how many
+//! sweeps were made): value iteration converges from any values, so a
+//! killed solve goes on sweeping from them instead of from the start. The
+//! partial file is removed when the pair's finished file is written.
 
 use sawah_engine::race::{LayerPair, PositionIndex, RuleSet};
 use serde_json::json;
@@ -45,6 +52,13 @@ impl Layout {
         dir.join(format!("layers-{}-{}.bin", self.pair.0, self.pair.1))
     }
 
+    fn partial_file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!(
+            "layers-{}-{}.partial.bin",
+            self.pair.0, self.pair.1
+        ))
+    }
+
     fn positions(&self) -> u64 {
         self.ranges.iter().map(|r| r.end - r.start).sum()
     }
@@ -52,6 +66,12 @@ impl Layout {
     fn header(&self, residual: f64) -> serde_json::Value {
         let ranges: Vec<[u64; 2]> = self.ranges.iter().map(|r| [r.start, r.end]).collect();
         json!({ "spec": self.spec, "pair": [self.pair.0, self.pair.1], "ranges": ranges, "residual": residual })
+    }
+
+    /// The most bytes a checkpoint of this layout may have: its values and
+    /// a header of at most 1 MiB (a read is bounded by what it expects).
+    fn most_bytes(&self) -> u64 {
+        16 + (1 << 20) + 8 * self.positions()
     }
 }
 
@@ -75,9 +95,58 @@ pub fn save_layout(
     residual: f64,
     value: impl Fn(u64) -> f64,
 ) -> std::io::Result<()> {
+    write(
+        &layout.file(dir),
+        dir,
+        layout.header(residual),
+        layout,
+        value,
+    )?;
+    match std::fs::remove_file(layout.partial_file(dir)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Saves an unfinished layer pair's values as they stand after `sweeps`
+/// sweeps, the last of which changed no value by more than `change`.
+pub fn save_partial(
+    dir: &Path,
+    layout: &Layout,
+    sweeps: u32,
+    change: f64,
+    value: impl Fn(u64) -> f64,
+) -> std::io::Result<()> {
+    let mut header = layout.header(change);
+    header["sweeps"] = json!(sweeps);
+    write(&layout.partial_file(dir), dir, header, layout, value)
+}
+
+/// An unfinished layer pair's values saved by [`save_partial`] (in its
+/// ranges' order) and the sweeps made, or why there are none.
+pub fn load_partial(dir: &Path, layout: &Layout) -> Result<(Vec<f64>, u32), Ignored> {
+    let (values, header) = read(&layout.partial_file(dir), layout)?;
+    let sweeps = header["sweeps"]
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok());
+    match sweeps {
+        Some(sweeps) => Ok((values, sweeps)),
+        None => Err(Ignored::NotACheckpoint {
+            file: layout.partial_file(dir).display().to_string(),
+        }),
+    }
+}
+
+fn write(
+    path: &Path,
+    dir: &Path,
+    header: serde_json::Value,
+    layout: &Layout,
+    value: impl Fn(u64) -> f64,
+) -> std::io::Result<()> {
     sawah_engine::files::create_dir_all(dir)?;
-    let header = layout.header(residual).to_string().into_bytes();
-    sawah_agents::files::write_atomically_with(&layout.file(dir), |out| {
+    let header = header.to_string().into_bytes();
+    sawah_agents::files::write_atomically_with(path, |out| {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&(header.len() as u32).to_le_bytes())?;
@@ -171,8 +240,26 @@ pub fn load_layout(
     tolerance: f64,
 ) -> Result<(Vec<f64>, f64), Ignored> {
     let path = layout.file(dir);
+    let (values, header) = read(&path, layout)?;
     let shown = path.display().to_string();
-    let bytes = match std::fs::read(&path) {
+    let residual = header["residual"].as_f64().ok_or(Ignored::NotACheckpoint {
+        file: shown.clone(),
+    })?;
+    if residual > tolerance {
+        return Err(Ignored::Looser {
+            file: shown,
+            residual,
+            tolerance,
+        });
+    }
+    Ok((values, residual))
+}
+
+/// The values and header of the checkpoint at `path`, checked to be of
+/// `layout` and of its size.
+fn read(path: &Path, layout: &Layout) -> Result<(Vec<f64>, serde_json::Value), Ignored> {
+    let shown = path.display().to_string();
+    let bytes = match sawah_engine::files::read_bounded(path, layout.most_bytes()) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Ignored::Missing),
         Err(source) => {
@@ -198,14 +285,6 @@ pub fn load_layout(
     {
         return Err(Ignored::Foreign { file: shown });
     }
-    let residual = header["residual"].as_f64().ok_or_else(not_one)?;
-    if residual > tolerance {
-        return Err(Ignored::Looser {
-            file: shown,
-            residual,
-            tolerance,
-        });
-    }
     let count = layout.positions();
     let data = &bytes[16 + len..];
     if data.len() as u64 != 8 * count {
@@ -220,5 +299,5 @@ pub fn load_layout(
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
         .collect();
-    Ok((values, residual))
+    Ok((values, header))
 }

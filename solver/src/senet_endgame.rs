@@ -52,6 +52,11 @@ pub struct EndgameOptions {
     pub tolerance: f64,
     /// Give up on a layer pair after this many sweeps (a safeguard).
     pub max_sweeps: u32,
+    /// With checkpoints, save an unfinished pair's values after the first
+    /// sweep that ends this long after the last save (or the pair's
+    /// start), so a kill loses at most this much of a long pair
+    /// ([`checkpoint::save_partial`]).
+    pub partial_every: Duration,
 }
 
 impl Default for EndgameOptions {
@@ -60,9 +65,15 @@ impl Default for EndgameOptions {
             pieces: 3,
             tolerance: 1e-10,
             max_sweeps: 100_000,
+            partial_every: PARTIAL_EVERY,
         }
     }
 }
+
+/// How often a long pair's values are saved while it is being solved:
+/// writing the four-piece pair's 2.4 GB takes seconds, and losing ten
+/// minutes of an hour's pair is little.
+pub const PARTIAL_EVERY: Duration = Duration::from_secs(600);
 
 /// What happened while solving one layer and its mirror.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,6 +91,9 @@ pub struct EndgameLayerReport {
     pub finished: bool,
     /// Whether its values came from a checkpoint (no sweeps made).
     pub resumed: bool,
+    /// Sweeps made by an earlier run whose unfinished values this one
+    /// went on from (0 when it started from scratch).
+    pub resumed_sweeps: u32,
     /// Why a checkpoint of the pair that exists was not used, if one was not.
     pub ignored_checkpoint: Option<String>,
     /// Time spent on the pair.
@@ -506,6 +520,55 @@ impl EndgameSolve<'_> {
         }
     }
 
+    /// Reads `pair`'s unfinished values saved by an earlier run into the
+    /// values, when valid ones exist: the sweeps that run had made. Why
+    /// a file that exists was not used goes into `report`.
+    fn resume_partial(&self, pair: (u8, u8), report: &mut EndgameLayerReport) -> Option<u32> {
+        let dir = self.checkpoints?;
+        let layout = layout(&self.index, pair);
+        match checkpoint::load_partial(dir, &layout) {
+            Ok((saved, sweeps)) => {
+                let positions = layout.ranges.into_iter().flatten();
+                for (i, value) in positions.zip(saved) {
+                    self.values.set(i, value);
+                }
+                Some(sweeps)
+            }
+            Err(Ignored::Missing) => None,
+            Err(other) => {
+                report.ignored_checkpoint = Some(other.to_string());
+                None
+            }
+        }
+    }
+
+    /// Saves `pair`'s values as they stand, when checkpoints are kept and
+    /// the last save is `partial_every` ago.
+    fn save_partial(
+        &self,
+        pair: (u8, u8),
+        report: &EndgameLayerReport,
+        last_save: &mut Instant,
+    ) -> Result<(), EndgameError> {
+        let Some(dir) = self.checkpoints else {
+            return Ok(());
+        };
+        if last_save.elapsed() < self.options.partial_every {
+            return Ok(());
+        }
+        let layout = layout(&self.index, pair);
+        checkpoint::save_partial(dir, &layout, report.sweeps, report.residual, |i| {
+            self.values.get(i)
+        })
+        .map_err(|e| EndgameError::Checkpoint {
+            a: pair.0,
+            b: pair.1,
+            message: e.to_string(),
+        })?;
+        *last_save = Instant::now();
+        Ok(())
+    }
+
     /// The largest `|T(V) − V|` over the pair's layers.
     fn pair_residual(&self, (a, b): (u8, u8)) -> f64 {
         let mirror = (a != b).then_some((b, a));
@@ -527,6 +590,7 @@ impl EndgameSolve<'_> {
         progress: &mut impl FnMut(&EndgameLayerReport),
     ) -> Result<f64, EndgameError> {
         let (a, b) = pair;
+        let mut last_save = Instant::now();
         loop {
             let change = sweep(&self.senet, &self.index, &self.values, pair);
             report.sweeps += 1;
@@ -548,6 +612,7 @@ impl EndgameSolve<'_> {
                 }
                 return Ok(check);
             }
+            self.save_partial(pair, report, &mut last_save)?;
             progress(report);
             if report.sweeps >= self.options.max_sweeps {
                 return Err(EndgameError::NoConvergence {
@@ -574,6 +639,7 @@ impl EndgameSolve<'_> {
             residual: 0.0,
             finished: false,
             resumed: false,
+            resumed_sweeps: 0,
             ignored_checkpoint: None,
             elapsed: Duration::ZERO,
         };
@@ -582,7 +648,13 @@ impl EndgameSolve<'_> {
                 report.resumed = true;
                 saved
             }
-            None => self.sweep_until_solved(pair, &mut report, start, progress)?,
+            None => {
+                if let Some(sweeps) = self.resume_partial(pair, &mut report) {
+                    report.resumed_sweeps = sweeps;
+                    report.sweeps = sweeps;
+                }
+                self.sweep_until_solved(pair, &mut report, start, progress)?
+            }
         };
         report.finished = true;
         report.elapsed = start.elapsed();
@@ -804,6 +876,51 @@ mod tests {
         let fourth = solve_senet_endgames(tighter, Some(&dir), |_| {}).unwrap();
         let looser = fourth.layers[0].ignored_checkpoint.clone().unwrap();
         assert!(looser.contains("above this solve's tolerance"), "{looser}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A pair's unfinished values saved after a sweep are gone on from by
+    /// the next run (its sweeps counted on, the same values reached), and
+    /// the partial file is removed once the pair is finished.
+    #[test]
+    fn a_killed_pair_goes_on_from_its_saved_sweeps() {
+        let dir = std::env::temp_dir().join(format!("sawah-senet-partial-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let options = EndgameOptions {
+            pieces: 2,
+            partial_every: Duration::ZERO,
+            max_sweeps: 5,
+            ..Default::default()
+        };
+        // Killed (here: stopped) after five sweeps of its first pair.
+        let killed = solve_senet_endgames(options, Some(&dir), |_| {});
+        assert!(matches!(
+            killed,
+            Err(EndgameError::NoConvergence { a: 1, b: 1, .. })
+        ));
+        assert!(dir.join("layers-1-1.partial.bin").exists());
+        let whole = EndgameOptions {
+            max_sweeps: 100_000,
+            ..options
+        };
+        let resumed = solve_senet_endgames(whole, Some(&dir), |_| {}).unwrap();
+        let first = &resumed.layers[0];
+        assert_eq!((first.layers, first.resumed_sweeps), ((1, 1), 5));
+        assert!(first.sweeps > 5 && !first.resumed);
+        assert!(!dir.join("layers-1-1.partial.bin").exists());
+        assert!(dir.join("layers-1-1.bin").exists());
+        let fresh = solve_senet_endgames(whole, None, |_| {}).unwrap();
+        for (a, b) in resumed.values.iter().zip(&fresh.values) {
+            assert!((a - b).abs() <= 2e-10, "{a} against {b}");
+        }
+        // A damaged partial file is named and the pair solved from scratch.
+        std::fs::remove_file(dir.join("layers-2-2.bin")).unwrap();
+        std::fs::write(dir.join("layers-2-2.partial.bin"), b"SAWAHLYR cut").unwrap();
+        let again = solve_senet_endgames(whole, Some(&dir), |_| {}).unwrap();
+        let last = again.layers.last().unwrap();
+        assert_eq!(last.resumed_sweeps, 0);
+        let reason = last.ignored_checkpoint.clone().unwrap();
+        assert!(reason.contains("layers-2-2.partial.bin"), "{reason}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

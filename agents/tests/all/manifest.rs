@@ -218,3 +218,190 @@ fn a_folder_reaches_nothing_outside_itself() {
     assert!(message.contains("at most 1048576"), "{message}");
     let _ = std::fs::remove_file(&secret);
 }
+
+/// A small folder of every kind of file a manifest names, as name and
+/// bytes, and the manifest that lists them.
+fn every_kind() -> (
+    std::collections::HashMap<String, Vec<u8>>,
+    serde_json::Value,
+) {
+    let sha = |bytes: &[u8]| format!("{:x}", Sha256::digest(bytes));
+    let rules = race::preset("ur").unwrap();
+    let model = NeuralNet::with_random_weights(&rules, &[8], 1)
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let rule_file = std::fs::read(root.join("rules/ur-three-sticks.toml")).unwrap();
+    let puzzles: String = std::fs::read_to_string(root.join("models/babylon.puzzles.jsonl"))
+        .unwrap()
+        .lines()
+        .take(3)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let manifest = serde_json::json!({
+        "format": "sawah-models",
+        "format_version": 1,
+        "levels": [
+            {"rules": "ur", "level": "hard", "spec": "neural:model=ur.safetensors:depth=1",
+             "model": "ur.safetensors", "sha256": sha(&model), "encoder": "race-onehot-v1",
+             "measured": {"elo": 1000}},
+            {"rules": "ur", "level": "easy", "spec": "heuristic:noise=0.05"},
+            {"rules": "ur-three-sticks", "level": "medium", "spec": "expectiminimax:depth=1"}
+        ],
+        "anchors": [{"rules": "ur", "agent": "random", "elo": 0}],
+        "dial": [{"rules": "ur", "model": "ur.safetensors", "spec": "neural:model=ur.safetensors",
+                  "points": [{"noise": 0.0, "elo": 1000}, {"noise": 0.1, "elo": 500}]}],
+        "puzzles": [{"rules": "babylon", "file": "babylon.puzzles.jsonl",
+                     "sha256": sha(puzzles.as_bytes()), "count": 2}],
+        "rule_files": [{"rules": "ur-three-sticks", "file": "ur-three-sticks.toml",
+                        "sha256": sha(&rule_file)}]
+    });
+    let files = [
+        ("ur.safetensors", model),
+        ("ur-three-sticks.toml", rule_file),
+        ("babylon.puzzles.jsonl", puzzles.into_bytes()),
+    ]
+    .into_iter()
+    .map(|(name, bytes)| (name.to_string(), bytes))
+    .collect();
+    (files, manifest)
+}
+
+/// What a hostile or careless manifest writes in a field.
+fn any_field_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(serde_json::Value::Null),
+        (-2i64..3).prop_map(serde_json::Value::from),
+        prop::sample::select(vec![
+            "ur.safetensors",
+            "../ur.safetensors",
+            "/etc/passwd",
+            "sub/ur.safetensors",
+            "",
+            ".",
+            "ur-three-sticks.toml",
+            "babylon.puzzles.jsonl",
+            "neural:model=/etc/passwd",
+            "perfect:table=../x.sawah",
+            "heuristic:weights=/etc/passwd",
+            "neural:model=ur-three-sticks.toml",
+            "ur",
+            "babylon",
+            "hard",
+            "race-onehot-v1",
+            "\u{1b}[2J",
+            "0000",
+        ])
+        .prop_map(serde_json::Value::from),
+        Just(serde_json::json!([])),
+        Just(serde_json::json!({"x": 1})),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+        std::env::var("SAWAH_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(1000)
+    ))]
+
+    /// A manifest with any of its fields changed loads or is refused with
+    /// an error naming it, never a panic, and asks only for plain names
+    /// of files in its folder, each at most its kind's cap.
+    #[test]
+    fn any_manifest_loads_or_is_refused_asking_only_for_plain_names(
+        edits in proptest::collection::vec(
+            (proptest::prelude::any::<proptest::sample::Index>(), any_field_value()),
+            0..4,
+        ),
+    ) {
+        let (files, mut manifest) = every_kind();
+        for (at, value) in edits {
+            set_some_field(&mut manifest, at, value);
+        }
+        let mut asked = Vec::new();
+        let loaded = Models::from_bytes(manifest.to_string().as_bytes(), "fuzz/manifest.json", |name, limit| {
+            asked.push((name.to_string(), limit));
+            files.get(name).cloned().ok_or_else(|| format!("{name}: no such file"))
+        });
+        for (name, limit) in &asked {
+            proptest::prop_assert!(
+                !name.is_empty() && !name.contains(['/', '\\', ':']) && name != "." && name != "..",
+                "asked for {:?}", name
+            );
+            proptest::prop_assert!(*limit <= 64 << 20, "{} asked with cap {}", name, limit);
+        }
+        match loaded {
+            Ok(models) => {
+                let written = serde_json::to_vec(models.manifest()).unwrap();
+                let again = Models::from_bytes(&written, "again.json", |name, _| {
+                    files.get(name).cloned().ok_or_else(|| name.to_string())
+                });
+                proptest::prop_assert!(again.is_ok(), "{:?}", again.err());
+            }
+            Err(error) => {
+                let message = error.to_string();
+                proptest::prop_assert!(!message.is_empty());
+            }
+        }
+    }
+}
+
+/// Sets one field, chosen by `at` among every field of the manifest's
+/// objects (the top level's and each entry's), to `value`.
+fn set_some_field(
+    manifest: &mut serde_json::Value,
+    at: proptest::sample::Index,
+    value: serde_json::Value,
+) {
+    fn fields(value: &serde_json::Value, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, inner) in map {
+                    let mut here = path.clone();
+                    here.push(key.clone());
+                    out.push(here.clone());
+                    fields(inner, here, out);
+                }
+            }
+            serde_json::Value::Array(list) => {
+                for (i, inner) in list.iter().enumerate() {
+                    let mut here = path.clone();
+                    here.push(i.to_string());
+                    fields(inner, here, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut paths = Vec::new();
+    fields(manifest, Vec::new(), &mut paths);
+    let path = &paths[at.index(paths.len())];
+    let pointer: String = path.iter().map(|part| format!("/{part}")).collect();
+    if let Some(slot) = manifest.pointer_mut(&pointer) {
+        *slot = value;
+    }
+}
+
+/// The fuzzed manifest's start loads, every file it names asked for once.
+#[test]
+fn a_manifest_of_every_kind_of_file_loads() {
+    let (files, manifest) = every_kind();
+    let mut asked = Vec::new();
+    let models = Models::from_bytes(manifest.to_string().as_bytes(), "m.json", |name, _| {
+        asked.push(name.to_string());
+        Ok(files[name].clone())
+    })
+    .unwrap();
+    asked.sort();
+    assert_eq!(
+        asked,
+        [
+            "babylon.puzzles.jsonl",
+            "ur-three-sticks.toml",
+            "ur.safetensors"
+        ]
+    );
+    assert!(models.puzzles("babylon").is_some());
+    assert_eq!(models.rule_sets().len(), 1);
+}

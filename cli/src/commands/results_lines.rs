@@ -4,12 +4,11 @@
 //! memory by its longest line, not by its size.
 
 use anyhow::{Context, Result, bail};
-use std::io::{BufRead, Read};
+use sawah_engine::files::{BoundedLine, read_line_bounded};
 use std::path::Path;
 
-/// The longest line a results file may hold: a game of the most rolls a
-/// game may take (`MAX_ROLLS`, 100,000) is about 1 MB as a line.
-pub const MAX_GAME_LINE_BYTES: usize = 4 << 20;
+/// The longest line a results file may hold (the results reader's).
+pub const MAX_GAME_LINE_BYTES: usize = sawah_eval::arena::results::MAX_LINE_BYTES;
 
 /// A results line read only as far as whether it is a header.
 #[derive(serde::Deserialize)]
@@ -55,21 +54,15 @@ pub fn each_game(path: &Path, mut game: impl FnMut(usize, &str) -> Result<()>) -
     let mut line = Vec::new();
     let (mut number, mut games) = (0usize, 0usize);
     loop {
-        line.clear();
         number += 1;
-        let read = Read::by_ref(&mut reader)
-            .take(MAX_GAME_LINE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut line)
-            .with_context(shown)?;
-        if read == 0 {
-            return Ok(games);
-        }
-        if line.len() > MAX_GAME_LINE_BYTES && line.last() != Some(&b'\n') {
-            bail!(
+        match read_line_bounded(&mut reader, &mut line, MAX_GAME_LINE_BYTES).with_context(shown)? {
+            BoundedLine::End => return Ok(games),
+            BoundedLine::Line(_) => {}
+            BoundedLine::TooLong => bail!(
                 "{}: line {number} is longer than {} MiB (no game is)",
                 shown(),
                 MAX_GAME_LINE_BYTES >> 20
-            );
+            ),
         }
         let text = std::str::from_utf8(&line)
             .with_context(|| format!("{}: line {number} is not UTF-8", shown()))?;

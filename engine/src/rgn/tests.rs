@@ -144,8 +144,16 @@ fn capture_marks_follow_the_rule_set() {
     assert_eq!(read(&blitz, &text).unwrap().moves, tokens);
 }
 
+/// What an edit of a game's text inserts: its own alphabet, and bytes it
+/// never holds.
+const EDIT_CHARS: [char; 16] = [
+    '[', ']', '"', '\\', ' ', '\n', '.', '1', '4', 'A', 'x', '#', '*', '-', '\u{1b}', 'é',
+];
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("SAWAH_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+    ))]
 
     /// Any prefix of any random game, on every race rule set, reads back
     /// as written, and writes again to the same text.
@@ -161,6 +169,42 @@ proptest! {
         prop_assert_eq!(&game.moves, &tokens);
         prop_assert_eq!(&game.tags, &tags);
         prop_assert_eq!(write(&rules, &game.tags, &game.moves).unwrap(), text);
+    }
+
+    /// A written game with characters deleted, inserted or replaced, or a
+    /// line repeated, is read or refused with a message, never a panic;
+    /// a game that is read writes out and reads back as the same moves.
+    #[test]
+    fn any_edit_of_a_game_is_read_or_refused(
+        seed in any::<u64>(),
+        plies in 0usize..200,
+        edits in prop::collection::vec((0usize..4, any::<prop::sample::Index>(), prop::sample::select(EDIT_CHARS.to_vec())), 1..6),
+    ) {
+        let ur = preset("ur").unwrap();
+        let tokens = random_game(&ur, seed, plies);
+        let text = write(&ur, &tags(&[("Rules", "ur")]), &tokens).unwrap();
+        let mut chars: Vec<char> = text.chars().collect();
+        for (kind, at, c) in edits {
+            let at = at.index(chars.len() + 1);
+            match kind {
+                0 if at < chars.len() => { chars.remove(at); }
+                1 => chars.insert(at, c),
+                2 if at < chars.len() => chars[at] = c,
+                _ => {
+                    let line: String = chars.iter().collect::<String>().lines().nth(at % 4).unwrap_or("").to_string();
+                    chars.extend(format!("\n{line}").chars());
+                }
+            }
+        }
+        let edited: String = chars.into_iter().collect();
+        match read(&ur, &edited) {
+            Ok(game) => {
+                let again = write(&ur, &game.tags, &game.moves).unwrap();
+                prop_assert_eq!(read(&ur, &again).unwrap().moves, game.moves);
+            }
+            Err(error) => prop_assert!(!error.to_string().is_empty()),
+        }
+        let _ = read_tags(&edited);
     }
 
     /// Arbitrary text never panics the reader.

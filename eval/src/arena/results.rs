@@ -18,9 +18,10 @@ use crate::arena::gamelog::AgentFailure;
 use crate::arena::luck::{GameLuck, LuckReference};
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
+use sawah_engine::files::{BoundedLine, read_line_bounded};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -32,6 +33,10 @@ pub const LOCK_FILE: &str = "results.lock";
 pub const KIND: &str = "sawah-tournament-results";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
+/// The longest line a results file may hold, its newline included: a game
+/// of the most rolls a game may take (`MAX_ROLLS`, 100,000) is about 1 MB
+/// as a line, so a longer one is damage, refused naming its line.
+pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// What a results file holds: the schedule it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -273,31 +278,39 @@ pub fn read_with(
     let file = sawah_engine::files::open_regular(&path).map_err(io_error(&path))?;
     let shown = path.display().to_string();
     let mut reader = BufReader::new(file);
-    let mut line = String::new();
+    let mut bytes = Vec::new();
     let mut number = 0;
     let mut header: Option<Header> = None;
     let mut complete_len = 0u64;
     let mut partial_tail = 0u64;
     loop {
-        line.clear();
-        let read = reader.read_line(&mut line).map_err(io_error(&path))?;
-        if read == 0 {
-            break;
-        }
         number += 1;
-        if !line.ends_with('\n') {
-            // A partial last line: what a kill in mid-write leaves.
-            partial_tail = read as u64;
-            break;
-        }
         let corrupt = |message: String| ResultsError::Corrupt {
             path: shown.clone(),
             line: number,
             message,
         };
+        let read = match read_line_bounded(&mut reader, &mut bytes, MAX_LINE_BYTES)
+            .map_err(io_error(&path))?
+        {
+            BoundedLine::End => break,
+            BoundedLine::Line(read) => read,
+            BoundedLine::TooLong => {
+                return Err(corrupt(format!(
+                    "longer than {} MiB (no game is: a game of the most rolls is about 1 MB)",
+                    MAX_LINE_BYTES >> 20
+                )));
+            }
+        };
+        if bytes.last() != Some(&b'\n') {
+            // A partial last line: what a kill in mid-write leaves.
+            partial_tail = read as u64;
+            break;
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|e| corrupt(format!("not UTF-8: {e}")))?;
         match &header {
             None => {
-                let h: Header = serde_json::from_str(&line)
+                let h: Header = serde_json::from_str(line)
                     .map_err(|e| corrupt(format!("not a results header: {e}")))?;
                 if h.kind != KIND {
                     return Err(corrupt(format!("kind {:?}, expected {KIND:?}", h.kind)));
@@ -311,7 +324,7 @@ pub fn read_with(
                 header = Some(h);
             }
             Some(h) => {
-                let game: GameRecord = serde_json::from_str(&line).map_err(|e| {
+                let game: GameRecord = serde_json::from_str(line).map_err(|e| {
                     corrupt(format!(
                         "not a game record: {e} (deleting the line is safe: a resumed run plays that game again from its seed)"
                     ))
@@ -726,7 +739,93 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[test]
+    fn a_line_longer_than_any_game_is_refused_naming_it() {
+        let dir = scratch("long");
+        fs::create_dir_all(&dir).unwrap();
+        let mut text = serde_json::to_string(&header()).unwrap();
+        text.push('\n');
+        text.push_str(&serde_json::to_string(&game(1)).unwrap());
+        text.push('\n');
+        text.push_str(&" ".repeat(MAX_LINE_BYTES + 1));
+        text.push_str("\n{}\n");
+        fs::write(dir.join(RESULTS_FILE), text).unwrap();
+        let err = read(&dir).unwrap_err().to_string();
+        assert!(
+            err.contains("line 3") && err.contains("longer than 4 MiB"),
+            "{err}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A header or game field a damaged or hand-edited file may hold.
+    fn any_field() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(serde_json::Value::Null),
+            (-2i64..5).prop_map(serde_json::Value::from),
+            any::<u64>().prop_map(serde_json::Value::from),
+            "[a-z0-9:\\-]{0,6}".prop_map(serde_json::Value::from),
+            Just(serde_json::json!(["0:pass", "x"])),
+            Just(serde_json::json!({"kind": "timeout", "agent": "random"})),
+            Just(serde_json::json!("sawah-tournament-results")),
+        ]
+    }
+
+    /// Sets the field numbered `at` (of every field in `value`) to `to`.
+    fn set_field(
+        value: &mut serde_json::Value,
+        at: proptest::sample::Index,
+        to: serde_json::Value,
+    ) {
+        if let Some(map) = value.as_object_mut() {
+            let keys: Vec<String> = map.keys().cloned().collect();
+            let key = keys[at.index(keys.len())].clone();
+            map.insert(key, to);
+        }
+    }
+
     proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(
+            std::env::var("SAWAH_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(500)
+        ))]
+
+        /// A results file whose header or games have a field changed is
+        /// read or refused naming a line of the file, never a panic; what
+        /// is read holds only games of the header's rule set.
+        #[test]
+        fn any_edited_results_file_is_read_or_refused_naming_the_line(
+            edits in proptest::collection::vec(
+                (0usize..4, proptest::prelude::any::<proptest::sample::Index>(), any_field()),
+                0..4,
+            ),
+            cut in proptest::option::of(0usize..1200),
+        ) {
+            let mut lines = vec![serde_json::to_value(header()).unwrap()];
+            lines.extend((1..4).map(|seed| serde_json::to_value(game(seed)).unwrap()));
+            for (line, at, to) in edits {
+                set_field(&mut lines[line], at, to);
+            }
+            let mut text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+            if let Some(cut) = cut {
+                text.truncate(cut.min(text.len()));
+            }
+            let dir = scratch("fuzz-edited");
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join(RESULTS_FILE), &text).unwrap();
+            match read(&dir) {
+                Ok(results) => {
+                    proptest::prop_assert!(results.games.iter().all(|g| g.rules == results.header.rules));
+                    proptest::prop_assert!(results.games.len() <= 3);
+                }
+                Err(error) => {
+                    let message = error.to_string();
+                    proptest::prop_assert!(message.contains(RESULTS_FILE), "{}", message);
+                }
+            }
+            fs::remove_dir_all(&dir).unwrap();
+        }
+
         /// Whatever bytes a results file holds, reading it gives records or
         /// an error, never a panic.
         #[test]

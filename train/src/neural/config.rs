@@ -141,7 +141,10 @@ impl TrainConfig {
             path: path.display().to_string(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| file_error(e.to_string()))?;
+        // A configuration is a few hundred bytes: 1 MiB is the rule files' cap.
+        let bytes = sawah_engine::files::read_bounded(path, 1 << 20)
+            .map_err(|e| file_error(e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|e| file_error(format!("not UTF-8: {e}")))?;
         if path.extension().is_some_and(|e| e == "toml") {
             toml::from_str(&text).map_err(|e| file_error(e.to_string()))
         } else {

@@ -5,7 +5,6 @@ use super::run::{Evaluation, RunFolder, TrainError, code_version};
 use sawah_agents::neural::NeuralNet;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use std::fs;
 use std::path::Path;
 
 /// A model's entry in a manifest (`OUT.json` beside the model file).
@@ -48,11 +47,7 @@ pub fn export(run: &Path, out: &Path) -> Result<ManifestEntry, TrainError> {
     };
     let record = folder.read_record()?;
     let mut net = NeuralNet::load_file(&folder.current_model())?;
-    let strength: Option<Evaluation> = fs::read_to_string(folder.evals()).ok().and_then(|text| {
-        text.lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .next_back()
-    });
+    let strength = last_evaluation(&folder.evals());
     if let Some(info) = net.info.info.as_object_mut() {
         info.insert(
             "strength".into(),
@@ -104,4 +99,25 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
         path: path.display().to_string(),
         message: e.to_string(),
     })
+}
+
+/// The last evaluation in a run's `evals.jsonl` that reads, if any: read a
+/// line at a time, each at most 1 MiB (an evaluation is a few hundred
+/// bytes; a longer line is skipped as not one).
+fn last_evaluation(path: &Path) -> Option<Evaluation> {
+    use sawah_engine::files::{BoundedLine, read_line_bounded};
+    let file = sawah_engine::files::open_regular(path).ok()?;
+    let mut reader = std::io::BufReader::new(file);
+    let (mut line, mut last) = (Vec::new(), None);
+    loop {
+        match read_line_bounded(&mut reader, &mut line, 1 << 20).ok()? {
+            BoundedLine::End => return last,
+            BoundedLine::TooLong => {}
+            BoundedLine::Line(_) => {
+                if let Ok(evaluation) = serde_json::from_slice(&line) {
+                    last = Some(evaluation);
+                }
+            }
+        }
+    }
 }

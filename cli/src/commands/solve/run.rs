@@ -415,6 +415,15 @@ pub fn solve_endgame_table(request: &EndgameSolve, out: Option<&std::path::Path>
                         "layers ({a}, {b})+mirror: {:>11} states, resumed from checkpoint (residual {:.2e})",
                         report.states, report.residual
                     );
+                } else if report.resumed_sweeps > 0 {
+                    println!(
+                        "layers ({a}, {b})+mirror: {:>11} states, {:>4} sweeps (the first {} by an earlier run, resumed), residual {:.2e}, {:.2} s",
+                        report.states,
+                        report.sweeps,
+                        report.resumed_sweeps,
+                        report.residual,
+                        report.elapsed.as_secs_f64()
+                    );
                 } else {
                     println!(
                         "layers ({a}, {b})+mirror: {:>11} states, {:>4} sweeps, residual {:.2e}, {:.2} s",

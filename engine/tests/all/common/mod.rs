@@ -188,3 +188,12 @@ pub fn pos(
         })
         .unwrap_or_else(|e| panic!("test position is invalid: {e}"))
 }
+
+/// Cases of a parser's property test: `SAWAH_FUZZ_CASES` when set (a long
+/// run by hand, docs/testing.md), else `default` (what CI runs).
+pub fn fuzz_cases(default: u32) -> u32 {
+    std::env::var("SAWAH_FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}

@@ -11,8 +11,11 @@ use burn::store::{BurnpackStore, ModuleSnapshot};
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::neural::{Encoder, NeuralNet};
 use serde::{Deserialize, Serialize};
-use std::fs;
 use std::path::Path;
+
+/// The largest checkpoint read: a model of the most bytes a model file may
+/// have (64 MiB) with its optimizer's two moments, with room to spare.
+const MAX_CHECKPOINT_BYTES: u64 = 1 << 30;
 
 /// The checkpoint file's magic bytes.
 pub const CHECKPOINT_MAGIC: &[u8; 8] = b"SAWAHCKP";
@@ -109,7 +112,8 @@ pub(super) fn load_checkpoint<G: HasHeuristic>(
     model: &mut ValueNet,
     optimizer: &mut ModuleOptimizer,
 ) -> Result<Resumed, TrainError> {
-    let bytes = fs::read(path).map_err(|e| file_error(path, e))?;
+    let bytes = sawah_engine::files::read_bounded(path, MAX_CHECKPOINT_BYTES)
+        .map_err(|e| file_error(path, e))?;
     let checkpoint = decode_checkpoint(&bytes).map_err(|e| file_error(path, e))?;
     if checkpoint.header.widths != widths
         || checkpoint.header.rules_digest != game.rules_digest()

@@ -25,8 +25,10 @@ impl RunFolder {
     /// folder.
     pub fn read_record(&self) -> Result<RunRecord, TrainError> {
         let path = self.config();
-        let text = fs::read_to_string(&path)
+        // A run's record is a few KB: 1 MiB is the rule files' cap.
+        let bytes = sawah_engine::files::read_bounded(&path, 1 << 20)
             .map_err(|e| file_error(&path, format!("{e} (is this a run folder?)")))?;
+        let text = String::from_utf8(bytes).map_err(|e| file_error(&path, e))?;
         serde_json::from_str(&text).map_err(|e| file_error(&path, e))
     }
     /// The checkpoint.
