@@ -26,6 +26,27 @@ pub fn printable(text: &str, max_chars: usize) -> String {
     out
 }
 
+/// Several faults of one thing (a position) as one message: each in
+/// turn, numbered, so every fault is named at once.
+pub fn joined_faults<E: std::fmt::Display>(faults: &[E]) -> String {
+    let listed: Vec<String> = faults
+        .iter()
+        .enumerate()
+        .map(|(k, fault)| format!("({}) {fault}", k + 1))
+        .collect();
+    format!("{} faults: {}", faults.len(), listed.join("; "))
+}
+
+/// The faults found in one thing: none is `Ok`, one is itself, more are
+/// `several` of them (which names them all, [`joined_faults`]).
+pub fn one_or_several<E>(mut faults: Vec<E>, several: fn(Vec<E>) -> E) -> Result<(), E> {
+    match faults.len() {
+        0 => Ok(()),
+        1 => Err(faults.remove(0)),
+        _ => Err(several(faults)),
+    }
+}
+
 /// Text from outside (a parser's message quoting a file, a name read from
 /// one) made safe for a terminal while keeping its lines: each line
 /// escaped as [`printable`] escapes it and cut at `max_line` characters,

@@ -11,6 +11,8 @@ command line, the HTTP server and the browser package.
 >>> position = game.start()
 >>> [m.action for m in game.legal_moves(position, 2)]
 [0]
+>>> request({"cmd": "legal_moves", "position": "ur light 7/-/0 7/-/0", "roll": 2})["moves"][0]["to"]
+2
 """
 
 from sawah._native import (

@@ -144,6 +144,45 @@ impl Config {
 /// Serves `bot` on `listener` until `shutdown` completes, then stops
 /// accepting, lets the requests in flight finish within the shutdown
 /// timeout and returns; `force` completing returns at once.
+///
+/// # Examples
+///
+/// A server on a free port of 127.0.0.1, asked for the legal moves of a
+/// roll over HTTP, then stopped:
+///
+/// ```
+/// use sawah_engine::registry::Registry;
+/// use sawah_protocol::Bot;
+/// use sawah_server::{Config, serve};
+/// use std::io::{Read, Write};
+///
+/// let runtime = tokio::runtime::Runtime::new().unwrap();
+/// let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+/// let address = listener.local_addr().unwrap();
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let server = runtime.spawn(async move {
+///     let config = Config::default();
+///     let shutdown = async move { stopped.await.unwrap_or(()) };
+///     serve(listener, Bot::new(Registry::new()), &config, shutdown, std::future::pending()).await
+/// });
+///
+/// let body = r#"{"position":"ur light 7/-/0 7/-/0","roll":2}"#;
+/// let mut client = std::net::TcpStream::connect(address).unwrap();
+/// write!(
+///     client,
+///     "POST /v1/legal-moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+///      Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+///     body.len()
+/// )
+/// .unwrap();
+/// let mut answer = String::new();
+/// client.read_to_string(&mut answer).unwrap();
+/// assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+/// assert!(answer.contains(r#""moves":[{"from":0,"to":2"#), "{answer}");
+///
+/// stop.send(()).unwrap();
+/// runtime.block_on(server).unwrap().unwrap();
+/// ```
 pub async fn serve(
     listener: tokio::net::TcpListener,
     bot: Bot,

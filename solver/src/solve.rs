@@ -112,6 +112,23 @@ pub fn sweep_bound(rules: &RuleSet) -> u32 {
 
 /// Solves every position of `rules`. `progress` is called after each sweep
 /// with the layer pair's scores, the sweep number and its largest change.
+///
+/// # Examples
+///
+/// The tiny test variant `sawah-1` (one piece a side) solved exactly: the
+/// side to move at the start is ahead, and a position with the mover's
+/// piece one step from home is worth more than the start.
+///
+/// ```
+/// use sawah_engine::race;
+/// use sawah_solver::{SolveOptions, solve};
+///
+/// let rules = race::preset("sawah-1").unwrap();
+/// let solution = solve(&rules, SolveOptions::default(), |_| {}).unwrap();
+/// let start = solution.value(&rules.start());
+/// assert!(start > 0.5 && start < 1.0, "{start}");
+/// assert_eq!(solution.get(&rules.start()), Some(start));
+/// ```
 pub fn solve(
     rules: &RuleSet,
     options: SolveOptions,

@@ -16,6 +16,21 @@ use wasm_bindgen::prelude::*;
 
 /// A bot: the rule sets, the models and tables handed to it, and the
 /// protocol.
+///
+/// # Examples
+///
+/// The browser's calls, made natively: a request line in, its answer line
+/// out, the same as `sawah bot` gives.
+///
+/// ```
+/// use sawah_wasm::WasmBot;
+///
+/// let bot = WasmBot::new();
+/// let answer = bot.handle_line(r#"{"id":1,"cmd":"choose","position":"ur light 7/-/0 7/-/0","roll":2,"bot":"easy"}"#);
+/// let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+/// assert_eq!(answer["id"], 1);
+/// assert_eq!(answer["move"]["to"], 2);
+/// ```
 #[wasm_bindgen]
 pub struct WasmBot {
     bot: sawah_protocol::Bot,

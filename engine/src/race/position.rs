@@ -203,6 +203,11 @@ pub enum PositionError {
     /// Both sides have borne off every piece.
     #[error("both sides have borne off all their pieces; only one side can win")]
     BothWon,
+    /// More than one of the faults above, every one named (in the order
+    /// checked: each side's squares and count, shared cells, then the
+    /// winners).
+    #[error("{}", crate::text::joined_faults(.0))]
+    Several(Vec<PositionError>),
 }
 
 impl RuleSet {
@@ -255,27 +260,33 @@ impl RuleSet {
     /// ```
     pub fn position(&self, setup: &Setup) -> Result<Position, PositionError> {
         let len = self.route_len();
+        let mut faults = Vec::new();
         let mut sides = [Side::default(); 2];
         for player in Player::BOTH {
             let given = &setup.sides[player];
             let mut bits = 0u32;
+            let mut squares_valid = true;
             for &square in &given.squares {
                 if square == 0 || square > len {
-                    return Err(PositionError::SquareOutOfRange {
+                    faults.push(PositionError::SquareOutOfRange {
                         player,
                         square: square.into(),
                         len,
                     });
+                    squares_valid = false;
+                } else if bits >> square & 1 != 0 {
+                    faults.push(PositionError::DuplicateSquare { player, square });
+                    squares_valid = false;
+                } else {
+                    bits |= 1 << square;
                 }
-                if bits >> square & 1 != 0 {
-                    return Err(PositionError::DuplicateSquare { player, square });
-                }
-                bits |= 1 << square;
             }
             let on_board = bits.count_ones();
             let total = u32::from(given.waiting) + on_board + u32::from(given.scored);
-            if total != u32::from(self.pieces()) {
-                return Err(PositionError::PieceCount {
+            // With a square wrong, the count is wrong with it: not a fault
+            // of its own.
+            if squares_valid && total != u32::from(self.pieces()) {
+                faults.push(PositionError::PieceCount {
                     player,
                     waiting: given.waiting.into(),
                     on_board,
@@ -292,19 +303,21 @@ impl RuleSet {
         }
         let light = sides[0];
         let dark = sides[1];
-        let clash = self.tables.light.opponent_in_my_numbering(dark.squares) & light.squares;
-        if clash != 0 {
+        let mut clash = self.tables.light.opponent_in_my_numbering(dark.squares) & light.squares;
+        while clash != 0 {
             let light_square = clash.trailing_zeros() as u8;
+            clash &= clash - 1;
             let dark_square = self.tables.light.opp_square[light_square as usize];
-            return Err(PositionError::SharedCell {
+            faults.push(PositionError::SharedCell {
                 light_square,
                 dark_square,
                 cell: self.cell(Player::Light, light_square),
             });
         }
         if light.scored == self.pieces() && dark.scored == self.pieces() {
-            return Err(PositionError::BothWon);
+            faults.push(PositionError::BothWon);
         }
+        crate::text::one_or_several(faults, PositionError::Several)?;
         Ok(Position {
             sides,
             turn: setup.turn,

@@ -130,6 +130,11 @@ pub enum PositionError {
     /// Both sides have borne off everything.
     #[error("both sides have borne off all their pieces; only one side can win")]
     BothWon,
+    /// More than one of the faults above, every one named (in the order
+    /// checked: each side's houses and count, shared houses, then the
+    /// winners).
+    #[error("{}", crate::text::joined_faults(.0))]
+    Several(Vec<PositionError>),
 }
 
 impl Senet {
@@ -140,35 +145,44 @@ impl Senet {
         squares: ByPlayer<&[u8]>,
         scored: ByPlayer<u8>,
     ) -> Result<Position, PositionError> {
+        let mut faults = Vec::new();
         let mut sides = [Side::default(); 2];
         for player in Player::BOTH {
             let given = squares[player];
+            let mut squares_valid = true;
             if given.len() > usize::from(PIECES) {
-                return Err(PositionError::TooManyPieces {
+                faults.push(PositionError::TooManyPieces {
                     player,
                     count: given.len(),
                 });
+                squares_valid = false;
             }
             let mut bits = 0u32;
             for &square in given {
-                if square == 0 || square > HOUSES {
-                    return Err(PositionError::SquareOutOfRange {
+                let fault = if square == 0 || square > HOUSES {
+                    Some(PositionError::SquareOutOfRange {
                         player,
                         square: square.into(),
-                    });
+                    })
+                } else if square == WATER {
+                    Some(PositionError::PieceOnWater { player })
+                } else if bits >> square & 1 != 0 {
+                    Some(PositionError::DuplicateSquare { player, square })
+                } else {
+                    bits |= 1 << square;
+                    None
+                };
+                if let Some(fault) = fault {
+                    faults.push(fault);
+                    squares_valid = false;
                 }
-                if square == WATER {
-                    return Err(PositionError::PieceOnWater { player });
-                }
-                if bits >> square & 1 != 0 {
-                    return Err(PositionError::DuplicateSquare { player, square });
-                }
-                bits |= 1 << square;
             }
             let on_board = bits.count_ones();
             let total = on_board + u32::from(scored[player]);
-            if total != u32::from(PIECES) {
-                return Err(PositionError::PieceCount {
+            // With a house wrong, the count is wrong with it: not a fault
+            // of its own.
+            if squares_valid && total != u32::from(PIECES) {
+                faults.push(PositionError::PieceCount {
                     player,
                     on_board,
                     scored: scored[player].into(),
@@ -180,13 +194,15 @@ impl Senet {
                 scored: scored[player],
             };
         }
-        let both = sides[0].squares & sides[1].squares;
-        if both != 0 {
-            return Err(PositionError::SameSquare(both.trailing_zeros() as u8));
+        let mut both = sides[0].squares & sides[1].squares;
+        while both != 0 {
+            faults.push(PositionError::SameSquare(both.trailing_zeros() as u8));
+            both &= both - 1;
         }
         if sides[0].scored == PIECES && sides[1].scored == PIECES {
-            return Err(PositionError::BothWon);
+            faults.push(PositionError::BothWon);
         }
+        crate::text::one_or_several(faults, PositionError::Several)?;
         Ok(Position { sides, turn })
     }
 }

@@ -433,3 +433,64 @@ fn invalid_positions_are_refused_with_the_reason() {
     setup.sides.dark.waiting = 1;
     assert!(rules.position(&setup).is_ok());
 }
+
+/// A position with several faults names every one of them at once, in the
+/// order checked (a square out of range makes no count fault of its own).
+#[test]
+fn every_fault_of_a_position_is_named_at_once() {
+    let rules = race::preset("sawah").unwrap();
+    let mut setup = rules.start().to_setup();
+    setup.sides.light.squares = vec![17, 3, 3];
+    setup.sides.dark.squares = vec![5];
+    setup.sides.dark.waiting = 7;
+    let error = rules.position(&setup).unwrap_err();
+    assert_eq!(
+        error,
+        PositionError::Several(vec![
+            PositionError::SquareOutOfRange {
+                player: Light,
+                square: 17,
+                len: 16
+            },
+            PositionError::DuplicateSquare {
+                player: Light,
+                square: 3
+            },
+            PositionError::PieceCount {
+                player: Dark,
+                waiting: 7,
+                on_board: 1,
+                scored: 0,
+                total: 8,
+                pieces: 7
+            },
+        ])
+    );
+    let message = error.to_string();
+    assert!(
+        message.starts_with("3 faults: (1) light has a piece on square 17")
+            && message.contains("; (2) light lists square 3 twice; (3) dark has 7 waiting"),
+        "{message}"
+    );
+    // Senet too: a piece on the water and a house shared, both named.
+    let senet = sawah_engine::senet::Senet::new();
+    let error = senet
+        .position(
+            Light,
+            sawah_engine::ByPlayer::from_fn(|p| {
+                if p == Light {
+                    &[27u8, 4, 9, 11, 12][..]
+                } else {
+                    &[4u8, 1, 2, 3, 5][..]
+                }
+            }),
+            sawah_engine::ByPlayer::from_fn(|_| 0),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with("2 faults: (1) light has a piece on house 27")
+            && error.contains("(2) light and dark both have a piece on house 4"),
+        "{error}"
+    );
+}

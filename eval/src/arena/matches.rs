@@ -110,6 +110,28 @@ where
 /// `second`, pairs in parallel. Each agent's seed is mixed with the pair's
 /// seed so that random and noisy agents vary from pair to pair; everything
 /// follows from `seed`.
+///
+/// # Examples
+///
+/// The heuristic against random play on ur, 20 games on paired dice (each
+/// dice sequence played twice, seats swapped): the same seed plays the
+/// same games.
+///
+/// ```
+/// use sawah_agents::AgentSpec;
+/// use sawah_engine::race;
+/// use sawah_eval::arena::entrant::Entrant;
+/// use sawah_eval::arena::matches::play_match;
+///
+/// let ur = race::preset("ur").unwrap();
+/// let heuristic = Entrant::from(AgentSpec::parse("heuristic", "ur").unwrap());
+/// let random = Entrant::from(AgentSpec::parse("random", "ur").unwrap());
+/// let result = play_match(&ur, &heuristic, &random, 20, 1).unwrap();
+/// assert_eq!(result.games(), 20);
+/// assert!(result.score().mean > 0.5);
+/// let again = play_match(&ur, &heuristic, &random, 20, 1).unwrap();
+/// assert_eq!(again.score().mean, result.score().mean);
+/// ```
 pub fn play_match<G>(
     game: &G,
     first: &Entrant,

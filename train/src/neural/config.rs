@@ -25,6 +25,26 @@ pub enum Mode {
 pub const DEFAULT_OPPONENTS: [&str; 3] = ["random", "heuristic", "expectiminimax:depth=1"];
 
 /// Every training setting, with defaults for a small, fast network.
+///
+/// # Examples
+///
+/// The defaults with two settings overridden as `sawah train --set`
+/// gives them (values in TOML syntax); an unknown setting is refused by
+/// name, with the known ones listed.
+///
+/// ```
+/// use sawah_train::neural::{Mode, TrainConfig};
+///
+/// let set = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+/// let config = TrainConfig::default()
+///     .with_overrides(&set(&["games=5000", "hidden=[64, 32]", "mode=\"search\""]))
+///     .unwrap();
+/// assert_eq!((config.games, config.hidden.clone(), config.mode), (5000, vec![64, 32], Mode::Search));
+/// config.validate().unwrap();
+///
+/// let error = TrainConfig::default().with_overrides(&set(&["gamez=1"])).unwrap_err();
+/// assert!(error.to_string().contains("gamez"), "{error}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainConfig {

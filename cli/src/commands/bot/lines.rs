@@ -93,6 +93,29 @@ pub fn native_bot(registry: Registry, setup: &Setup) -> anyhow::Result<Bot> {
 /// Reads requests until end of input, answering each line and flushing after each.
 /// Lines that are not UTF-8, or longer than [`MAX_LINE_BYTES`], get an error
 /// response like any other bad line; `limits` bound each request's search.
+///
+/// # Examples
+///
+/// Two request lines in, two answer lines out, as `sawah bot` answers its
+/// standard input:
+///
+/// ```
+/// use sawah_cli::commands::bot::lines::{Bot, serve};
+/// use sawah_engine::registry::Registry;
+/// use sawah_protocol::native::Limits;
+///
+/// let bot = Bot::new(Registry::new());
+/// let input = concat!(
+///     r#"{"cmd":"legal_moves","position":"ur light 7/-/0 7/-/0","roll":2}"#,
+///     "\nnot json\n"
+/// );
+/// let mut output = Vec::new();
+/// serve(&bot, &Limits::NONE, input.as_bytes(), &mut output).unwrap();
+/// let lines: Vec<&str> = std::str::from_utf8(&output).unwrap().lines().collect();
+/// assert_eq!(lines.len(), 2);
+/// assert!(lines[0].starts_with(r#"{"moves":"#), "{}", lines[0]);
+/// assert!(lines[1].contains("invalid_json"), "{}", lines[1]);
+/// ```
 pub fn serve(
     bot: &Bot,
     limits: &Limits,
