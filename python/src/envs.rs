@@ -1,4 +1,4 @@
-//! `sawah._native.Env` and `sawah._native.VecEnv`: the environment core
+//! `sawah._native.CoreEnv` and `sawah._native.CoreVecEnv`: the environment core
 //! for Python. The Gymnasium and PettingZoo classes (`sawah/envs.py`,
 //! `sawah/pettingzoo.py`) are thin layers over these.
 

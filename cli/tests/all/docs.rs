@@ -123,3 +123,127 @@ fn every_documented_flag_is_one_the_subcommand_has() {
         wrong.join("\n")
     );
 }
+
+/// The first sentence of a source file's module documentation: its leading
+/// `//!` lines joined, up to the first full stop or colon followed by a
+/// space or the end (what the file is, before what it holds), with
+/// rustdoc's links written as their text (`[`Bot`]` as `Bot`).
+fn first_sentence(source: &str) -> Option<String> {
+    let doc: Vec<&str> = source
+        .lines()
+        .skip_while(|line| line.starts_with("#!") || line.trim().is_empty())
+        .take_while(|line| line.starts_with("//!"))
+        .map(|line| line.trim_start_matches("//!").trim())
+        .collect();
+    let text = doc.join(" ").replace("[`", "`").replace("`]", "`");
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let end = (0..bytes.len())
+        .find(|&k| {
+            matches!(bytes[k], b'.' | b':')
+                && bytes.get(k + 1).is_none_or(|next| *next == b' ')
+                // "e.g." and "i.e." are not the end of a sentence.
+                && !text[..k].ends_with("e.g")
+                && !text[..k].ends_with("i.e")
+        })
+        .unwrap_or(bytes.len());
+    Some(text[..end].to_string())
+}
+
+/// The rows of docs/architecture.md's "Every file and its job": crate
+/// folder to (file, job) pairs.
+fn documented_files(architecture: &str) -> HashMap<String, Vec<(String, String)>> {
+    let section = architecture
+        .split("## Every file and its job")
+        .nth(1)
+        .expect("docs/architecture.md has the section \"Every file and its job\"");
+    let mut crates: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    let mut current = None;
+    for line in section.lines() {
+        if line.starts_with("## ") {
+            break;
+        }
+        if let Some(name) = line.strip_prefix("### `").and_then(|l| l.strip_suffix('`')) {
+            current = Some(name.to_string());
+            continue;
+        }
+        let Some(row) = line.strip_prefix("| `") else {
+            continue;
+        };
+        let Some((file, rest)) = row.split_once("` | ") else {
+            continue;
+        };
+        let job = rest
+            .trim_end()
+            .trim_end_matches('|')
+            .trim()
+            .replace("\\|", "|");
+        if let Some(name) = &current {
+            crates
+                .entry(name.clone())
+                .or_default()
+                .push((file.to_string(), job));
+        }
+    }
+    crates
+}
+
+/// Every `.rs` file under `dir`, as paths relative to it.
+fn rust_files(dir: &Path, under: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, under, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let relative = path.strip_prefix(under).unwrap_or(&path);
+            out.push(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// docs/architecture.md lists every source file of every crate, each with
+/// the first sentence of its module documentation, and no file that is
+/// gone: a new file gets a row, and a changed first sentence its row's.
+#[test]
+fn the_architecture_lists_every_file_with_its_first_sentence() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let architecture = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let documented = documented_files(&architecture);
+    let mut wrong = Vec::new();
+    for krate in [
+        "engine", "agents", "protocol", "solver", "eval", "train", "server", "cli", "web", "python",
+    ] {
+        let src = root.join(krate).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &src, &mut files);
+        files.sort();
+        let rows = documented.get(krate).cloned().unwrap_or_default();
+        for file in &files {
+            let source = std::fs::read_to_string(src.join(file)).unwrap();
+            let Some(sentence) = first_sentence(&source) else {
+                // Test files and test modules in their own files have no
+                // module documentation and no row.
+                continue;
+            };
+            match rows.iter().find(|(f, _)| f == file) {
+                None => wrong.push(format!("{krate}/src/{file}: no row (\"{sentence}\")")),
+                Some((_, job)) if *job != sentence => wrong.push(format!(
+                    "{krate}/src/{file}: the row says \"{job}\", the file \"{sentence}\""
+                )),
+                Some(_) => {}
+            }
+        }
+        for (file, _) in &rows {
+            if !files.contains(file) {
+                wrong.push(format!("{krate}/src/{file}: a row, but no such file"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "docs/architecture.md:\n{}", wrong.join("\n"));
+}
