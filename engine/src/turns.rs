@@ -2,8 +2,8 @@
 //! otherwise ask the side to move and play its move, until a side wins or
 //! [`MAX_ROLLS`] rolls have been thrown; the game ends in a typed
 //! [`Ending`]. Tournaments and matches (through the arena's referee), the
-//! variant report's measured games and training's self-play play through
-//! it, so every one of them rolls, passes and stops alike. (The Python
+//! variant report's measured games, puzzle mining and training's self-play
+//! play through it, so every one of them rolls, passes and stops alike. (The Python
 //! environment advances one step per call, as Gymnasium asks, so it keeps
 //! its own step function over the same engine calls and `MAX_ROLLS`.)
 //!

@@ -245,5 +245,9 @@ fn the_architecture_lists_every_file_with_its_first_sentence() {
             }
         }
     }
-    assert!(wrong.is_empty(), "docs/architecture.md:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "docs/architecture.md:\n{}",
+        wrong.join("\n")
+    );
 }

@@ -37,8 +37,10 @@ use sawah_engine::race::RuleSet;
 use sawah_engine::seed::mix64;
 use sawah_engine::senet::Senet;
 use sawah_engine::tags::{Describe, Tag};
+use sawah_engine::turns::play_turns;
 use sawah_engine::{Codec, DiceSource, Game};
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::sync::Arc;
 
 /// The margin, in percentage points of win probability, by which a
@@ -50,9 +52,6 @@ pub const DEFAULT_MARGIN_PP: f64 = 5.0;
 /// The fewest different positions a puzzle's moves must reach: with two,
 /// a coin finds the answer half the time.
 pub const MIN_CHOICES: usize = 3;
-
-/// The longest game played while mining (rolls); longer ones are cut.
-const MAX_GAME_ROLLS: u32 = 5_000;
 
 /// Exact values of moves: the reference a puzzle's answer comes from.
 pub trait ExactValues<G: Game>: Sync {
@@ -237,38 +236,40 @@ where
         .iter()
         .map(|n| build(game, assets, n, mix))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut position = game.start();
     let (mut puzzles, mut decisions) = (Vec::new(), 0);
-    for turn in 1..=MAX_GAME_ROLLS {
-        if game.winner(&position).is_some() {
-            break;
-        }
-        let roll = dice.roll(game.dice());
-        let moves = game.legal_moves(&position, roll);
-        if moves.is_empty() {
-            position = game.pass(&position);
-            continue;
-        }
-        let mover = &mut players[usize::from(game.turn(&position) != Player::Light)];
-        let chosen = mover.choose(game, &position, roll, &moves);
-        if has_choice(game, &position, &moves) {
-            decisions += 1;
-            let context = Found { index, turn };
-            if let Some(puzzle) = judge(
-                game,
-                exact,
-                config,
-                &mut natural,
-                &position,
-                roll,
-                &moves,
-                context,
-            ) {
-                puzzles.push(puzzle);
+    // The engine's one game loop, with its roll cap (`MAX_ROLLS`).
+    play_turns(
+        game,
+        game.start(),
+        &mut dice,
+        |turn| {
+            let (position, moves) = (turn.position, turn.moves);
+            let mover = &mut players[usize::from(turn.seat != Player::Light)];
+            let chosen = mover.choose(game, position, turn.roll, moves);
+            if has_choice(game, position, moves) {
+                decisions += 1;
+                // The roll's number: at most `MAX_ROLLS`, 100,000.
+                let context = Found {
+                    index,
+                    turn: u32::try_from(turn.rolls).unwrap_or(u32::MAX),
+                };
+                if let Some(puzzle) = judge(
+                    game,
+                    exact,
+                    config,
+                    &mut natural,
+                    position,
+                    turn.roll,
+                    moves,
+                    context,
+                ) {
+                    puzzles.push(puzzle);
+                }
             }
-        }
-        position = game.apply(&position, chosen).position;
-    }
+            Ok::<_, Infallible>(chosen)
+        },
+        |_, _| {},
+    );
     Ok((puzzles, decisions))
 }
 
