@@ -236,7 +236,7 @@ impl Dice {
 }
 
 /// One roll and its probability.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct RollOdds {
     /// The roll.
     pub roll: usize,

@@ -13,13 +13,13 @@ use crate::json::PositionJson;
 use crate::player::Player;
 use crate::race::{Marks, RuleSet, RuleSpec};
 use crate::senet::{self, Senet};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::dice::RollOdds;
 pub use crate::digest::{canonical_text, digest_of};
 
 /// One square of a race route.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RouteSquare {
     /// The square, in the player's own numbering.
     pub square: u8,
@@ -34,7 +34,7 @@ pub struct RouteSquare {
 }
 
 /// A race board: its extent and cells.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RaceBoard {
     /// Rows.
     pub rows: u8,
@@ -45,7 +45,7 @@ pub struct RaceBoard {
 }
 
 /// Both players' routes.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Routes {
     /// Light's, square 1 first.
     pub light: Vec<RouteSquare>,
@@ -54,14 +54,14 @@ pub struct Routes {
 }
 
 /// A race rule set for front ends.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct RaceExport<'a> {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RaceExport {
     /// The rule set id.
-    pub name: &'a str,
+    pub name: String,
     /// Always `race`.
-    pub family: &'static str,
+    pub family: String,
     /// One line for people.
-    pub description: &'a str,
+    pub description: String,
     /// Pieces per side.
     pub pieces: u8,
     /// Squares on a route.
@@ -73,30 +73,30 @@ pub struct RaceExport<'a> {
     /// The board.
     pub board: RaceBoard,
     /// The marks and what they do.
-    pub marks: &'a Marks,
+    pub marks: Marks,
     /// Both routes, square by square.
     pub routes: Routes,
     /// The dice.
     pub dice: Vec<RollOdds>,
     /// The full description (what a rule file holds).
-    pub spec: &'a RuleSpec,
+    pub spec: RuleSpec,
 }
 
 /// One house of the Senet board.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SenetHouse {
     /// The house, 1 to 30.
     pub house: u8,
     /// Its board cell, `[row, column]`.
     pub cell: [u8; 2],
     /// The house's name where it is special.
-    pub special: Option<&'static str>,
+    pub special: Option<String>,
     /// Whether a piece there cannot be attacked.
     pub safe: bool,
 }
 
 /// The Senet board.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SenetBoard {
     /// Rows.
     pub rows: u8,
@@ -107,14 +107,14 @@ pub struct SenetBoard {
 }
 
 /// Senet for front ends.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SenetExport {
     /// Always `senet`.
-    pub name: &'static str,
+    pub name: String,
     /// Always `senet`.
-    pub family: &'static str,
+    pub family: String,
     /// One line for people.
-    pub description: &'static str,
+    pub description: String,
     /// Pieces per side.
     pub pieces: u8,
     /// Houses on the board.
@@ -131,12 +131,24 @@ pub struct SenetExport {
     pub dice: Vec<RollOdds>,
 }
 
+/// A rule set of either family as front ends draw and play it (the
+/// protocol's `rules` answer): the family's export record, told apart by
+/// its fields (a race rule set's have a route, Senet's houses).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum RulesExport {
+    /// The race family.
+    Race(Box<RaceExport>),
+    /// Senet.
+    Senet(SenetExport),
+}
+
 impl RuleSet {
     /// Everything a front end needs to draw and play this rule set: the
     /// board cells, both routes square by square (cell, mark, whether the
     /// cell is shared and the opponent's number for it), the marks and their
     /// flags, the dice and the piece count.
-    pub fn export(&self) -> RaceExport<'_> {
+    pub fn export(&self) -> RaceExport {
         let route = |player: Player| {
             (1..=self.route_len())
                 .map(|square| {
@@ -155,9 +167,9 @@ impl RuleSet {
             self.board().iter().map(of).max().map_or(0, |m| m + 1)
         };
         RaceExport {
-            name: self.name(),
-            family: "race",
-            description: &self.spec().description,
+            name: self.name().to_string(),
+            family: "race".to_string(),
+            description: self.spec().description.clone(),
             pieces: self.pieces(),
             route_length: self.route_len(),
             off: self.off(),
@@ -167,13 +179,13 @@ impl RuleSet {
                 columns: extent(|c| c.col),
                 cells: self.board().iter().map(|c| [c.row, c.col]).collect(),
             },
-            marks: &self.spec().marks,
+            marks: self.spec().marks.clone(),
             routes: Routes {
                 light: route(Player::Light),
                 dark: route(Player::Dark),
             },
             dice: roll_odds(crate::game::Game::dice(self)),
-            spec: self.spec(),
+            spec: self.spec().clone(),
         }
     }
 }
@@ -188,15 +200,17 @@ impl Senet {
                 SenetHouse {
                     house,
                     cell: [row, col],
-                    special: senet::house_name(house),
+                    special: senet::house_name(house).map(String::from),
                     safe: senet::SAFE >> house & 1 != 0,
                 }
             })
             .collect();
         SenetExport {
-            name: senet::NAME,
-            family: "senet",
-            description: "Senet after Timothy Kendall, as played on Sawah: 30 houses, five pieces each",
+            name: senet::NAME.to_string(),
+            family: "senet".to_string(),
+            description:
+                "Senet after Timothy Kendall, as played on Sawah: 30 houses, five pieces each"
+                    .to_string(),
             pieces: senet::PIECES,
             houses: senet::HOUSES,
             off: senet::OFF,

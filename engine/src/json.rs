@@ -159,7 +159,12 @@ pub trait Codec: Game {
         self.move_json(mv).into()
     }
     /// Everything a front end needs to draw and play the rule set.
-    fn export_json(&self) -> serde_json::Value;
+    fn rules_export(&self) -> crate::export::RulesExport;
+
+    /// [`Codec::rules_export`] as JSON.
+    fn export_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.rules_export()).unwrap_or_default()
+    }
 
     /// [`Codec::export_json`] as compact JSON text, written from the typed
     /// export record (`crate::export`), so that its order and form do not
@@ -195,8 +200,8 @@ impl Codec for RuleSet {
     fn move_json(&self, mv: Move) -> MoveJson {
         MoveJson::new(mv.from, mv.to, self.off())
     }
-    fn export_json(&self) -> serde_json::Value {
-        RuleSet::export_json(self)
+    fn rules_export(&self) -> crate::export::RulesExport {
+        crate::export::RulesExport::Race(Box::new(self.export()))
     }
     fn export_text(&self) -> String {
         crate::digest::canonical_text(&self.export())
@@ -253,8 +258,8 @@ impl Codec for Senet {
         MoveJson::new(mv.from, mv.to, senet::OFF)
     }
 
-    fn export_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.export()).unwrap_or_default()
+    fn rules_export(&self) -> crate::export::RulesExport {
+        crate::export::RulesExport::Senet(self.export())
     }
 
     fn export_text(&self) -> String {

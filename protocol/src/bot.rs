@@ -285,7 +285,7 @@ impl Bot {
             Request::Rules(request) => {
                 let game = self.rules(&request.rules)?;
                 Answer::Rules(RulesAnswer {
-                    rules: with_game!(&game, g => g.export_json()),
+                    rules: with_game!(&game, g => g.rules_export()),
                 })
             }
             Request::ListRules => Answer::ListRules(ListRulesAnswer {

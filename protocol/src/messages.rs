@@ -11,6 +11,7 @@
 use sawah_agents::puzzle::{NaturalMove, RatingBound};
 use sawah_agents::review::Review;
 use sawah_engine::Player;
+use sawah_engine::export::RulesExport;
 use sawah_engine::json::{MoveJson, PositionJson};
 use sawah_engine::tags::Tag;
 use schemars::JsonSchema;
@@ -429,25 +430,11 @@ pub struct StartAnswer {
     pub position: PositionJson,
 }
 
-/// A rule set as front ends draw and play it.
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum RulesExport<'a> {
-    /// The race family.
-    Race(sawah_engine::export::RaceExport<'a>),
-    /// Senet.
-    Senet(sawah_engine::export::SenetExport),
-}
-
 /// The answer to `rules`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RulesAnswer {
     /// The rule set.
-    // The engine's export of either family as it writes it: its typed
-    // form (`RulesExport`) borrows from the rule set, and an answer owns
-    // its fields.
-    #[schemars(with = "RulesExport<'static>")]
-    pub rules: Value,
+    pub rules: RulesExport,
 }
 
 /// The answer to `list_rules`.

@@ -700,7 +700,11 @@ export interface components {
             /** @description The rule set. */
             rules: components["schemas"]["RulesExport"];
         };
-        /** @description A rule set as front ends draw and play it. */
+        /**
+         * @description A rule set of either family as front ends draw and play it (the
+         *     protocol's `rules` answer): the family's export record, told apart by
+         *     its fields (a race rule set's have a route, Senet's houses).
+         */
         RulesExport: components["schemas"]["RaceExport"] | components["schemas"]["SenetExport"];
         /** @description A race rule set for front ends. */
         RaceExport: {

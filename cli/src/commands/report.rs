@@ -175,10 +175,7 @@ pub fn variant_report(registry: &mut Registry, args: &RulesArgs) -> Result<Varia
     };
     let (played, matches) = measured;
     let first_player = first_player(exact, &played);
-    let description = with_game!(&game, g => g.export_json()["description"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string());
+    let description = game.description().to_string();
     let report = VariantReport {
         rules,
         description,

@@ -201,6 +201,9 @@ fn rule_set_digests_are_the_stored_ones() {
             // The text digested is the export a front end reads.
             let text = g.export_text();
             assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), g.export_json(), "{name}");
+            // And it reads back as the typed record, of its own family.
+            let typed: sawah_engine::export::RulesExport = serde_json::from_str(&text).unwrap();
+            assert_eq!(typed, g.rules_export(), "{name}");
         });
     }
 }

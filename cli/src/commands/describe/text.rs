@@ -92,7 +92,7 @@ pub fn describe_rules(registry: &mut Registry, name: Option<&str>, json: bool) -
     };
     let game = registry.resolve(name)?;
     if json {
-        let export = with_game!(&game, g => g.export_json());
+        let export = with_game!(&game, g => g.rules_export());
         println!("{}", serde_json::to_string_pretty(&export)?);
         return Ok(());
     }
