@@ -140,7 +140,7 @@ pub enum RulesExport {
     /// The race family.
     Race(Box<RaceExport>),
     /// Senet.
-    Senet(SenetExport),
+    Senet(Box<SenetExport>),
 }
 
 impl RuleSet {
@@ -223,5 +223,19 @@ impl Senet {
             },
             dice: roll_odds(crate::game::Game::dice(self)),
         }
+    }
+}
+
+impl RuleSet {
+    /// [`RuleSet::export`] as the record of either family.
+    pub fn rules_export(&self) -> RulesExport {
+        RulesExport::Race(Box::new(self.export()))
+    }
+}
+
+impl Senet {
+    /// [`Senet::export`] as the record of either family.
+    pub fn rules_export(&self) -> RulesExport {
+        RulesExport::Senet(Box::new(self.export()))
     }
 }

@@ -158,13 +158,9 @@ pub trait Codec: Game {
     fn move_to_json(&self, mv: Self::Move) -> serde_json::Value {
         self.move_json(mv).into()
     }
-    /// Everything a front end needs to draw and play the rule set.
-    fn rules_export(&self) -> crate::export::RulesExport;
-
-    /// [`Codec::rules_export`] as JSON.
-    fn export_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.rules_export()).unwrap_or_default()
-    }
+    /// Everything a front end needs to draw and play the rule set, as JSON
+    /// (the typed record is each family's `rules_export`).
+    fn export_json(&self) -> serde_json::Value;
 
     /// [`Codec::export_json`] as compact JSON text, written from the typed
     /// export record (`crate::export`), so that its order and form do not
@@ -200,8 +196,8 @@ impl Codec for RuleSet {
     fn move_json(&self, mv: Move) -> MoveJson {
         MoveJson::new(mv.from, mv.to, self.off())
     }
-    fn rules_export(&self) -> crate::export::RulesExport {
-        crate::export::RulesExport::Race(Box::new(self.export()))
+    fn export_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.export()).unwrap_or_default()
     }
     fn export_text(&self) -> String {
         crate::digest::canonical_text(&self.export())
@@ -258,8 +254,8 @@ impl Codec for Senet {
         MoveJson::new(mv.from, mv.to, senet::OFF)
     }
 
-    fn rules_export(&self) -> crate::export::RulesExport {
-        crate::export::RulesExport::Senet(self.export())
+    fn export_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.export()).unwrap_or_default()
     }
 
     fn export_text(&self) -> String {
@@ -316,14 +312,6 @@ impl RuleSet {
     /// The JSON form of a move: `{"from":F,"to":T}`, `to` being `"off"` when bearing off.
     pub fn move_to_json(&self, mv: Move) -> serde_json::Value {
         MoveJson::new(mv.from, mv.to, self.off()).into()
-    }
-}
-
-impl RuleSet {
-    /// Everything a front end needs to draw and play this rule set, as JSON
-    /// (see [`RuleSet::export`]).
-    pub fn export_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.export()).unwrap_or_default()
     }
 }
 

@@ -183,6 +183,29 @@ pub enum RecordError {
     Start(String),
 }
 
+/// A record is written as `{"rules", "start" (when given), "moves"}`.
+impl serde::Serialize for Record {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("rules", &self.rules)?;
+        if let Some(start) = &self.start {
+            map.serialize_entry("start", start)?;
+        }
+        map.serialize_entry("moves", &self.moves)?;
+        map.end()
+    }
+}
+
+/// A record is read by [`Record::from_json`], so its errors name the turn
+/// at fault (`turn 3: …`) as they do everywhere records are read.
+impl<'de> serde::Deserialize<'de> for Record {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Record, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Record::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
 impl Record {
     /// Reads a record (see the module's documentation).
     pub fn from_json(value: &Value) -> Result<Record, RecordError> {

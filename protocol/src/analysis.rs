@@ -28,7 +28,6 @@ use sawah_agents::strength::{Calibration, Scale};
 use sawah_agents::{Agent, AgentSpec};
 use sawah_engine::record::Record;
 use sawah_engine::{Codec, Describe, with_game};
-use serde_json::Value;
 
 /// The level that reviews when there is no table, one ply deeper than it
 /// plays, up to [`MAX_REFERENCE_DEPTH`].
@@ -141,23 +140,11 @@ impl Bot {
         Ok((spec, agent, name, exact))
     }
 
-    /// Reviews the game `record` (docs/protocol.md, "Game records") against
+    /// Reviews the game `record` (docs/protocol.md, "Game records": read
+    /// from JSON by [`Record::from_json`], or a caller's own game) against
     /// the reference `bot` names (or the default one), with each player's
     /// strength when the reference is exact and the models calibrate the
     /// rule set.
-    pub fn review_game(
-        &self,
-        record: &Value,
-        bot: Option<&BotSpec>,
-        stop: Option<&Stop>,
-    ) -> Result<Review, ProtocolError> {
-        let record = Record::from_json(record)
-            .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}")))?;
-        self.review_record(&record, bot, stop)
-    }
-
-    /// [`Bot::review_game`] of a record already read: what a caller in
-    /// process reviews its own games with, without writing them as JSON.
     pub fn review_record(
         &self,
         record: &Record,

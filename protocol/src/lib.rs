@@ -24,6 +24,7 @@ mod limits;
 pub mod messages;
 mod puzzles;
 mod request;
+mod respond;
 mod wire;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -13,6 +13,7 @@ use sawah_agents::review::Review;
 use sawah_engine::Player;
 use sawah_engine::export::RulesExport;
 use sawah_engine::json::{MoveJson, PositionJson};
+use sawah_engine::record::Record;
 use sawah_engine::tags::Tag;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -241,11 +242,10 @@ pub struct DailyRequest {
 /// `review`: a game measured move by move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ReviewRequest {
-    /// The game.
-    // Open JSON on purpose: the engine's record reader reads it, and its
-    // errors name the turn at fault (`turn 3: …`), which serde's would not.
+    /// The game, read by the engine's record reader (its errors name the
+    /// turn at fault, `turn 3: …`).
     #[schemars(with = "GameRecord")]
-    pub game: Value,
+    pub game: Record,
     /// The reference (see `docs/protocol.md`; the best the bot has when
     /// absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]

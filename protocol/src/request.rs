@@ -26,6 +26,7 @@ use crate::messages::{
 };
 use crate::wire::{WireRequest, bad_roll, json_of, typed};
 use sawah_engine::json::{MoveJson, PositionJson};
+use sawah_engine::record::Record;
 use sawah_engine::{AnyGame, Codec, with_game};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -131,7 +132,7 @@ impl Bot {
             }),
             Command::Daily => Request::Daily(daily_request(request)?),
             Command::Review => Request::Review(ReviewRequest {
-                game: json_of(field(request.game, "game")?),
+                game: record_of(field(request.game, "game")?)?,
                 bot: bot_of(request)?,
             }),
             Command::Hint => {
@@ -261,4 +262,11 @@ fn daily_request(request: &WireRequest) -> Result<DailyRequest, ProtocolError> {
         ),
     };
     Ok(DailyRequest { rules, date, count })
+}
+
+/// A review's `"game"`, read by the engine's record reader: its error, the
+/// turn at fault named, is the request's.
+fn record_of(raw: &RawValue) -> Result<Record, ProtocolError> {
+    Record::from_json(&json_of(raw))
+        .map_err(|e| ProtocolError::new(ErrorKind::InvalidField, format!("\"game\": {e}")))
 }

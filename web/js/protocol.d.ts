@@ -570,7 +570,10 @@ export interface components {
         Pass: "pass";
         /** @description `review`: a game measured move by move. */
         ReviewRequest: {
-            /** @description The game. */
+            /**
+             * @description The game, read by the engine's record reader (its errors name the
+             *     turn at fault, `turn 3: …`).
+             */
             game: components["schemas"]["GameRecord"];
             /**
              * @description The reference (see `docs/protocol.md`; the best the bot has when

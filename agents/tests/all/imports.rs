@@ -1,7 +1,8 @@
 //! No import circle among the files of any crate: each file's
 //! imports of the crate's other files (`crate::…`, `super::…` and their
-//! `{…}` groups, the crate root's re-exports, a file's uses of its child
-//! modules), outside tests (each `#[cfg(test)]` item cut by matching
+//! `{…}` groups, the crate root's re-exports by their whole path, a file's
+//! uses of its child modules, and the methods of a type whose `impl` is
+//! split over files, called through `self`), outside tests (each `#[cfg(test)]` item cut by matching
 //! its braces, so library code after a test module counts) and
 //! comments, form a graph without cycles, so every file can be read and
 //! changed knowing only the files below it.
@@ -193,14 +194,20 @@ fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
             .rev()
             .find_map(|n| by_module.get(&path[..n]).cloned())
     };
-    // The crate root's re-exports: a name to the module it comes from.
+    // The crate root's re-exports: a name to the module it comes from,
+    // every segment of its path (`pub use a::b::{C, D}`: C and D from a::b).
     let mut reexports: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for line in files.get("lib.rs").map_or("", String::as_str).lines() {
         if let Some(used) = line.trim().strip_prefix("pub use ") {
-            let (module, names) = used.split_once("::").unwrap_or((used, ""));
+            let used = used.trim_end_matches(';');
+            let (path, names) = match used.find('{') {
+                Some(open) => (used[..open].trim_end_matches("::"), &used[open..]),
+                None => used.rsplit_once("::").unwrap_or((used, "")),
+            };
+            let module: Vec<String> = path.split("::").map(str::to_string).collect();
             for name in names.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
                 if !name.is_empty() {
-                    reexports.insert(name.to_string(), vec![module.to_string()]);
+                    reexports.insert(name.to_string(), module.clone());
                 }
             }
         }
@@ -246,7 +253,119 @@ fn graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
         targets.remove(file);
         edges.insert(file.clone(), targets);
     }
+    // Methods of a type whose `impl` is split over files call each other
+    // through `self`: a file's impl calling a method another file's impl
+    // defines depends on that file as an import would make it.
+    let blocks: BTreeMap<&String, Vec<(String, &str)>> = files
+        .iter()
+        .map(|(file, code)| (file, inherent_impls(code)))
+        .collect();
+    let mut defined: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for (file, impls) in &blocks {
+        for (ty, body) in impls {
+            for method in methods_defined(body) {
+                defined
+                    .entry((ty.clone(), method))
+                    .or_default()
+                    .insert((*file).clone());
+            }
+        }
+    }
+    for (file, impls) in &blocks {
+        if *file == "lib.rs" {
+            continue;
+        }
+        for (ty, body) in impls {
+            for method in methods_called(body) {
+                for target in defined.get(&(ty.clone(), method)).into_iter().flatten() {
+                    if target != *file {
+                        edges
+                            .entry((*file).clone())
+                            .or_default()
+                            .insert(target.clone());
+                    }
+                }
+            }
+        }
+    }
     edges
+}
+
+/// The inherent `impl TYPE { … }` blocks of `code` (not `impl Trait for`):
+/// each type's name and the block's text.
+fn inherent_impls(code: &str) -> Vec<(String, &str)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(k) = code[at..].find("\nimpl") {
+        let start = at + k + 1;
+        let header_end = code[start..].find('{').map_or(code.len(), |e| start + e);
+        let header = &code[start..header_end];
+        at = start + 4;
+        if header.contains(" for ") || header_end == code.len() {
+            continue;
+        }
+        // `impl<G: Game> Type<G> ` → `Type`.
+        let mut rest = header.trim_start_matches("impl");
+        if rest.starts_with('<') {
+            let mut depth = 0;
+            let close = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += match c {
+                        '<' => 1,
+                        '>' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| i + 1);
+            rest = &rest[close..];
+        }
+        let name: String = rest
+            .trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        let end = header_end + item_end(&code[header_end..]);
+        found.push((name, &code[header_end..end]));
+        at = end;
+    }
+    found
+}
+
+/// The names of the functions an impl block defines.
+fn methods_defined(body: &str) -> Vec<String> {
+    body.match_indices("fn ")
+        .filter(|&(k, _)| k == 0 || !body.as_bytes()[k - 1].is_ascii_alphanumeric())
+        .map(|(k, _)| identifier(&body[k + 3..]))
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+/// The methods an impl block calls on its own type (`self.name(`,
+/// `Self::name(`).
+fn methods_called(body: &str) -> BTreeSet<String> {
+    let mut called = BTreeSet::new();
+    for marker in ["self.", "Self::"] {
+        for (k, _) in body.match_indices(marker) {
+            let name = identifier(&body[k + marker.len()..]);
+            let after = &body[k + marker.len() + name.len()..];
+            if !name.is_empty() && (after.starts_with('(') || after.starts_with("::<")) {
+                called.insert(name);
+            }
+        }
+    }
+    called
+}
+
+/// The identifier at the start of `text`.
+fn identifier(text: &str) -> String {
+    text.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
 }
 
 /// The import circles of a graph: its strongly connected components of
@@ -415,6 +534,58 @@ fn an_added_circle_is_found() {
     assert_eq!(
         circles(&graph(&dir)),
         vec![vec!["c.rs".to_string(), "c/d.rs".to_string()]]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A re-export of a nested path leads to the file it names, and methods of
+/// one type whose `impl` is split over two files make a circle when each
+/// file calls the other's through `self`, and none when only one does.
+#[test]
+fn re_exports_and_split_impl_blocks_are_followed() {
+    let dir = std::env::temp_dir().join(format!("sawah-imports-split-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("deep")).unwrap();
+    std::fs::write(
+        dir.join("lib.rs"),
+        "mod core;\nmod more;\npub mod deep;\npub use deep::inner::{Inner, other};\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("deep/mod.rs"), "pub mod inner;\n").unwrap();
+    std::fs::write(
+        dir.join("deep/inner.rs"),
+        "use crate::core::Base;\npub struct Inner;\npub fn other() {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("core.rs"),
+        "use crate::Inner;\npub struct Base;\nimpl Base {\n    pub fn lookup(&self) -> u8 { 1 }\n}\n",
+    )
+    .unwrap();
+    assert_eq!(
+        circles(&graph(&dir)),
+        vec![vec!["core.rs".to_string(), "deep/inner.rs".to_string()]]
+    );
+    std::fs::write(
+        dir.join("core.rs"),
+        "pub struct Base;\nimpl Base {\n    pub fn lookup(&self) -> u8 { 1 }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("more.rs"),
+        "use crate::core::Base;\nimpl Base {\n    pub fn answer(&self) -> u8 { self.lookup() }\n}\n",
+    )
+    .unwrap();
+    assert!(circles(&graph(&dir)).is_empty(), "{:?}", graph(&dir));
+    assert!(graph(&dir)["more.rs"].contains("core.rs"));
+    std::fs::write(
+        dir.join("core.rs"),
+        "pub struct Base;\nimpl Base {\n    pub fn lookup(&self) -> u8 { self.answer() }\n}\n",
+    )
+    .unwrap();
+    assert_eq!(
+        circles(&graph(&dir)),
+        vec![vec!["core.rs".to_string(), "more.rs".to_string()]]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,6 +9,7 @@ pub mod check_bot;
 pub mod curve;
 pub mod describe;
 pub mod export_games;
+pub mod game_file;
 pub mod hint;
 pub mod levels;
 pub mod matches;

@@ -3,15 +3,15 @@
 //! the answer is the one every front door gives.
 
 use crate::commands::bot::lines::{BotFiles, native_bot, setup};
+use crate::commands::game_file::{GameFile, ReviewFile};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
-use sawah_agents::review::{Players, Review, Summary};
+use sawah_agents::review::{Review, Summary};
 use sawah_agents::strength::{Calibration, MIN_DECISIONS};
 use sawah_engine::Player;
 use sawah_engine::registry::Registry;
 use sawah_protocol::messages::BotSpec;
 use sawah_protocol::native::Limits;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -106,27 +106,23 @@ pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
     }
     let bot = native_bot(registry.clone(), &setup(&args.files, false, Limits::NONE)?)?;
     let reference = args.reference.as_deref().map(BotSpec::from);
-    let value = game_in(&text, &args.game, args.game_number)?;
+    let played = game_in(&text, &args.game, args.game_number)?;
     let mut review = bot
-        .review_game(&value, reference.as_ref(), None)
+        .review_record(&played.record, reference.as_ref(), None)
         .with_context(|| args.game.display().to_string())?;
-    review.players = players_of(&value);
-    review.forfeit = value
-        .get("failure")
-        .and_then(|failure| serde_json::from_value(failure.clone()).ok());
+    review.players = played.players();
+    review.forfeit = played.failure.clone();
     match format.as_str() {
         "text" => {
-            let record = sawah_engine::record::Record::from_json(&value)
-                .with_context(|| args.game.display().to_string())?;
-            let game = registry.resolve(&record.rules)?;
+            let game = registry.resolve(&played.record.rules)?;
             print!(
                 "{}",
                 sawah_engine::with_game!(&game, g => crate::commands::review_text::terminal(
-                    g, &record, &review, args.full
+                    g, &played.record, &review, args.full
                 ))
             );
         }
-        "json" => print!("{}", review_json(&review, &value)?),
+        "json" => print!("{}", review_json(&review, &played)?),
         "svg" => print!(
             "{}",
             sawah_eval::study::review::svg(&review, view).map_err(anyhow::Error::msg)?
@@ -175,13 +171,12 @@ pub fn review_all(
         .into_par_iter()
         .enumerate()
         .map(|(k, line)| {
-            let value: Value =
-                serde_json::from_str(line).with_context(|| format!("{}: not JSON", name_of(k)))?;
+            let played = read_game(line).with_context(|| name_of(k))?;
             let review = bot
-                .review_game(&value, reference.as_ref(), None)
+                .review_record(&played.record, reference.as_ref(), None)
                 .with_context(|| name_of(k))?;
             bar.inc(1);
-            Ok((player_names(&value), review))
+            Ok((played.player_names(), review))
         })
         .collect::<Result<_>>()?;
     bar.finish_and_clear();
@@ -206,16 +201,9 @@ pub(crate) fn all_games<'a>(path: &Path, text: &'a str) -> Result<Vec<&'a str>> 
     Ok(games)
 }
 
-/// The names a game's record gives its players (light's, dark's), or
-/// "light" and "dark" where it names none.
-fn player_names(record: &Value) -> [String; 2] {
-    Player::BOTH.map(|player| {
-        record
-            .get(player.name())
-            .and_then(Value::as_str)
-            .unwrap_or(player.name())
-            .to_string()
-    })
+/// A game line (a results line, or one record) read as its game.
+fn read_game(line: &str) -> Result<GameFile> {
+    serde_json::from_str(line).context("not a game record")
 }
 
 /// One agent's exact review over the turns a table covers.
@@ -255,12 +243,8 @@ pub fn covered_review(
     name_of: &(dyn Fn(usize) -> String + Sync),
 ) -> Result<(Vec<CoveredTotals>, String)> {
     use sawah_agents::review::{ExactReview, race_move_values, review_endgame, review_exact};
-    use sawah_engine::record::Record;
-    let parse = |k: usize, line: &str| -> Result<Value> {
-        serde_json::from_str(line).with_context(|| format!("{}: not JSON", name_of(k)))
-    };
-    let first = parse(0, games.first().context("no games")?)?;
-    let rules = Record::from_json(&first).with_context(|| name_of(0))?.rules;
+    let parse = |k: usize, line: &str| read_game(line).with_context(|| name_of(k));
+    let rules = parse(0, games.first().context("no games")?)?.record.rules;
     // By name only: a results file names rule sets, never files.
     let game = registry.get(&rules)?;
     enum Exact {
@@ -297,8 +281,8 @@ pub fn covered_review(
         .par_iter()
         .enumerate()
         .map(|(k, line)| {
-            let value = parse(k, line)?;
-            let record = Record::from_json(&value).with_context(|| name_of(k))?;
+            let played = parse(k, line)?;
+            let record = &played.record;
             if record.rules != rules {
                 bail!("{}: a game of {}, not {rules}", name_of(k), record.rules);
             }
@@ -319,7 +303,7 @@ pub fn covered_review(
                 _ => unreachable!("the table was opened for the game's family"),
             }
             .with_context(|| name_of(k))?;
-            Ok((player_names(&value), review))
+            Ok((played.player_names(), review))
         })
         .collect::<Result<_>>()?;
     let mut totals: BTreeMap<String, (u64, u64, Summary)> = BTreeMap::new();
@@ -518,35 +502,30 @@ fn as_json_record(registry: &Registry, path: &Path, text: String) -> Result<Stri
     Ok(serde_json::to_string(&record)?)
 }
 
-/// A review as JSON, carrying the game's record (`"record"`), so that the
-/// file can be read back as the game (`sawah review REVIEW.json`).
-pub fn review_json(review: &Review, record: &Value) -> Result<String> {
-    let mut value = serde_json::to_value(review)?;
-    let rules = record["rules"].clone();
-    let mut kept = serde_json::json!({"rules": rules, "moves": record["moves"].clone()});
-    if let Some(start) = record.get("start").filter(|s| !s.is_null()) {
-        kept["start"] = start.clone();
+/// A review as JSON, carrying the game it reviewed (`"record"`: the rule
+/// set, start, moves and the review's players), so that the file can be
+/// read back as the game (`sawah review REVIEW.json`).
+pub fn review_json(review: &Review, played: &GameFile) -> Result<String> {
+    #[derive(serde::Serialize)]
+    struct WithRecord<'a> {
+        #[serde(flatten)]
+        review: &'a Review,
+        record: GameFile,
     }
-    if let Some(players) = &review.players {
-        kept["light"] = Value::from(players.light.as_str());
-        kept["dark"] = Value::from(players.dark.as_str());
-    }
-    value["record"] = kept;
-    Ok(serde_json::to_string_pretty(&value)? + "\n")
+    let players = review.players.clone();
+    let record = GameFile {
+        record: played.record.clone(),
+        light: players.as_ref().map(|p| p.light.clone()),
+        dark: players.map(|p| p.dark),
+        failure: None,
+    };
+    let written = WithRecord { review, record };
+    Ok(serde_json::to_string_pretty(&written)? + "\n")
 }
 
-/// Who played, when the record names them (a tournament's results line:
-/// `"light"` and `"dark"` are the agents' names there).
-fn players_of(record: &Value) -> Option<Players> {
-    Some(Players {
-        light: record["light"].as_str()?.to_string(),
-        dark: record["dark"].as_str()?.to_string(),
-    })
-}
-
-/// The game in `text`: the whole as one JSON object, or game `number` of
-/// a results.jsonl.
-fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
+/// The game in `text`: the whole as one JSON object (a game record, or a
+/// review with its record), or game `number` of a results.jsonl.
+fn game_in(text: &str, path: &Path, number: usize) -> Result<GameFile> {
     // Counted before it is built: a parsed value takes about ten times its
     // text, and no game needs more values than this.
     sawah_engine::census::check(text, MAX_RECORD_VALUES).or_else(|error| {
@@ -556,13 +535,13 @@ fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
             Ok(())
         }
     })?;
-    let whole = serde_json::from_str::<Value>(text);
-    if let Ok(value) = whole {
+    let whole = serde_json::from_str::<serde::de::IgnoredAny>(text);
+    if whole.is_ok() {
         // A review written as JSON carries its game's record.
-        if value["record"].is_object() {
-            return Ok(value["record"].clone());
+        if let Ok(review) = serde_json::from_str::<ReviewFile>(text) {
+            return Ok(review.record);
         }
-        return Ok(value);
+        return read_game(text).with_context(|| path.display().to_string());
     }
     let games = crate::commands::results_lines::games_in(path, text)?;
     if games.is_empty()
@@ -585,6 +564,5 @@ fn game_in(text: &str, path: &Path, number: usize) -> Result<Value> {
                 games.len()
             )
         })?;
-    serde_json::from_str(line)
-        .with_context(|| format!("{}: game {number} is not JSON", path.display()))
+    read_game(line).with_context(|| format!("{}: game {number}", path.display()))
 }

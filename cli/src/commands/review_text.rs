@@ -200,7 +200,7 @@ mod tests {
         let setup = setup(&files, false, sawah_protocol::native::Limits::NONE).unwrap();
         let bot = native_bot(sawah_engine::registry::Registry::new(), &setup).unwrap();
         let review = bot
-            .review_game(&value, Some(&BotSpec::from("heuristic")), None)
+            .review_record(&record, Some(&BotSpec::from("heuristic")), None)
             .unwrap();
         for full in [false, true] {
             let text = terminal(&game, &record, &review, full);

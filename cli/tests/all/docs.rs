@@ -125,8 +125,9 @@ fn every_documented_flag_is_one_the_subcommand_has() {
 }
 
 /// The first sentence of a source file's module documentation: its leading
-/// `//!` lines joined, up to the first full stop or colon followed by a
-/// space or the end (what the file is, before what it holds), with
+/// `//!` lines joined, up to the first full stop or colon outside
+/// parentheses followed by a space or the end (what the file is, before
+/// what it holds), with
 /// rustdoc's links written as their text (`[`Bot`]` as `Bot`).
 fn first_sentence(source: &str) -> Option<String> {
     let doc: Vec<&str> = source
@@ -141,11 +142,18 @@ fn first_sentence(source: &str) -> Option<String> {
         return None;
     }
     let bytes = text.as_bytes();
+    let mut depth = 0i32;
     let end = (0..bytes.len())
         .find(|&k| {
-            matches!(bytes[k], b'.' | b':')
+            depth += match bytes[k] {
+                b'(' => 1,
+                b')' => -1,
+                _ => 0,
+            };
+            // Outside parentheses; "e.g." and "i.e." end no sentence.
+            depth == 0
+                && matches!(bytes[k], b'.' | b':')
                 && bytes.get(k + 1).is_none_or(|next| *next == b' ')
-                // "e.g." and "i.e." are not the end of a sentence.
                 && !text[..k].ends_with("e.g")
                 && !text[..k].ends_with("i.e")
         })

@@ -258,8 +258,12 @@ fn a_played_game_is_recorded_so_that_it_replays_to_its_end() {
     // Reviewed (against the built-in hard, searching deeper), the short
     // review speaks to the player.
     let bot = sawah_protocol::Bot::new(sawah_engine::registry::Registry::new());
-    let record = serde_json::json!({"rules": "ur-2", "moves": played.moves});
-    let review = bot.review_game(&record, None, None).unwrap();
+    let record = sawah_engine::record::Record {
+        rules: "ur-2".into(),
+        start: None,
+        moves: played.moves.clone(),
+    };
+    let review = bot.review_record(&record, None, None).unwrap();
     let text = sawah_cli::commands::play::short_review(&review, Player::Dark);
     assert!(
         text.contains("You made") && text.contains("Luck: the dice gave you"),

@@ -46,8 +46,12 @@ fn with_a_table_the_adjusted_score_is_the_start_value_minus_the_losses() {
         // (the best move's value minus the played one's, both the table's).
         // Equal up to the table's f32 rounding and the solver's residual,
         // summed over the game's turns.
-        let record = serde_json::json!({"rules": "ur-2", "moves": played.moves});
-        let review = bot.review_game(&record, None, None).unwrap();
+        let record = sawah_engine::record::Record {
+            rules: "ur-2".into(),
+            start: None,
+            moves: played.moves.clone(),
+        };
+        let review = bot.review_record(&record, None, None).unwrap();
         let (mut light_loss, mut dark_loss) = (0.0, 0.0);
         for turn in &review.turns {
             let loss = turn.value_best - turn.value_played;

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use sawah_engine::json::PositionJson;
 use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
-use sawah_engine::{AnyGame, Codec, Player, notation, with_game};
+use sawah_engine::{AnyGame, Player, notation, with_game};
 use sawah_protocol::messages::{LegalMovesRequest, Request, Response};
 
 /// `sawah moves`: the legal moves of a position for a roll, each with the

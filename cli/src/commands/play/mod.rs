@@ -2,8 +2,10 @@
 
 pub mod game;
 
+use crate::commands::game_file::GameFile;
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
+use sawah_engine::record::Record;
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily::{self, DailyThrows};
 use sawah_engine::{AnyGame, Player, with_game};
@@ -148,12 +150,15 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         Player::Light => ("you".to_string(), options.opponent_name.clone()),
         Player::Dark => (options.opponent_name.clone(), "you".to_string()),
     };
-    let game_record = serde_json::json!({
-        "rules": game.name(),
-        "light": light,
-        "dark": dark,
-        "moves": played.moves,
-    });
+    let game_record = GameFile {
+        light: Some(light.clone()),
+        dark: Some(dark.clone()),
+        ..GameFile::of(Record {
+            rules: game.name().to_string(),
+            start: None,
+            moves: played.moves.clone(),
+        })
+    };
     if let Some(path) = &record
         && !played.moves.is_empty()
     {
@@ -166,7 +171,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
         return Ok(());
     }
     let mut reviewed = bot
-        .review_game(&game_record, None, None)
+        .review_record(&game_record.record, None, None)
         .context("the review")?;
     reviewed.players = Some(sawah_agents::review::Players { light, dark });
     match review {
@@ -199,13 +204,9 @@ fn reference_bot(
 }
 
 /// `--record FILE`: the game record (RGN for a .rgn file), written atomically.
-fn save_record(
-    registry: &Registry,
-    path: &std::path::Path,
-    game_record: &serde_json::Value,
-) -> Result<()> {
+fn save_record(registry: &Registry, path: &std::path::Path, game_record: &GameFile) -> Result<()> {
     let text = if sawah_engine::rgn::is_rgn_file(path) {
-        sawah_engine::rgn::from_record(registry, game_record)
+        sawah_engine::rgn::from_record(registry, &serde_json::to_value(game_record)?)
             .with_context(|| format!("--record {}", path.display()))?
             + "\n"
     } else {
@@ -224,7 +225,7 @@ fn save_record(
 fn write_review(
     path: &std::path::Path,
     reviewed: &sawah_agents::review::Review,
-    game_record: &serde_json::Value,
+    game_record: &GameFile,
     human: Player,
 ) -> Result<()> {
     let text = match path.extension().and_then(|e| e.to_str()) {
