@@ -502,37 +502,37 @@ impl EndgameSolve<'_> {
     /// exists: its residual. Why one that exists was not used goes into
     /// `report`.
     fn resume(&self, pair: (u8, u8), report: &mut EndgameLayerReport) -> Option<f64> {
-        let dir = self.checkpoints?;
-        let layout = layout(&self.index, pair);
-        match checkpoint::load_layout(dir, &layout, self.options.tolerance) {
-            Ok((saved, residual)) => {
-                let positions = layout.ranges.into_iter().flatten();
-                for (i, value) in positions.zip(saved) {
-                    self.values.set(i, value);
-                }
-                Some(residual)
-            }
-            Err(Ignored::Missing) => None,
-            Err(other) => {
-                report.ignored_checkpoint = Some(other.to_string());
-                None
-            }
-        }
+        let tolerance = self.options.tolerance;
+        self.restore(pair, report, |dir, layout| {
+            checkpoint::load_layout(dir, layout, tolerance)
+        })
     }
 
     /// Reads `pair`'s unfinished values saved by an earlier run into the
     /// values, when valid ones exist: the sweeps that run had made. Why
     /// a file that exists was not used goes into `report`.
     fn resume_partial(&self, pair: (u8, u8), report: &mut EndgameLayerReport) -> Option<u32> {
+        self.restore(pair, report, checkpoint::load_partial)
+    }
+
+    /// Reads `pair`'s values saved in the checkpoints by `load` into the
+    /// values: what `load` says beside them, or `None` (with the reason in
+    /// `report` when a file that exists was not used).
+    fn restore<T>(
+        &self,
+        pair: (u8, u8),
+        report: &mut EndgameLayerReport,
+        load: impl FnOnce(&Path, &Layout) -> Result<(Vec<f64>, T), Ignored>,
+    ) -> Option<T> {
         let dir = self.checkpoints?;
         let layout = layout(&self.index, pair);
-        match checkpoint::load_partial(dir, &layout) {
-            Ok((saved, sweeps)) => {
+        match load(dir, &layout) {
+            Ok((saved, said)) => {
                 let positions = layout.ranges.into_iter().flatten();
                 for (i, value) in positions.zip(saved) {
                     self.values.set(i, value);
                 }
-                Some(sweeps)
+                Some(said)
             }
             Err(Ignored::Missing) => None,
             Err(other) => {
