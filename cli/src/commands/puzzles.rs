@@ -24,7 +24,6 @@ use sawah_protocol::messages::{
     SolvePuzzleRequest,
 };
 use sawah_protocol::native::Limits;
-use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -358,15 +357,20 @@ fn read_set(registry: &Registry, path: &Path) -> Result<(AnyGame, PuzzleSet)> {
         sawah_agents::puzzle::MAX_PUZZLE_FILE_BYTES,
     )
     .with_context(|| path.display().to_string())?;
-    let first: Value =
+    /// As much of a puzzle file's header as says its rule set.
+    #[derive(serde::Deserialize)]
+    struct RulesOf {
+        rules: Option<String>,
+    }
+    let first: RulesOf =
         serde_json::from_slice(bytes.split(|&b| b == b'\n').next().unwrap_or_default())
             .with_context(|| {
                 format!("{}: the first line is not a puzzle header", path.display())
             })?;
-    let rules = first["rules"]
-        .as_str()
+    let rules = first
+        .rules
         .with_context(|| format!("{}: the header names no rule set", path.display()))?;
-    let game = registry.get(rules)?;
+    let game = registry.get(&rules)?;
     let shown = path.display().to_string();
     let set = with_game!(&game, g => PuzzleSet::parse(g, &bytes, &shown))?;
     Ok((game, set))
