@@ -39,9 +39,14 @@ pub enum BoundedLine {
     /// A line of this many bytes, its `\n` included when it has one (the
     /// last line of a file may not).
     Line(usize),
-    /// A line longer than the limit: what was read of it is discarded, and
-    /// the reader is left inside it.
-    TooLong,
+    /// A line longer than the limit: what was read of it is discarded.
+    /// `ended`: its `\n` was read too (the line ended right after the
+    /// limit), so the reader is at the next line; otherwise it is left
+    /// inside this one, for the caller to skip or to stop at.
+    TooLong {
+        /// Whether the line's end was read.
+        ended: bool,
+    },
 }
 
 /// Reads one line of `reader` into `line` (cleared first), holding at most
@@ -61,8 +66,9 @@ pub fn read_line_bounded(
     Ok(if read == 0 {
         BoundedLine::End
     } else if line.len() > limit {
+        let ended = line.last() == Some(&b'\n');
         line.clear();
-        BoundedLine::TooLong
+        BoundedLine::TooLong { ended }
     } else {
         BoundedLine::Line(read)
     })
@@ -209,7 +215,8 @@ mod tests {
             for expected in text.split_inclusive('\n') {
                 let read = read_line_bounded(&mut reader, &mut line, limit).unwrap();
                 if expected.len() > limit {
-                    proptest::prop_assert_eq!(read, BoundedLine::TooLong);
+                    let ended = expected.len() == limit + 1 && expected.ends_with('\n');
+                    proptest::prop_assert_eq!(read, BoundedLine::TooLong { ended });
                     return Ok(());
                 }
                 proptest::prop_assert_eq!(read, BoundedLine::Line(expected.len()));

@@ -58,7 +58,7 @@ pub fn each_game(path: &Path, mut game: impl FnMut(usize, &str) -> Result<()>) -
         match read_line_bounded(&mut reader, &mut line, MAX_GAME_LINE_BYTES).with_context(shown)? {
             BoundedLine::End => return Ok(games),
             BoundedLine::Line(_) => {}
-            BoundedLine::TooLong => bail!(
+            BoundedLine::TooLong { .. } => bail!(
                 "{}: line {number} is longer than {} MiB (no game is)",
                 shown(),
                 MAX_GAME_LINE_BYTES >> 20

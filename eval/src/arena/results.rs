@@ -295,7 +295,7 @@ pub fn read_with(
         {
             BoundedLine::End => break,
             BoundedLine::Line(read) => read,
-            BoundedLine::TooLong => {
+            BoundedLine::TooLong { .. } => {
                 return Err(corrupt(format!(
                     "longer than {} MiB (no game is: a game of the most rolls is about 1 MB)",
                     MAX_LINE_BYTES >> 20

@@ -112,7 +112,7 @@ fn last_evaluation(path: &Path) -> Option<Evaluation> {
     loop {
         match read_line_bounded(&mut reader, &mut line, 1 << 20).ok()? {
             BoundedLine::End => return last,
-            BoundedLine::TooLong => {}
+            BoundedLine::TooLong { .. } => {}
             BoundedLine::Line(_) => {
                 if let Ok(evaluation) = serde_json::from_slice(&line) {
                     last = Some(evaluation);

@@ -3,10 +3,11 @@
 //! order, flushed after each; every line gets exactly one response, a
 //! malformed one an error response, and only end of input stops the server.
 
+use sawah_engine::files::{BoundedLine, read_line_bounded};
 use sawah_engine::registry::Registry;
 use sawah_protocol::native::{self, Limits, Setup, TableArg};
 use sawah_protocol::{ErrorKind, ProtocolError};
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -124,18 +125,18 @@ pub fn serve(
 ) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        let read =
-            Read::take(&mut input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line)?;
-        if read == 0 {
-            return Ok(());
-        }
-        let response = if line.len() > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
-            skip_rest_of_line(&mut input)?;
+        // MAX_LINE_BYTES of text, and its newline.
+        let read = read_line_bounded(&mut input, &mut line, MAX_LINE_BYTES + 1)?;
+        let response = if let BoundedLine::TooLong { ended } = read {
+            if !ended {
+                skip_rest_of_line(&mut input)?;
+            }
             error_line(ProtocolError::new(
                 ErrorKind::TooLarge,
                 format!("the line is longer than {MAX_LINE_BYTES} bytes"),
             ))
+        } else if read == BoundedLine::End {
+            return Ok(());
         } else {
             let text = line.strip_suffix(b"\n").unwrap_or(&line);
             let text = text.strip_suffix(b"\r").unwrap_or(text);
