@@ -14,7 +14,7 @@
 //! refused at once. Two writers would each append at their own idea of the
 //! file's end and splice their lines into each other.
 
-use crate::arena::gamelog::AgentFailure;
+use crate::arena::gamelog::{AgentFailure, PlayedGame};
 use crate::arena::luck::{GameLuck, LuckReference};
 use sawah_agents::identity::{AgentFile, portable_text};
 use sawah_engine::Player;
@@ -31,8 +31,14 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 pub const LOCK_FILE: &str = "results.lock";
 /// What the header's `kind` says.
 pub const KIND: &str = "sawah-tournament-results";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes: 2, where each game says how it
+/// ended (`"ending"`). Files of version 1 (no `"ending"`: a stopped game
+/// was `"winner": null`, a forfeit a game with a `"failure"`) are read,
+/// their endings told from those fields, and a resumed one goes on in its
+/// own version, so the build that started it still reads it.
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 /// The longest line a results file may hold, its newline included: a game
 /// of the most rolls a game may take (`MAX_ROLLS`, 100,000) is about 1 MB
 /// as a line, so a longer one is damage, refused naming its line.
@@ -93,9 +99,57 @@ pub struct Header {
     pub command: Option<String>,
 }
 
+/// How a game ended, as the results file says it (`"ending"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEnding {
+    /// A side bore off (Senet: brought home) every piece: `winner` won.
+    Won,
+    /// The game reached the roll limit (`MAX_ROLLS`) undecided: no
+    /// winner, half a point each.
+    RollLimit,
+    /// An agent crashed, timed out or played an illegal move (its
+    /// `failure`): the other side, `winner`, wins.
+    Forfeit,
+}
+
+impl GameEnding {
+    /// The ending a game of format version 1 had, told from its winner and
+    /// failure (that version wrote no `"ending"`).
+    pub fn of(winner: Option<Player>, failure: Option<&AgentFailure>) -> GameEnding {
+        match (winner, failure) {
+            (_, Some(_)) => GameEnding::Forfeit,
+            (None, None) => GameEnding::RollLimit,
+            (Some(_), None) => GameEnding::Won,
+        }
+    }
+
+    /// Why `winner` and `failure` cannot go with this ending, if they
+    /// cannot.
+    fn contradiction(
+        self,
+        winner: Option<Player>,
+        failure: Option<&AgentFailure>,
+    ) -> Option<&'static str> {
+        match (self, winner, failure) {
+            (GameEnding::Won, Some(_), None)
+            | (GameEnding::RollLimit, None, None)
+            | (GameEnding::Forfeit, Some(_), Some(_)) => None,
+            (GameEnding::Won, None, _) => Some("\"ending\" \"won\" with no winner"),
+            (GameEnding::Won, Some(_), Some(_)) => Some("\"ending\" \"won\" with a failure"),
+            (GameEnding::RollLimit, Some(_), _) => Some("\"ending\" \"roll_limit\" with a winner"),
+            (GameEnding::RollLimit, None, Some(_)) => {
+                Some("\"ending\" \"roll_limit\" with a failure")
+            }
+            (GameEnding::Forfeit, None, _) => Some("\"ending\" \"forfeit\" with no winner"),
+            (GameEnding::Forfeit, Some(_), None) => Some("\"ending\" \"forfeit\" with no failure"),
+        }
+    }
+}
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "StoredGame")]
 pub struct GameRecord {
     /// The rule set id.
     pub rules: String,
@@ -107,6 +161,8 @@ pub struct GameRecord {
     pub pair: u64,
     /// The dice seed.
     pub seed: u64,
+    /// How the game ended.
+    pub ending: GameEnding,
     /// The winner; `null` for a game stopped at the roll limit.
     pub winner: Option<Player>,
     /// Rolls made.
@@ -120,6 +176,53 @@ pub struct GameRecord {
     /// luck-adjusted run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck: Option<RecordedLuck>,
+}
+
+/// A game line as written, in either format version: [`GameRecord`]
+/// with its `"ending"` absent in version 1, and checked against the
+/// winner and failure when present.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoredGame {
+    rules: String,
+    light: String,
+    dark: String,
+    pair: u64,
+    seed: u64,
+    #[serde(default)]
+    ending: Option<GameEnding>,
+    winner: Option<Player>,
+    length: u64,
+    moves: Vec<String>,
+    #[serde(default)]
+    failure: Option<AgentFailure>,
+    #[serde(default)]
+    luck: Option<RecordedLuck>,
+}
+
+impl TryFrom<StoredGame> for GameRecord {
+    type Error = &'static str;
+
+    fn try_from(game: StoredGame) -> Result<GameRecord, &'static str> {
+        let told = GameEnding::of(game.winner, game.failure.as_ref());
+        let ending = game.ending.unwrap_or(told);
+        if let Some(why) = ending.contradiction(game.winner, game.failure.as_ref()) {
+            return Err(why);
+        }
+        Ok(GameRecord {
+            rules: game.rules,
+            light: game.light,
+            dark: game.dark,
+            pair: game.pair,
+            seed: game.seed,
+            ending,
+            winner: game.winner,
+            length: game.length,
+            moves: game.moves,
+            failure: game.failure,
+            luck: game.luck,
+        })
+    }
 }
 
 /// A game's luck as the results file keeps it: each side's, in percentage
@@ -153,6 +256,29 @@ impl From<RecordedLuck> for GameLuck {
 }
 
 impl GameRecord {
+    /// The record of `played`, a game of `rules` between `light` and
+    /// `dark` in pair `pair` with dice seed `seed` (its luck not measured).
+    pub fn of_played(
+        rules: &str,
+        (light, dark): (&str, &str),
+        (pair, seed): (u64, u64),
+        played: PlayedGame,
+    ) -> GameRecord {
+        GameRecord {
+            rules: rules.to_string(),
+            light: light.to_string(),
+            dark: dark.to_string(),
+            pair,
+            seed,
+            ending: GameEnding::of(played.outcome.winner, played.failure.as_ref()),
+            winner: played.outcome.winner,
+            length: played.outcome.rolls,
+            moves: played.moves,
+            failure: played.failure,
+            luck: None,
+        }
+    }
+
     /// The identity of the game: who sat where, with which dice. A game is
     /// a function of these, so two records with one key are the same game.
     pub fn key(&self) -> (String, String, u64) {
@@ -315,9 +441,9 @@ pub fn read_with(
                 if h.kind != KIND {
                     return Err(corrupt(format!("kind {:?}, expected {KIND:?}", h.kind)));
                 }
-                if h.format_version != FORMAT_VERSION {
+                if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&h.format_version) {
                     return Err(corrupt(format!(
-                        "format version {}; this build reads {FORMAT_VERSION}",
+                        "format version {}; this build reads {OLDEST_VERSION} to {FORMAT_VERSION}",
                         h.format_version
                     )));
                 }
@@ -364,6 +490,10 @@ pub fn read_with(
 pub struct ResultsWriter {
     file: File,
     path: PathBuf,
+    /// The file's format version: a file of version 1 resumed by this
+    /// build goes on without `"ending"`, so the build that started it
+    /// still reads it.
+    format_version: u32,
     /// Held for the writer's life; the lock goes when it is dropped.
     _lock: File,
 }
@@ -406,6 +536,7 @@ pub fn open_for_run(
     let writer = ResultsWriter {
         file,
         path,
+        format_version: existing.header.format_version,
         _lock: lock,
     };
     Ok((writer, games, existing.partial_tail))
@@ -594,10 +725,19 @@ impl ResultsWriter {
     /// Appends one game and flushes it to the operating system, so a kill
     /// of this process loses nothing that was reported.
     pub fn append(&mut self, game: &GameRecord) -> Result<(), ResultsError> {
-        let mut line = serde_json::to_string(game).map_err(|e| ResultsError::Io {
+        let io = |e: serde_json::Error| ResultsError::Io {
             path: self.path.display().to_string(),
             source: std::io::Error::other(e),
-        })?;
+        };
+        let mut line = if self.format_version < 2 {
+            let mut fields = serde_json::to_value(game).map_err(io)?;
+            if let Some(map) = fields.as_object_mut() {
+                map.remove("ending");
+            }
+            serde_json::to_string(&fields).map_err(io)?
+        } else {
+            serde_json::to_string(game).map_err(io)?
+        };
         line.push('\n');
         self.file
             .write_all(line.as_bytes())
@@ -638,6 +778,7 @@ mod tests {
             dark: "heuristic".into(),
             pair: seed,
             seed,
+            ending: GameEnding::Won,
             winner: Some(Player::Dark),
             length: 2,
             moves: vec!["0:pass".into(), "0:pass".into()],
@@ -753,6 +894,116 @@ mod tests {
         let err = read(&dir).unwrap_err().to_string();
         assert!(
             err.contains("line 3") && err.contains("longer than 4 MiB"),
+            "{err}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn failure() -> AgentFailure {
+        AgentFailure {
+            seat: Player::Light,
+            kind: None,
+            message: "timed out".into(),
+        }
+    }
+
+    #[test]
+    fn every_ending_is_written_as_what_it_is_and_read_back() {
+        let won = game(1);
+        let stopped = GameRecord {
+            ending: GameEnding::RollLimit,
+            winner: None,
+            ..game(2)
+        };
+        let forfeit = GameRecord {
+            ending: GameEnding::Forfeit,
+            failure: Some(failure()),
+            ..game(3)
+        };
+        for (record, word) in [
+            (&won, "won"),
+            (&stopped, "roll_limit"),
+            (&forfeit, "forfeit"),
+        ] {
+            let line = serde_json::to_string(record).unwrap();
+            assert!(line.contains(&format!("\"ending\":\"{word}\"")), "{line}");
+            assert_eq!(&serde_json::from_str::<GameRecord>(&line).unwrap(), record);
+        }
+        assert_eq!(stopped.light_score(), 0.5);
+    }
+
+    #[test]
+    fn an_ending_that_contradicts_the_winner_or_failure_is_refused_naming_its_line() {
+        for (ending, winner, failure, says) in [
+            ("won", "null", "", "\"won\" with no winner"),
+            ("roll_limit", "\"dark\"", "", "\"roll_limit\" with a winner"),
+            ("forfeit", "\"dark\"", "", "\"forfeit\" with no failure"),
+            (
+                "won",
+                "\"dark\"",
+                r#","failure":{"seat":"light","message":"x"}"#,
+                "\"won\" with a failure",
+            ),
+        ] {
+            let dir = scratch("contradiction");
+            fs::create_dir_all(&dir).unwrap();
+            let line = format!(
+                r#"{{"rules":"ur","light":"random","dark":"heuristic","pair":1,"seed":1,"ending":"{ending}","winner":{winner},"length":2,"moves":[]{failure}}}"#
+            );
+            let text = format!("{}\n{line}\n", serde_json::to_string(&header()).unwrap());
+            fs::write(dir.join(RESULTS_FILE), text).unwrap();
+            let err = read(&dir).unwrap_err().to_string();
+            assert!(err.contains("line 2") && err.contains(says), "{err}");
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_version_1_file_is_read_with_its_endings_told_and_resumed_in_version_1() {
+        let dir = scratch("version-1");
+        fs::create_dir_all(&dir).unwrap();
+        let old = Header {
+            format_version: 1,
+            ..header()
+        };
+        let line = |seed: u64, winner: &str, failure: &str| {
+            format!(
+                r#"{{"rules":"ur","light":"random","dark":"heuristic","pair":{seed},"seed":{seed},"winner":{winner},"length":2,"moves":[]{failure}}}"#
+            )
+        };
+        let text = format!(
+            "{}\n{}\n{}\n{}\n",
+            serde_json::to_string(&old).unwrap(),
+            line(1, "\"dark\"", ""),
+            line(2, "null", ""),
+            line(
+                3,
+                "\"dark\"",
+                r#","failure":{"seat":"light","message":"x"}"#
+            ),
+        );
+        fs::write(dir.join(RESULTS_FILE), text).unwrap();
+        let endings: Vec<GameEnding> = read(&dir).unwrap().games.iter().map(|g| g.ending).collect();
+        assert_eq!(
+            endings,
+            [GameEnding::Won, GameEnding::RollLimit, GameEnding::Forfeit]
+        );
+        // Resumed by this build, the file stays what its header says.
+        let (mut writer, games, _) = open_for_run(&dir, &header()).unwrap();
+        assert_eq!(games.len(), 3);
+        writer.append(&game(4)).unwrap();
+        drop(writer);
+        let text = fs::read_to_string(dir.join(RESULTS_FILE)).unwrap();
+        assert!(!text.contains("\"ending\""), "{text}");
+        let back = read(&dir).unwrap();
+        assert_eq!(back.header.format_version, 1);
+        assert_eq!(back.games[3], game(4));
+        // A version this build does not know is refused, naming both.
+        let future = text.replacen("\"format_version\":1", "\"format_version\":3", 1);
+        fs::write(dir.join(RESULTS_FILE), future).unwrap();
+        let err = read(&dir).unwrap_err().to_string();
+        assert!(
+            err.contains("format version 3; this build reads 1 to 2"),
             "{err}"
         );
         fs::remove_dir_all(&dir).unwrap();

@@ -423,18 +423,7 @@ fn record_of(
     job: &PairJob,
     played: PlayedGame,
 ) -> GameRecord {
-    GameRecord {
-        rules: rules.to_string(),
-        light: light.to_string(),
-        dark: dark.to_string(),
-        pair: job.pair,
-        seed: job.dice_seed,
-        winner: played.outcome.winner,
-        length: played.outcome.rolls,
-        moves: played.moves,
-        failure: played.failure,
-        luck: None,
-    }
+    GameRecord::of_played(rules, (light, dark), (job.pair, job.dice_seed), played)
 }
 
 fn count(progress: &mut Progress, names: &[String], game: &GameRecord) {

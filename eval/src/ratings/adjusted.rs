@@ -347,6 +347,7 @@ fn dispersions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::results::GameEnding;
     use crate::arena::results::RecordedLuck;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -363,6 +364,7 @@ mod tests {
             dark: dark.into(),
             pair: seed,
             seed,
+            ending: GameEnding::Won,
             winner: Some(if light_wins {
                 Player::Light
             } else {

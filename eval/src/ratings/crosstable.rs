@@ -256,6 +256,7 @@ fn cell_text(name: &str) -> String {
 mod tests {
     use super::*;
     use crate::arena::gamelog::AgentFailure;
+    use crate::arena::results::GameEnding;
 
     fn game(light: &str, dark: &str, winner: Option<Player>, pair: u64) -> GameRecord {
         GameRecord {
@@ -264,6 +265,7 @@ mod tests {
             dark: dark.into(),
             pair,
             seed: pair,
+            ending: GameEnding::of(winner, None),
             winner,
             length: 10,
             moves: vec![],

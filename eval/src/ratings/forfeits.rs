@@ -100,6 +100,7 @@ pub fn markdown(forfeits: &[AgentForfeits]) -> String {
 mod tests {
     use super::*;
     use crate::arena::gamelog::AgentFailure;
+    use crate::arena::results::GameEnding;
     use sawah_engine::Player;
 
     fn game(light: &str, dark: &str, failure: Option<(Player, FailureKind, &str)>) -> GameRecord {
@@ -109,6 +110,11 @@ mod tests {
             dark: dark.into(),
             pair: 0,
             seed: 1,
+            ending: if failure.is_some() {
+                GameEnding::Forfeit
+            } else {
+                GameEnding::RollLimit
+            },
             winner: failure.map(|(seat, _, _)| seat.other()),
             length: 10,
             moves: Vec::new(),

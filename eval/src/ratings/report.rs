@@ -754,6 +754,7 @@ impl EloTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::results::GameEnding;
     use sawah_engine::Player;
 
     fn game(light: &str, dark: &str, winner: Option<Player>, seed: u64) -> GameRecord {
@@ -763,6 +764,7 @@ mod tests {
             dark: dark.into(),
             pair: seed,
             seed,
+            ending: GameEnding::of(winner, None),
             winner,
             length: 10,
             moves: vec![],

@@ -212,18 +212,12 @@ pub fn loss_against_perfect(
                     let played = play_recorded(rules, own.as_mut(), best.as_mut(), seed);
                     (played, "agent", "perfect")
                 };
-                out.push(GameRecord {
-                    rules: rules.name().to_string(),
-                    light: light.into(),
-                    dark: dark.into(),
-                    pair,
-                    seed,
-                    winner: played.outcome.winner,
-                    length: played.outcome.rolls,
-                    moves: played.moves,
-                    failure: played.failure,
-                    luck: None,
-                });
+                out.push(GameRecord::of_played(
+                    rules.name(),
+                    (light, dark),
+                    (pair, seed),
+                    played,
+                ));
             }
             Ok(out)
         })

@@ -114,7 +114,7 @@ mod tests {
     use sawah_agents::FailureKind;
     use sawah_engine::Player;
     use sawah_eval::arena::gamelog::AgentFailure;
-    use sawah_eval::arena::results::GameRecord;
+    use sawah_eval::arena::results::{GameEnding, GameRecord};
     use sawah_eval::ratings::report::{TableOptions, elo_table};
     use std::collections::HashMap;
 
@@ -140,6 +140,7 @@ mod tests {
                     dark: level.into(),
                     pair: s,
                     seed: s,
+                    ending: GameEnding::of(Some(winner), failure.as_ref()),
                     winner: Some(winner),
                     length: 10,
                     moves: vec![],
