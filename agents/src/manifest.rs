@@ -71,7 +71,103 @@ pub struct Level {
     pub encoder: Option<String>,
     /// Measured figures (Elo in the calibration table, scores, loss per move).
     #[serde(default)]
-    pub measured: serde_json::Value,
+    pub measured: Measured,
+}
+
+/// What was measured of a level: each figure where it was measured.
+/// Scores are the level's share of the points in paired games; losses are
+/// win probability given away per decision with a choice (a fraction, not
+/// percentage points).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Measured {
+    /// Elo on the rule set's calibration scale (random = 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo: Option<f64>,
+    /// The Elo's 95% interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo_ci: Option<[f64; 2]>,
+    /// The level's score against random play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_vs_random: Option<f64>,
+    /// The level's score against perfect play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_vs_perfect: Option<f64>,
+    /// That score's 95% interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_vs_perfect_ci: Option<[f64; 2]>,
+    /// Whether that score is luck-adjusted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_vs_perfect_luck_adjusted: Option<bool>,
+    /// Loss per decision by the solved table (its [`crate::strength::Scale::Table`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_per_move: Option<f64>,
+    /// Loss per decision by the default reference
+    /// ([`crate::strength::Scale::Reference`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_per_move_by_reference: Option<f64>,
+    /// `choose`'s 99th-percentile time on one thread, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choose_p99_ms: Option<f64>,
+    /// The noise of a dial setting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+    /// Where the figures are tabled (a document and anchor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// When they were measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// How they were measured, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Scores against other opponents, by key `score_vs_AGENT` (the levels
+    /// build's `score_vs_expectiminimax:depth=2`). No other key is read.
+    #[serde(flatten)]
+    pub versus: BTreeMap<ScoreVersus, f64>,
+}
+
+/// The key of a score against a named opponent: `score_vs_` and the
+/// opponent's spec.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct ScoreVersus(String);
+
+impl ScoreVersus {
+    /// The key of the score against `opponent`.
+    pub fn against(opponent: &str) -> ScoreVersus {
+        ScoreVersus(format!("{SCORE_VS}{opponent}"))
+    }
+
+    /// The opponent the score is against.
+    pub fn opponent(&self) -> &str {
+        self.0.strip_prefix(SCORE_VS).unwrap_or(&self.0)
+    }
+}
+
+const SCORE_VS: &str = "score_vs_";
+
+impl<'de> Deserialize<'de> for ScoreVersus {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        if key.len() > SCORE_VS.len() && key.starts_with(SCORE_VS) {
+            Ok(ScoreVersus(key))
+        } else {
+            Err(serde::de::Error::custom(format!(
+                "unknown field `{}` in \"measured\"",
+                sawah_engine::text::printable(&key, 40)
+            )))
+        }
+    }
+}
+
+impl Measured {
+    /// The loss per decision on `scale`.
+    pub fn loss(&self, scale: crate::strength::Scale) -> Option<f64> {
+        match scale {
+            crate::strength::Scale::Table => self.loss_per_move,
+            crate::strength::Scale::Reference => self.loss_per_move_by_reference,
+        }
+    }
 }
 
 /// The manifest.
@@ -604,7 +700,7 @@ impl Models {
         };
         let (_, best) = dial.range();
         if let Some(hard) = self.level(rules, "hard")
-            && let Some(hard_elo) = hard.measured.get("elo").and_then(|e| e.as_f64())
+            && let Some(hard_elo) = hard.measured.elo
             && hard_elo > best
             && elo >= (best + hard_elo) / 2.0
         {
@@ -684,6 +780,45 @@ impl Levels for Models {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measured_figures_read_typed_and_write_back_the_same() {
+        let text = r#"{"elo":1005.0,"elo_ci":[980.0,1030.0],"score_vs_perfect":0.4991,
+            "score_vs_perfect_ci":[0.499,0.4992],"score_vs_perfect_luck_adjusted":true,
+            "loss_per_move":null,"loss_per_move_by_reference":0.0001,"choose_p99_ms":8.9,
+            "score_vs_expectiminimax:depth=2":0.674,"table":"models/ELO.md#ur","note":"n"}"#;
+        let measured: Measured = serde_json::from_str(text).unwrap();
+        assert_eq!(measured.elo, Some(1005.0));
+        assert_eq!(measured.score_vs_perfect_ci, Some([0.499, 0.4992]));
+        assert_eq!(measured.loss_per_move, None);
+        assert_eq!(
+            measured.loss(crate::strength::Scale::Reference),
+            Some(0.0001)
+        );
+        let (versus, score) = measured.versus.iter().next().unwrap();
+        assert_eq!(
+            (versus.opponent(), *score),
+            ("expectiminimax:depth=2", 0.674)
+        );
+        let written = serde_json::to_string(&measured).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Measured>(&written).unwrap(),
+            measured
+        );
+        // A key it does not know, or a known one of the wrong type, is
+        // refused, named.
+        for (text, says) in [
+            (r#"{"elo":1,"speed":3}"#, "unknown field `speed`"),
+            (r#"{"score_vs_":0.5}"#, "unknown field `score_vs_`"),
+            (r#"{"elo":"high"}"#, "invalid type"),
+            (r#"{"score_vs_random":"x"}"#, "invalid type"),
+        ] {
+            let error = serde_json::from_str::<Measured>(text)
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains(says), "{text}: {error}");
+        }
+    }
 
     fn dial() -> Dial {
         let point = |noise, elo| DialPoint { noise, elo };

@@ -91,8 +91,8 @@ impl Calibration {
             .filter_map(|l| {
                 Some(Point {
                     name: l.level.clone(),
-                    elo: l.measured.get("elo")?.as_f64()?,
-                    loss_pp: 100.0 * l.measured.get(scale.key())?.as_f64()?,
+                    elo: l.measured.elo?,
+                    loss_pp: 100.0 * l.measured.loss(scale)?,
                 })
             })
             .chain(

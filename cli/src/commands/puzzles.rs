@@ -167,7 +167,7 @@ fn rating_config(models: &Models, rules: &str, seeds: u64) -> Result<RatingConfi
     let hard = named(models, "hard", rules)?.remove(0);
     let hard_elo = models
         .level(rules, "hard")
-        .and_then(|l| l.measured["elo"].as_f64())
+        .and_then(|l| l.measured.elo)
         .with_context(|| format!("the manifest gives no Elo for hard on {rules}"))?;
     Ok(RatingConfig {
         dial,

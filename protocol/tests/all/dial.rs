@@ -20,7 +20,7 @@ fn elo_specs_resolve_through_the_dial() {
         let rules = dial.rules.as_str();
         let level = |name: &str| {
             let entry = models.level(rules, name).unwrap();
-            (entry.spec.clone(), entry.measured["elo"].as_f64().unwrap())
+            (entry.spec.clone(), entry.measured.elo.unwrap())
         };
         let noise_of = |spec: &str| {
             spec.split(':')

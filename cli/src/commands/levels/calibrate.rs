@@ -25,11 +25,10 @@ use super::search::{Chosen, sha_of};
 use super::work::Inputs;
 use crate::commands::tournament::run::{TournamentArgs, play_and_rate};
 use anyhow::{Context, Result};
-use sawah_agents::manifest::{Anchor, Dial, DialPoint, Level};
+use sawah_agents::manifest::{Anchor, Dial, DialPoint, Level, Measured};
 use sawah_eval::arena::tournament::{Format, Shard};
 use sawah_eval::ratings::report::EloTable;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::path::Path;
 
 /// One agent's row of a tournament, as kept.
@@ -338,26 +337,37 @@ fn stage_levels(
             noisy(&small_name, calibration.noise.1),
             &small_name,
             &small_sha,
-            json!({"elo": calibration.targets.1.round(), "noise": calibration.noise.1, "note": note}),
+            Measured {
+                elo: Some(calibration.targets.1.round()),
+                noise: Some(calibration.noise.1),
+                note: Some(note.clone()),
+                ..Measured::default()
+            },
         ),
         level(
             "medium",
             noisy(&small_name, calibration.noise.0),
             &small_name,
             &small_sha,
-            json!({"elo": calibration.targets.0.round(), "noise": calibration.noise.0, "note": note}),
+            Measured {
+                elo: Some(calibration.targets.0.round()),
+                noise: Some(calibration.noise.0),
+                note: Some(note.clone()),
+                ..Measured::default()
+            },
         ),
         level(
             "hard",
             format!("neural:model={hard_name}:{search}"),
             &hard_name,
             &hard_sha,
-            json!({
-                "elo": calibration.hard.elo.round(),
-                "elo_ci": [calibration.hard.ci.0.round(), calibration.hard.ci.1.round()],
-                "loss_per_move": calibration.hard.loss_pp.map(|l| l / 100.0),
-                "note": note,
-            }),
+            Measured {
+                elo: Some(calibration.hard.elo.round()),
+                elo_ci: Some([calibration.hard.ci.0.round(), calibration.hard.ci.1.round()]),
+                loss_per_move: calibration.hard.loss_pp.map(|l| l / 100.0),
+                note: Some(note),
+                ..Measured::default()
+            },
         ),
     ];
     build.entries.anchors = vec![Anchor {
@@ -440,10 +450,8 @@ pub fn reference(build: &mut Build, calibration: &Calibration) -> Result<Referen
     })?;
     for (agent, loss) in &reference.losses {
         let loss = Some(loss / 100.0);
-        if let Some(level) = build.entries.levels.iter_mut().find(|l| l.level == *agent)
-            && let Some(measured) = level.measured.as_object_mut()
-        {
-            measured.insert("loss_per_move_by_reference".into(), json!(loss));
+        if let Some(level) = build.entries.levels.iter_mut().find(|l| l.level == *agent) {
+            level.measured.loss_per_move_by_reference = loss;
         }
         if let Some(anchor) = build.entries.anchors.iter_mut().find(|a| a.agent == *agent) {
             anchor.loss_per_move_by_reference = loss;
@@ -563,12 +571,12 @@ pub fn check(build: &mut Build, calibration: &Calibration) -> Result<Check> {
             .levels
             .iter_mut()
             .find(|l| l.level == row.agent)
-            && let Some(measured) = level.measured.as_object_mut()
         {
-            measured.insert("elo".into(), json!(row.elo.round()));
-            measured.insert("elo_ci".into(), json!([row.ci.0.round(), row.ci.1.round()]));
+            let measured = &mut level.measured;
+            measured.elo = Some(row.elo.round());
+            measured.elo_ci = Some([row.ci.0.round(), row.ci.1.round()]);
             if let Some(loss) = row.loss_pp {
-                measured.insert("loss_per_move".into(), json!(loss / 100.0));
+                measured.loss_per_move = Some(loss / 100.0);
             }
         }
     }

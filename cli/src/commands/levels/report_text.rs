@@ -8,6 +8,7 @@ use super::plan::{Route, SEARCH_TARGET};
 use super::report::{Findings, Verify, in_band};
 use crate::commands::report::VariantReport;
 use anyhow::Result;
+use sawah_agents::manifest::ScoreVersus;
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -89,21 +90,13 @@ fn levels_section(out: &mut String, build: &Build, f: &Findings) {
     );
     for level in &build.entries.levels {
         let m = &level.measured;
-        let elo = m.get("elo").and_then(|e| e.as_f64());
+        let elo = m.elo;
         let ci = m
-            .get("elo_ci")
-            .and_then(|c| c.as_array())
-            .map(|c| {
-                format!(
-                    " ({} to {})",
-                    c.first().and_then(|v| v.as_f64()).unwrap_or(f64::NAN),
-                    c.get(1).and_then(|v| v.as_f64()).unwrap_or(f64::NAN)
-                )
-            })
+            .elo_ci
+            .map(|[low, high]| format!(" ({low} to {high})"))
             .unwrap_or_default();
         let loss = m
-            .get("loss_per_move")
-            .and_then(|l| l.as_f64())
+            .loss_per_move
             .map_or("-".into(), |l| format!("{:.4} pp", 100.0 * l));
         let _ = writeln!(
             out,
@@ -398,17 +391,18 @@ fn portable_paths(text: &str, staged: &std::path::Path, work: &std::path::Path) 
 
 /// Hard's measured figures in its manifest entry.
 fn put_hard_figures(build: &mut Build, verify: &Verify) {
-    if let Some(hard) = build.entries.levels.iter_mut().find(|l| l.level == "hard")
-        && let Some(measured) = hard.measured.as_object_mut()
-    {
+    if let Some(hard) = build.entries.levels.iter_mut().find(|l| l.level == "hard") {
+        let measured = &mut hard.measured;
         if let Some((score, low, high)) = verify.adjusted {
-            measured.insert("score_vs_perfect".into(), json!(score));
-            measured.insert("score_vs_perfect_ci".into(), json!([low, high]));
-            measured.insert("score_vs_perfect_luck_adjusted".into(), json!(true));
+            measured.score_vs_perfect = Some(score);
+            measured.score_vs_perfect_ci = Some([low, high]);
+            measured.score_vs_perfect_luck_adjusted = Some(true);
         } else {
-            measured.insert(format!("score_vs_{}", verify.opponent), json!(verify.raw.0));
+            measured
+                .versus
+                .insert(ScoreVersus::against(&verify.opponent), verify.raw.0);
         }
-        measured.insert("choose_p99_ms".into(), json!(verify.latency_ms.1));
+        measured.choose_p99_ms = Some(verify.latency_ms.1);
     }
 }
 

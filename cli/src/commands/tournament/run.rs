@@ -207,7 +207,7 @@ pub fn levels_known(
         .iter()
         .filter(|level| agents.iter().any(|a| a.trim() == **level))
         .filter_map(|level| {
-            let elo = models.level(rules, level)?.measured.get("elo")?.as_f64()?;
+            let elo = models.level(rules, level)?.measured.elo?;
             Some((level.to_string(), elo))
         })
         .collect()
