@@ -42,9 +42,11 @@ fn output_of(request: &WireRequest) -> (u64, u64) {
 
 /// Refuses a batch (`too_large`) whose members together ask for more
 /// `daily` throws or reviewed turns than one request may.
-pub fn check_batch(requests: &[WireRequest]) -> Result<(), ProtocolError> {
+pub fn check_batch<'r, 't: 'r>(
+    requests: impl IntoIterator<Item = &'r WireRequest<'t>>,
+) -> Result<(), ProtocolError> {
     let (throws, turns) = requests
-        .iter()
+        .into_iter()
         .map(output_of)
         .fold((0u64, 0u64), |(a, b), (c, d)| {
             (a.saturating_add(c), b.saturating_add(d))

@@ -8,10 +8,9 @@ use crate::Command;
 use crate::bot::{Bot, listed_moves};
 use crate::error::{ErrorKind, ProtocolError};
 use crate::messages::{
-    Answer, BotSpec, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, ErrorAnswer,
-    EvaluateAnswer, EvaluateRequest, HelloAnswer, LegalMovesAnswer, LegalMovesRequest,
-    ListRulesAnswer, MoveValue, Request, Response, RulesAnswer, ScoreAnswer, ScoreRequest,
-    StartAnswer,
+    Answer, BotSpec, ChooseAnswer, ChooseRequest, Cut, DailyAnswer, DailyRequest, EvaluateAnswer,
+    EvaluateRequest, HelloAnswer, LegalMovesAnswer, LegalMovesRequest, ListRulesAnswer, MoveValue,
+    Request, Response, RulesAnswer, ScoreAnswer, ScoreRequest, StartAnswer,
 };
 use crate::wire::{WireRequest, checked_roll, position_of};
 use sawah_agents::heuristic::HasHeuristic;
@@ -78,25 +77,39 @@ impl Bot {
     }
 
     /// The typed response to one request's JSON text (a line, an HTTP
-    /// body, a member of a batch): read by serde from the bytes
-    /// ([`WireRequest::read`]), then answered as [`Bot::response_within`].
-    /// `route`, when given, is the command the request is for whatever
-    /// its `"cmd"` (an HTTP route such as `POST /v1/choose`).
+    /// body, a member of a batch): read once ([`Bot::read_request`]), then
+    /// answered ([`Bot::answer`]). `route`, when given, is the command the
+    /// request is for whatever its `"cmd"` (an HTTP route such as
+    /// `POST /v1/choose`).
     pub fn response_to_text(
         &self,
         text: &str,
         route: Option<Command>,
         stop: Option<&Stop>,
     ) -> Response {
+        let (id, read) = self.read_request(text, route);
+        Response::new(id, read.and_then(|request| self.answer(request, stop)))
+    }
+
+    /// One request's JSON text read by serde from its bytes
+    /// ([`WireRequest::read`]) into its typed form ([`Bot::parse`]): the id
+    /// its answer echoes, and the request or the error it gets. `route`
+    /// is as [`Bot::response_to_text`]'s. What a front door that answers
+    /// later (the HTTP server's workers) keeps in place of the text.
+    pub fn read_request(
+        &self,
+        text: &str,
+        route: Option<Command>,
+    ) -> (Option<Value>, Result<Request, ProtocolError>) {
         match WireRequest::read(text) {
             Ok(request) => {
                 let request = match route {
                     Some(command) => request.with_command(command),
                     None => request,
                 };
-                self.response_within(&request, stop)
+                (request.id(), self.parse(&request))
             }
-            Err(error) => Response::Error(ErrorAnswer { id: None, error }),
+            Err(error) => (None, Err(error)),
         }
     }
 

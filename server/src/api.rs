@@ -20,7 +20,7 @@ use sawah_protocol::messages::{
     ChooseRequest, EvaluateRequest, HintRequest, LegalMovesRequest, PuzzleChoice, PuzzleRequest,
     Request as ProtocolRequest, RequestLine, ReviewRequest, RulesRequest, SolvePuzzleRequest,
 };
-use sawah_protocol::{Command, ErrorKind, WireRequest};
+use sawah_protocol::{Bot, Command, ErrorKind, ProtocolError, WireRequest};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -34,6 +34,9 @@ use utoipa_axum::routes;
 
 /// What every handler shares.
 pub struct AppState {
+    /// The bot the workers answer with, whose reader the handlers read
+    /// each request with.
+    pub bot: Arc<Bot>,
     /// The workers.
     pub pool: Pool,
     /// The metrics.
@@ -154,10 +157,10 @@ impl Drop for Unread {
     }
 }
 
-/// What a POST route takes: a protocol request of type `T`, as the JSON
-/// text it arrived as (read within the server's limits: 413, 408 and 400
-/// otherwise), with its length and arrival. The worker reads the text with
-/// the protocol's one reader ([`sawah_protocol::WireRequest`]).
+/// What `POST /v1/request` takes: a protocol request, or a batch of them,
+/// as the JSON text it arrived as (read within the server's limits: 413,
+/// 408 and 400 otherwise), with its length and arrival. The handler reads
+/// each request once with the protocol's one reader.
 struct JsonBody<T> {
     text: Box<RawValue>,
     bytes: usize,
@@ -173,6 +176,33 @@ impl<T> FromRequest<Arc<AppState>> for JsonBody<T> {
         let (text, bytes) = read_json(state, request).await?;
         Ok(JsonBody {
             text,
+            bytes,
+            arrived,
+            request: PhantomData,
+        })
+    }
+}
+
+/// What a POST route of one command takes: a protocol request of type
+/// `T`, its body read within the server's limits (as [`JsonBody`]'s), then
+/// read once into its typed form by the protocol's one reader as the
+/// route's command, whatever its `"cmd"`. A request that does not read is
+/// still answered, by its error, in order with the rest.
+struct RoutedBody<T> {
+    pending: Pending,
+    bytes: usize,
+    arrived: Instant,
+    request: PhantomData<T>,
+}
+
+impl<T: Routed> FromRequest<Arc<AppState>> for RoutedBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        let arrived = arrival(&request);
+        let (text, bytes) = read_json(state, request).await?;
+        Ok(RoutedBody {
+            pending: pending(state, text.get(), Some(T::COMMAND)),
             bytes,
             arrived,
             request: PhantomData,
@@ -446,35 +476,42 @@ where
     }
 }
 
-/// A request as it arrived, for the pool: its text, and the command its
-/// route gives it.
-fn pending(text: Box<RawValue>, route: Option<Command>) -> Pending {
-    Pending {
-        text: text.into(),
-        route,
+/// A request's text read once, by the protocol's one reader, into what a
+/// worker answers: the command `route` gives it in place of any `"cmd"`.
+fn pending(state: &AppState, text: &str, route: Option<Command>) -> Pending {
+    let (id, request) = state.bot.read_request(text, route);
+    Pending { id, request }
+}
+
+/// A request read already: a batch's member (its bytes read once, for
+/// the batch's check too), answered as a request of its own.
+fn member(state: &AppState, read: Result<WireRequest, ProtocolError>) -> Pending {
+    match read {
+        Ok(request) => Pending {
+            id: request.id(),
+            request: state.bot.parse(&request),
+        },
+        Err(error) => Pending {
+            id: None,
+            request: Err(error),
+        },
     }
 }
 
-/// A typed request built from a GET route's path, as the text a body
-/// would carry.
+/// A typed request a GET route builds from its path.
 fn typed(request: ProtocolRequest) -> Pending {
-    let line = RequestLine { id: None, request };
-    // Writing a request of ours cannot fail (an empty text would be
-    // answered as not JSON).
     Pending {
-        text: serde_json::to_string(&line).unwrap_or_default().into(),
-        route: None,
+        id: None,
+        request: Ok(request),
     }
 }
 
-/// A request built from a GET route's path and query as JSON: a query
-/// value that is not a number is passed on as the text it is, so the
-/// protocol's error names it as it names a body's.
-fn built(request: Value) -> Pending {
-    Pending {
-        text: request.to_string().into(),
-        route: None,
-    }
+/// A request a GET route builds from its path and query as the JSON a
+/// body would carry: a query value that is not a number is passed on as
+/// the text it is, so that the protocol's one reader names it in its error
+/// as it names a body's (read once, here, as any body is).
+fn built(state: &AppState, request: &Value) -> Pending {
+    pending(state, &request.to_string(), None)
 }
 
 /// One protocol request, or a JSON array of them (a batch, answered with an
@@ -496,7 +533,8 @@ async fn request(State(state): Shared, body: JsonBody<RequestLine>) -> Response 
         ..
     } = body;
     if !body.get().starts_with('[') {
-        return answer_one(&state, pending(body, None), bytes, arrived, false).await;
+        let request = pending(&state, body.get(), None);
+        return answer_one(&state, request, bytes, arrived, false).await;
     }
     let requests: Vec<Box<RawValue>> = match serde_json::from_str(body.get()) {
         Ok(requests) => requests,
@@ -517,13 +555,15 @@ async fn request(State(state): Shared, body: JsonBody<RequestLine>) -> Response 
     if requests.is_empty() {
         return Json(json!([])).into_response();
     }
-    // What the members ask for together; a member that does not read is
-    // answered with its own error and counts nothing here.
-    let read: Vec<WireRequest> = requests
+    // Each member read once. What the members ask for together; a member
+    // that does not read is answered with its own error and counts
+    // nothing here.
+    let read: Vec<Result<WireRequest, ProtocolError>> = requests
         .iter()
-        .filter_map(|request| WireRequest::read(request.get()).ok())
+        .map(|request| WireRequest::read(request.get()))
         .collect();
-    if let Err(error) = sawah_protocol::check_batch(&read) {
+    let readable = read.iter().filter_map(|r| r.as_ref().ok());
+    if let Err(error) = sawah_protocol::check_batch(readable) {
         return ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             ErrorKind::TooLarge,
@@ -531,11 +571,7 @@ async fn request(State(state): Shared, body: JsonBody<RequestLine>) -> Response 
         )
         .into_response();
     }
-    drop(read);
-    let requests = requests
-        .into_iter()
-        .map(|request| pending(request, None))
-        .collect();
+    let requests = read.into_iter().map(|read| member(&state, read)).collect();
     match answer(&state, requests, bytes, arrived).await {
         // A batch is 200 whatever its elements say (each element
         // carries its own error, as docs/server.md gives).
@@ -593,7 +629,7 @@ async fn start(State(state): Shared, rules: Result<Path<String>, PathRejection>)
     request_body(content = inline(of::LegalMovesRequest), description = "{\"position\":P,\"roll\":R}"),
     responses((status = 200, description = "{\"moves\":[…]}", body = inline(of::LegalMovesAnswer)),
               (status = 422, description = "A bad position or roll", body = inline(of::HttpError))))]
-async fn legal_moves(State(state): Shared, body: JsonBody<LegalMovesRequest>) -> Response {
+async fn legal_moves(State(state): Shared, body: RoutedBody<LegalMovesRequest>) -> Response {
     routed(&state, body).await
 }
 
@@ -603,7 +639,7 @@ async fn legal_moves(State(state): Shared, body: JsonBody<LegalMovesRequest>) ->
     responses((status = 200, description = "{\"move\":M,\"values\":[…]}", body = inline(of::ChooseAnswer)),
               (status = 422, description = "A bad position, roll or bot", body = inline(of::HttpError)),
               (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-async fn choose(State(state): Shared, body: JsonBody<ChooseRequest>) -> Response {
+async fn choose(State(state): Shared, body: RoutedBody<ChooseRequest>) -> Response {
     routed(&state, body).await
 }
 
@@ -613,7 +649,7 @@ async fn choose(State(state): Shared, body: JsonBody<ChooseRequest>) -> Response
     responses((status = 200, description = "{\"value\":V}", body = inline(of::EvaluateAnswer)),
               (status = 422, description = "A bad position or bot", body = inline(of::HttpError)),
               (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-async fn evaluate(State(state): Shared, body: JsonBody<EvaluateRequest>) -> Response {
+async fn evaluate(State(state): Shared, body: RoutedBody<EvaluateRequest>) -> Response {
     routed(&state, body).await
 }
 
@@ -624,7 +660,7 @@ async fn evaluate(State(state): Shared, body: JsonBody<EvaluateRequest>) -> Resp
               (status = 413, description = "A game of more than 5,000 turns", body = inline(of::HttpError)),
               (status = 422, description = "A record that does not read or replay, a bad reference, or a review that would cost more than the node budget (too_expensive)", body = inline(of::HttpError)),
               (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-async fn review(State(state): Shared, body: JsonBody<ReviewRequest>) -> Response {
+async fn review(State(state): Shared, body: RoutedBody<ReviewRequest>) -> Response {
     routed(&state, body).await
 }
 
@@ -635,14 +671,13 @@ async fn review(State(state): Shared, body: JsonBody<ReviewRequest>) -> Response
     responses((status = 200, description = "{\"moves\":[…],\"reference\":…}, or without a roll {\"rolls\":[{\"roll\",\"probability\",\"value\",\"move\"}…],\"value\":…,\"reference\":…}", body = inline(of::HintAnswer)),
               (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = inline(of::HttpError)),
               (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-async fn hint(State(state): Shared, body: JsonBody<HintRequest>) -> Response {
+async fn hint(State(state): Shared, body: RoutedBody<HintRequest>) -> Response {
     routed(&state, body).await
 }
 
 /// A POST route's request answered as the command its type is.
-async fn routed<T: Routed>(state: &AppState, body: JsonBody<T>) -> Response {
-    let request = pending(body.text, Some(T::COMMAND));
-    answer_one(state, request, body.bytes, body.arrived, false).await
+async fn routed<T: Routed>(state: &AppState, body: RoutedBody<T>) -> Response {
+    answer_one(state, body.pending, body.bytes, body.arrived, false).await
 }
 
 /// The throws of Senet's game of the day.
@@ -672,7 +707,7 @@ async fn daily(
     }
     answer_one(
         &state,
-        built(Value::Object(request)),
+        built(&state, &Value::Object(request)),
         0,
         Instant::now(),
         false,
@@ -756,7 +791,7 @@ async fn puzzle_near(
     }
     answer_one(
         &state,
-        built(Value::Object(request)),
+        built(&state, &Value::Object(request)),
         0,
         Instant::now(),
         true,
@@ -769,7 +804,7 @@ async fn puzzle_near(
     request_body(content = inline(of::SolvePuzzleRequest), description = "{\"rules\":R,\"puzzle\":ID,\"move\":M}"),
     responses((status = 200, description = "{\"correct\":…,\"best\":M,\"loss_pp\":…,\"themes\":[…],\"explanation\":…,\"moves\":[…]}", body = inline(of::SolvePuzzleAnswer)),
               (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = inline(of::HttpError))))]
-async fn solve_puzzle(State(state): Shared, body: JsonBody<SolvePuzzleRequest>) -> Response {
+async fn solve_puzzle(State(state): Shared, body: RoutedBody<SolvePuzzleRequest>) -> Response {
     routed(&state, body).await
 }
 

@@ -191,9 +191,16 @@ pub async fn serve(
     force: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     config.check()?;
-    let pool = pool::Pool::new(Arc::new(bot), config.limits, config.workers, config.queue)
-        .map_err(ServeError::Workers)?;
+    let bot = Arc::new(bot);
+    let pool = pool::Pool::new(
+        Arc::clone(&bot),
+        config.limits,
+        config.workers,
+        config.queue,
+    )
+    .map_err(ServeError::Workers)?;
     let state = Arc::new(AppState {
+        bot,
         pool,
         metrics: metrics::Metrics::new(),
         answers: answers::AnswerMemory::new(config.answer_memory),

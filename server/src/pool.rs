@@ -14,8 +14,10 @@
 //! clients that are gone.
 
 use crate::schema::{HttpError, HttpErrorBody, ServerErrorKind};
+use sawah_protocol::messages::Response;
 use sawah_protocol::native::Limits;
-use sawah_protocol::{Bot, Command, ErrorKind};
+use sawah_protocol::{Bot, ErrorKind, ProtocolError, Request};
+use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -89,16 +91,16 @@ impl Drop for Gone {
     }
 }
 
-/// A request waiting for a worker: its JSON text as it arrived (a body,
-/// a member of a batch, or what a GET route's path and query say), read
-/// by the worker with the protocol's one reader, and the command its
-/// route gives it, if any (`POST /v1/choose`).
+/// A request waiting for a worker, read once already by the handler with
+/// the protocol's one reader ([`Bot::read_request`], or built typed from a
+/// GET route's path): the id its answer echoes, and the typed request or
+/// the error it gets. The worker answers it as it is, with no text between.
 #[derive(Clone, Debug)]
 pub struct Pending {
-    /// The request's JSON text.
-    pub text: Box<str>,
-    /// The command the route gives it, whatever its `"cmd"`.
-    pub route: Option<Command>,
+    /// The request's `"id"`, echoed in its answer.
+    pub id: Option<Value>,
+    /// The request, or why it did not read.
+    pub request: Result<Request, ProtocolError>,
 }
 
 /// One job: requests answered in order, each with its own node budget and
@@ -290,7 +292,7 @@ fn work(bot: &Bot, limits: &Limits, shared: &Shared, job: Job) {
         return;
     }
     let mut answers = Vec::with_capacity(job.requests.len());
-    for request in &job.requests {
+    for request in job.requests {
         if job.gone.load(Ordering::Relaxed) {
             shared.abandoned.fetch_add(1, Ordering::Relaxed);
             return;
@@ -311,8 +313,14 @@ fn work(bot: &Bot, limits: &Limits, shared: &Shared, job: Job) {
 
 /// The answer to `request`. A panic (a bug) answers that request with an
 /// internal error and keeps the worker alive.
-fn answer(bot: &Bot, request: &Pending, stop: Option<&sawah_agents::search::Stop>) -> Answer {
-    let respond = || bot.response_to_text(&request.text, request.route, stop);
+fn answer(bot: &Bot, request: Pending, stop: Option<&sawah_agents::search::Stop>) -> Answer {
+    let Pending { id, request } = request;
+    // The answer takes a copy, so that the request is still here to be
+    // logged should answering it panic.
+    let respond = || {
+        let read = request.clone();
+        Response::new(id, read.and_then(|typed| bot.answer(typed, stop)))
+    };
     match catch_unwind(AssertUnwindSafe(respond)) {
         Ok(response) => Answer {
             error: response.error_kind(),
@@ -320,9 +328,9 @@ fn answer(bot: &Bot, request: &Pending, stop: Option<&sawah_agents::search::Stop
             internal: false,
         },
         Err(_) => {
-            // The request as it came, control characters escaped and cut, so a
+            // The request as read, control characters escaped and cut, so a
             // client's text cannot forge or flood log lines.
-            let shown = sawah_engine::text::printable(&request.text, 2000);
+            let shown = sawah_engine::text::printable(&format!("{request:?}"), 2000);
             tracing::error!(request = %shown, "a request made the bot panic");
             let response = serde_json::json!(HttpError {
                 id: None,
@@ -350,10 +358,10 @@ mod tests {
     fn slow(bot: &Bot) -> Pending {
         let start = bot.respond(&json!({"cmd":"start","rules":"senet"}))["position"].clone();
         let text = json!({"position":start,"roll":3,"bot":"expectiminimax:depth=2"});
-        Pending {
-            text: text.to_string().into(),
-            route: Some(Command::Choose),
-        }
+        let (id, request) =
+            bot.read_request(&text.to_string(), Some(sawah_protocol::Command::Choose));
+        assert!(request.is_ok(), "{request:?}");
+        Pending { id, request }
     }
 
     #[test]
