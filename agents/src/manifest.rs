@@ -98,11 +98,11 @@ pub struct Measured {
     /// Whether that score is luck-adjusted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_vs_perfect_luck_adjusted: Option<bool>,
-    /// Loss per decision by the solved table (its [`crate::strength::Scale::Table`]).
+    /// Loss per decision by the solved table (`strength::Scale::Table`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss_per_move: Option<f64>,
     /// Loss per decision by the default reference
-    /// ([`crate::strength::Scale::Reference`]).
+    /// (`strength::Scale::Reference`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss_per_move_by_reference: Option<f64>,
     /// `choose`'s 99th-percentile time on one thread, in milliseconds.
@@ -156,16 +156,6 @@ impl<'de> Deserialize<'de> for ScoreVersus {
                 "unknown field `{}` in \"measured\"",
                 sawah_engine::text::printable(&key, 40)
             )))
-        }
-    }
-}
-
-impl Measured {
-    /// The loss per decision on `scale`.
-    pub fn loss(&self, scale: crate::strength::Scale) -> Option<f64> {
-        match scale {
-            crate::strength::Scale::Table => self.loss_per_move,
-            crate::strength::Scale::Reference => self.loss_per_move_by_reference,
         }
     }
 }
@@ -792,7 +782,7 @@ mod tests {
         assert_eq!(measured.score_vs_perfect_ci, Some([0.499, 0.4992]));
         assert_eq!(measured.loss_per_move, None);
         assert_eq!(
-            measured.loss(crate::strength::Scale::Reference),
+            crate::strength::Scale::Reference.loss_of(&measured),
             Some(0.0001)
         );
         let (versus, score) = measured.versus.iter().next().unwrap();

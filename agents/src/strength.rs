@@ -37,6 +37,14 @@ impl Scale {
             Scale::Reference => "loss_per_move_by_reference",
         }
     }
+
+    /// A level's loss per decision on this scale, where it was measured.
+    pub fn loss_of(self, measured: &crate::manifest::Measured) -> Option<f64> {
+        match self {
+            Scale::Table => measured.loss_per_move,
+            Scale::Reference => measured.loss_per_move_by_reference,
+        }
+    }
 }
 
 /// One point of the scale.
@@ -92,7 +100,7 @@ impl Calibration {
                 Some(Point {
                     name: l.level.clone(),
                     elo: l.measured.elo?,
-                    loss_pp: 100.0 * l.measured.loss(scale)?,
+                    loss_pp: 100.0 * scale.loss_of(&l.measured)?,
                 })
             })
             .chain(
