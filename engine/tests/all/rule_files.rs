@@ -44,6 +44,24 @@ fn example_files_load_and_play() {
     }
 }
 
+/// The rule files the levels build's self-play route is measured on
+/// (docs/training.md): ur with four pieces, and a 20-square, 7-piece route
+/// past the solver's index.
+#[test]
+fn the_self_play_route_files_are_what_their_comments_say() {
+    let four = RuleSet::from_file(&example("ur-four.toml")).unwrap();
+    let ur = race::preset("ur").unwrap();
+    assert_eq!(four.pieces(), 4);
+    assert_eq!(four.route(Player::Light), ur.route(Player::Light));
+    assert_eq!(four.route(Player::Dark), ur.route(Player::Dark));
+    assert_eq!(four.dice(), ur.dice());
+    assert_eq!(valid_position_count(&four), 2_606_946);
+    let long = RuleSet::from_file(&example("long-seven.toml")).unwrap();
+    assert_eq!((long.pieces(), long.route(Player::Light).len()), (7, 20));
+    assert_eq!(valid_position_count(&long), 15_731_293_851);
+    assert!(valid_position_count(&long) > (1 << 30));
+}
+
 #[test]
 fn a_registry_resolves_names_and_files() {
     let mut registry = Registry::new();
