@@ -643,6 +643,21 @@ fn race_rules(registry: &Registry, name: &str) -> Result<Arc<RuleSet>, RgnError>
     }
 }
 
+/// The game of rule set `rules` (a name in `registry`) played by the
+/// `moves` tokens, as RGN: its `Rules` tag, then `tags` in order.
+pub fn from_moves(
+    registry: &Registry,
+    rules: &str,
+    tags: &[(String, String)],
+    moves: &[String],
+) -> Result<String, RgnError> {
+    let set = race_rules(registry, rules)?;
+    let all: Vec<(String, String)> = std::iter::once((RULES_TAG.to_string(), rules.to_string()))
+        .chain(tags.iter().cloned())
+        .collect();
+    write(&set, &all, moves)
+}
+
 /// An RGN text as a game record (docs/protocol.md, "Game records"):
 /// `rules` from its `Rules` tag, `moves` as tokens, `light` and `dark` from
 /// its `Light` and `Dark` tags, and every tag in order as `tags` (pairs),

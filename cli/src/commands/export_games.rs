@@ -5,7 +5,7 @@
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_engine::rgn;
-use serde_json::Value;
+use sawah_eval::arena::results::GameRecord;
 use std::path::{Path, PathBuf};
 
 /// The arguments of `sawah export-games`.
@@ -42,8 +42,8 @@ pub fn run(registry: &Registry, args: ExportGamesArgs) -> Result<()> {
     // A game at a time: memory goes with the longest line, not the file.
     let games = crate::commands::results_lines::each_game(&path, |k, line| {
         let name = || format!("{}: game {k}", path.display());
-        let game: Value =
-            serde_json::from_str(line).with_context(|| format!("{}: not JSON", name()))?;
+        let game: GameRecord = serde_json::from_str(line)
+            .with_context(|| format!("{}: not a game of a results file", name()))?;
         let written = export(registry, &game, extension).with_context(name)?;
         match &args.out {
             Some(out) => write_game(out, k, extension, &written)?,
@@ -65,11 +65,29 @@ pub fn run(registry: &Registry, args: ExportGamesArgs) -> Result<()> {
 }
 
 /// One game as text in `format`, ending in a newline.
-fn export(registry: &Registry, game: &Value, format: &str) -> Result<String> {
+fn export(registry: &Registry, game: &GameRecord, format: &str) -> Result<String> {
     Ok(match format {
-        "rgn" => rgn::from_record(registry, game)? + "\n",
+        "rgn" => rgn::from_moves(registry, &game.rules, &tags_of(game)?, &game.moves)? + "\n",
         _ => serde_json::to_string_pretty(game)? + "\n",
     })
+}
+
+/// A results game's fields as RGN tags after `Rules`: who played, the
+/// pair and seed, the winner and any forfeit (as JSON).
+fn tags_of(game: &GameRecord) -> Result<Vec<(String, String)>> {
+    let mut tags = vec![
+        (rgn::LIGHT_TAG.to_string(), game.light.clone()),
+        (rgn::DARK_TAG.to_string(), game.dark.clone()),
+        ("Pair".to_string(), game.pair.to_string()),
+        ("Seed".to_string(), game.seed.to_string()),
+    ];
+    if let Some(winner) = game.winner {
+        tags.push(("Winner".to_string(), winner.name().to_string()));
+    }
+    if let Some(failure) = &game.failure {
+        tags.push(("Failure".to_string(), serde_json::to_string(failure)?));
+    }
+    Ok(tags)
 }
 
 fn write_game(out: &Path, number: usize, extension: &str, text: &str) -> Result<()> {
