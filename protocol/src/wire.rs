@@ -13,10 +13,14 @@
 //! command, the position, the roll, then the rest); only a field that does
 //! not read as its type is looked at again, to word the error.
 //!
+//! The fields are named once, in the list `wire_request!` makes the
+//! struct, serde's field names and the visitor from.
+//!
 //! Decided: as before this reader, a field given twice counts as given
-//! once with its last value (what a JSON object of the last reader held),
-//! and a line that is JSON but not an object is `invalid_request`, a line
-//! that is not JSON `invalid_json`.
+//! once with its last value (what a JSON object of the last reader held;
+//! docs/protocol.md promises it, so serde's derive, which refuses a field
+//! given twice, is not the reader), and a line that is JSON but not an
+//! object is `invalid_request`, a line that is not JSON `invalid_json`.
 
 use crate::command::Command;
 use crate::error::{ErrorKind, ProtocolError};
@@ -28,62 +32,94 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::fmt;
 
-/// A request object as serde reads it from its text: each field the
-/// protocol knows, as written (`None` when absent; a JSON `null` is
-/// present), borrowed from the text.
-#[derive(Clone, Debug, Default)]
-pub struct WireRequest<'a> {
-    /// `"id"`, echoed in the answer.
-    pub id: Option<Value>,
-    /// `"cmd"`, the command.
-    pub cmd: Option<&'a RawValue>,
-    /// The command a route gives the request (`POST /v1/choose`), taking
-    /// the place of any `"cmd"` it has.
-    pub command: Option<Command>,
-    /// `"position"`.
-    pub position: Option<&'a RawValue>,
-    /// `"roll"`.
-    pub roll: Option<&'a RawValue>,
-    /// `"bot"`.
-    pub bot: Option<&'a RawValue>,
-    /// `"game"`.
-    pub game: Option<&'a RawValue>,
-    /// `"rules"`.
-    pub rules: Option<&'a RawValue>,
-    /// `"puzzle"`.
-    pub puzzle: Option<&'a RawValue>,
-    /// `"date"`.
-    pub date: Option<&'a RawValue>,
-    /// `"rating"`.
-    pub rating: Option<&'a RawValue>,
-    /// `"seed"`.
-    pub seed: Option<&'a RawValue>,
-    /// `"count"`.
-    pub count: Option<&'a RawValue>,
-    /// `"move"`.
-    pub mv: Option<&'a RawValue>,
+/// The request fields the protocol knows, each named once: the struct
+/// that holds them as written, the names serde's field reader tells apart
+/// (escaped names included; a field is called what its Rust name is, or
+/// the name after `=`), and the visitor that keeps each, are all made from
+/// this one list. `id` is read as JSON (it is echoed as it came);
+/// every other field is kept as its bytes.
+macro_rules! wire_request {
+    ($($(#[doc = $doc:literal])* $field:ident $(= $name:literal)?,)*) => {
+        /// A request object as serde reads it from its text: each field the
+        /// protocol knows, as written (`None` when absent; a JSON `null` is
+        /// present), borrowed from the text.
+        #[derive(Clone, Debug, Default)]
+        pub struct WireRequest<'a> {
+            /// `"id"`, echoed in the answer.
+            pub id: Option<Value>,
+            /// The command a route gives the request (`POST /v1/choose`),
+            /// taking the place of any `"cmd"` it has.
+            pub command: Option<Command>,
+            $($(#[doc = $doc])* pub $field: Option<&'a RawValue>,)*
+        }
+
+        /// The names of the fields [`WireRequest`] keeps.
+        #[derive(Deserialize)]
+        #[serde(field_identifier)]
+        #[allow(non_camel_case_types)]
+        enum FieldName {
+            id,
+            $($(#[serde(rename = $name)])? $field,)*
+            #[serde(other)]
+            Other,
+        }
+
+        struct WireVisitor;
+
+        impl<'de> Visitor<'de> for WireVisitor {
+            type Value = WireRequest<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a request object")
+            }
+
+            fn visit_map<M: MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<WireRequest<'de>, M::Error> {
+                let mut request = WireRequest::default();
+                while let Some(name) = map.next_key::<FieldName>()? {
+                    match name {
+                        FieldName::id => request.id = Some(map.next_value::<Value>()?),
+                        $(FieldName::$field => {
+                            request.$field = Some(map.next_value::<&'de RawValue>()?);
+                        })*
+                        FieldName::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(request)
+            }
+        }
+    };
 }
 
-/// The names of the fields [`WireRequest`] keeps.
-#[derive(Deserialize)]
-#[serde(field_identifier, rename_all = "snake_case")]
-enum FieldName {
-    Id,
-    Cmd,
-    Position,
-    Roll,
-    Bot,
-    Game,
-    Rules,
-    Puzzle,
-    Date,
-    Rating,
-    Seed,
-    Count,
-    #[serde(rename = "move")]
-    Move,
-    #[serde(other)]
-    Other,
+wire_request! {
+    /// `"cmd"`, the command.
+    cmd,
+    /// `"position"`.
+    position,
+    /// `"roll"`.
+    roll,
+    /// `"bot"`.
+    bot,
+    /// `"game"`.
+    game,
+    /// `"rules"`.
+    rules,
+    /// `"puzzle"`.
+    puzzle,
+    /// `"date"`.
+    date,
+    /// `"rating"`.
+    rating,
+    /// `"seed"`.
+    seed,
+    /// `"count"`.
+    count,
+    /// `"move"`.
+    mv = "move",
 }
 
 impl<'a> WireRequest<'a> {
@@ -127,46 +163,6 @@ fn not_json_error(error: &serde_json::Error) -> ProtocolError {
         ErrorKind::InvalidJson,
         format!("the line is not JSON: {error}"),
     )
-}
-
-struct WireVisitor;
-
-impl<'de> Visitor<'de> for WireVisitor {
-    type Value = WireRequest<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a request object")
-    }
-
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<WireRequest<'de>, M::Error> {
-        let mut request = WireRequest::default();
-        while let Some(name) = map.next_key::<FieldName>()? {
-            let slot = match name {
-                FieldName::Id => {
-                    request.id = Some(map.next_value::<Value>()?);
-                    continue;
-                }
-                FieldName::Cmd => &mut request.cmd,
-                FieldName::Position => &mut request.position,
-                FieldName::Roll => &mut request.roll,
-                FieldName::Bot => &mut request.bot,
-                FieldName::Game => &mut request.game,
-                FieldName::Rules => &mut request.rules,
-                FieldName::Puzzle => &mut request.puzzle,
-                FieldName::Date => &mut request.date,
-                FieldName::Rating => &mut request.rating,
-                FieldName::Seed => &mut request.seed,
-                FieldName::Count => &mut request.count,
-                FieldName::Move => &mut request.mv,
-                FieldName::Other => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-            };
-            *slot = Some(map.next_value::<&'de RawValue>()?);
-        }
-        Ok(request)
-    }
 }
 
 /// A field's bytes read as `T`, or, when they are not a `T`, the field as
