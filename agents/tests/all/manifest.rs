@@ -405,3 +405,26 @@ fn a_manifest_of_every_kind_of_file_loads() {
     assert!(models.puzzles("babylon").is_some());
     assert_eq!(models.rule_sets().len(), 1);
 }
+
+/// The Senet hard of 2026-12-07, kept as the baseline a stronger hard is
+/// measured against (models/ELO.md): still a Senet network of the size it
+/// was, and still the shipped hard's weights until a new hard ships.
+#[test]
+fn the_senet_baseline_is_the_network_it_was_kept_as() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let baseline = root.join("models/baselines/senet-hard-2026-12-07.safetensors");
+    let net = NeuralNet::load(&baseline, &sawah_engine::senet::Senet::default()).unwrap();
+    assert_eq!(net.widths(), [72, 128, 64, 1]);
+    let shipped = std::fs::read(root.join("models/senet.safetensors")).unwrap();
+    let kept = std::fs::read(&baseline).unwrap();
+    let manifest: sawah_agents::manifest::Manifest =
+        serde_json::from_slice(&std::fs::read(root.join("models/manifest.json")).unwrap()).unwrap();
+    let hard = manifest
+        .levels
+        .iter()
+        .find(|l| l.rules == "senet" && l.level == "hard")
+        .unwrap();
+    if hard.model.as_deref() == Some("senet.safetensors") {
+        assert_eq!(kept, shipped, "the baseline is the shipped hard's file");
+    }
+}
