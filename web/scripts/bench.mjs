@@ -5,6 +5,12 @@
 // and to the package in Node.
 //
 //   web/build.sh --pack && SAWAH_BIN=target/release/sawah node web/scripts/bench.mjs [POSITIONS]
+//
+// With SAWAH_BENCH_MODELS=DIR (a models folder, such as one `sawah levels
+// build` made, its rule files included) the levels are that folder's, for
+// the rule sets in SAWAH_BENCH_RULES (comma-separated), in all three: the
+// native bot (`--models DIR`), Node and Chromium (the folder's files handed
+// over as data).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +22,26 @@ import { RULE_SETS, dist, models, nativeBinary, packageUrl, positionsFromPlay, w
 
 const POSITIONS = Number(process.argv[2] ?? 500);
 const LEVELS = ['easy', 'medium', 'hard'];
+const FOLDER = process.env.SAWAH_BENCH_MODELS;
+const ruleSets = FOLDER ? (process.env.SAWAH_BENCH_RULES ?? '').split(',').filter(Boolean) : RULE_SETS;
+if (FOLDER && ruleSets.length === 0) throw new Error('SAWAH_BENCH_MODELS needs SAWAH_BENCH_RULES, the rule sets to time');
+// The folder's files as base64 (what page.evaluate can carry), and as bytes.
+const folderFiles = FOLDER
+  ? Object.fromEntries(readdirSync(FOLDER, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => [entry.name, readFileSync(join(FOLDER, entry.name)).toString('base64')]))
+  : null;
+const asSource = (files) => ({
+  manifest: Buffer.from(files['manifest.json'], 'base64').toString('utf8'),
+  files: Object.fromEntries(Object.entries(files).map(([name, data]) => [name, Buffer.from(data, 'base64')])),
+});
 const { createBot } = await import(packageUrl);
-const bot = await createBot();
+const bot = await createBot(folderFiles ? { models: ['shipped', asSource(folderFiles)] } : undefined);
 
 // Requests: POSITIONS positions with a choice per rule set, every level on each.
 const groups = [];
 const lines = [];
-RULE_SETS.forEach((name, r) => {
+ruleSets.forEach((name, r) => {
   const samples = positionsFromPlay(bot, name, POSITIONS * 4, 77 + r)
     .filter(({ position, roll }) => bot.legalMoves(position, roll).length >= 2)
     .slice(0, POSITIONS);
@@ -37,7 +56,7 @@ RULE_SETS.forEach((name, r) => {
 const folder = mkdtempSync(join(tmpdir(), 'sawah-bench-'));
 const file = join(folder, 'requests.jsonl');
 writeFileSync(file, lines.join('\n') + '\n');
-const native = execFileSync(nativeBinary(), ['bench-protocol', file, '--models', models], { encoding: 'utf8', maxBuffer: 1 << 28 })
+const native = execFileSync(nativeBinary(), ['bench-protocol', file, '--models', FOLDER ?? models], { encoding: 'utf8', maxBuffer: 1 << 28 })
   .trim().split('\n').map((line) => JSON.parse(line).micros);
 rmSync(folder, { recursive: true, force: true });
 
@@ -60,7 +79,7 @@ const page = await browser.newPage();
 await page.goto(`${url}scripts/bench.html`);
 await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
 const isolated = await page.evaluate(() => window.isolated);
-const chromiumMicros = await page.evaluate((requests) => window.runBench(requests), lines);
+const chromiumMicros = await page.evaluate(([requests, files]) => window.runBench(requests, files), [lines, folderFiles]);
 const chromiumVersion = browser.version();
 await browser.close();
 server.close();
