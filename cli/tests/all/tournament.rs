@@ -429,13 +429,16 @@ fn elo_without_out_prints_the_table_and_writes_nothing() {
     assert_eq!(before.len(), after.len());
 }
 
-/// Copies the shipped models into `dir/models`.
+/// Copies the shipped models (the folder's files, not its baselines/)
+/// into `dir/models`.
 fn copy_models(dir: &Path) {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
     std::fs::create_dir_all(dir.join("models")).unwrap();
     for entry in std::fs::read_dir(&source).unwrap() {
         let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join("models").join(path.file_name().unwrap())).unwrap();
+        if path.is_file() {
+            std::fs::copy(&path, dir.join("models").join(path.file_name().unwrap())).unwrap();
+        }
     }
 }
 
