@@ -10,10 +10,6 @@ use axum::body::Body;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use http_body_util::BodyExt;
-use sawah_protocol::messages::{
-    ChooseRequest, EvaluateRequest, HintRequest, LegalMovesRequest, ReviewRequest,
-    SolvePuzzleRequest,
-};
 use sawah_protocol::{Command, ErrorKind};
 use serde_json::value::RawValue;
 use std::marker::PhantomData;
@@ -130,23 +126,6 @@ impl<T: Routed> FromRequest<Arc<AppState>> for RoutedBody<T> {
 pub(crate) trait Routed {
     /// The command.
     const COMMAND: Command;
-}
-
-macro_rules! routed {
-    ($($request:ty => $command:ident),* $(,)?) => {
-        $(impl Routed for $request {
-            const COMMAND: Command = Command::$command;
-        })*
-    };
-}
-
-routed! {
-    LegalMovesRequest => LegalMoves,
-    ChooseRequest => Choose,
-    EvaluateRequest => Evaluate,
-    ReviewRequest => Review,
-    HintRequest => Hint,
-    SolvePuzzleRequest => SolvePuzzle,
 }
 
 /// The arrival of `request` (now, for a request the tracking layer did

@@ -3,7 +3,7 @@
 
 use super::body::{JsonBody, Routed, RoutedBody, not_json};
 use super::queue::{answer, answer_one, batch_text, held_response, member, pending};
-use super::state::{AppState, Shared};
+use super::state::Shared;
 use crate::errors::ApiError;
 use crate::schema::of;
 use axum::Json;
@@ -14,7 +14,7 @@ use sawah_protocol::messages::{
     ChooseRequest, EvaluateRequest, HintRequest, LegalMovesRequest, RequestLine, ReviewRequest,
     SolvePuzzleRequest,
 };
-use sawah_protocol::{ErrorKind, ProtocolError, WireRequest};
+use sawah_protocol::{Command, ErrorKind, ProtocolError, WireRequest};
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -87,73 +87,83 @@ pub(crate) async fn request(State(state): Shared, body: JsonBody<RequestLine>) -
     }
 }
 
-/// Every legal move for a roll, with the position after each.
-#[utoipa::path(post, path = "/v1/legal-moves", tag = "play",
-    request_body(content = inline(of::LegalMovesRequest), description = "{\"position\":P,\"roll\":R}"),
-    responses((status = 200, description = "{\"moves\":[…]}", body = inline(of::LegalMovesAnswer)),
-              (status = 422, description = "A bad position or roll", body = inline(of::HttpError))))]
-pub(crate) async fn legal_moves(
-    State(state): Shared,
-    body: RoutedBody<LegalMovesRequest>,
-) -> Response {
-    routed(&state, body).await
+/// A POST route that answers one command: its handler, registered with
+/// the route's OpenAPI operation, taking the command's request type. The
+/// type is named once, here, for the body the route reads, the schema the
+/// document gives it and the command it is ([`Routed`]).
+macro_rules! command_route {
+    ($(#[doc = $doc:tt])* $handler:ident($request:ident => $command:ident),
+     path = $path:tt, tag = $tag:tt, body = $body:tt, responses($($responses:tt)*)) => {
+        impl Routed for $request {
+            const COMMAND: Command = Command::$command;
+        }
+
+        $(#[doc = $doc])*
+        #[utoipa::path(post, path = $path, tag = $tag,
+            request_body(content = inline(of::$request), description = $body),
+            responses($($responses)*))]
+        pub(crate) async fn $handler(State(state): Shared, body: RoutedBody<$request>) -> Response {
+            answer_one(&state, body.pending, body.bytes, body.arrived, false).await
+        }
+    };
 }
 
-/// The move a bot plays, with every move's value.
-#[utoipa::path(post, path = "/v1/choose", tag = "play",
-    request_body(content = inline(of::ChooseRequest), description = "{\"position\":P,\"roll\":R,\"bot\":B}"),
+command_route! {
+    /// Every legal move for a roll, with the position after each.
+    legal_moves(LegalMovesRequest => LegalMoves),
+    path = "/v1/legal-moves", tag = "play",
+    body = "{\"position\":P,\"roll\":R}",
+    responses((status = 200, description = "{\"moves\":[…]}", body = inline(of::LegalMovesAnswer)),
+              (status = 422, description = "A bad position or roll", body = inline(of::HttpError)))
+}
+
+command_route! {
+    /// The move a bot plays, with every move's value.
+    choose(ChooseRequest => Choose),
+    path = "/v1/choose", tag = "play",
+    body = "{\"position\":P,\"roll\":R,\"bot\":B}",
     responses((status = 200, description = "{\"move\":M,\"values\":[…]}", body = inline(of::ChooseAnswer)),
               (status = 422, description = "A bad position, roll or bot", body = inline(of::HttpError)),
-              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-pub(crate) async fn choose(State(state): Shared, body: RoutedBody<ChooseRequest>) -> Response {
-    routed(&state, body).await
+              (status = 503, description = "Overloaded", body = inline(of::HttpError)))
 }
 
-/// A bot's win probability for the side to move.
-#[utoipa::path(post, path = "/v1/evaluate", tag = "play",
-    request_body(content = inline(of::EvaluateRequest), description = "{\"position\":P,\"bot\":B}"),
+command_route! {
+    /// A bot's win probability for the side to move.
+    evaluate(EvaluateRequest => Evaluate),
+    path = "/v1/evaluate", tag = "play",
+    body = "{\"position\":P,\"bot\":B}",
     responses((status = 200, description = "{\"value\":V}", body = inline(of::EvaluateAnswer)),
               (status = 422, description = "A bad position or bot", body = inline(of::HttpError)),
-              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-pub(crate) async fn evaluate(State(state): Shared, body: RoutedBody<EvaluateRequest>) -> Response {
-    routed(&state, body).await
+              (status = 503, description = "Overloaded", body = inline(of::HttpError)))
 }
 
-/// A game reviewed move by move: losses, classes, luck, each player's strength.
-#[utoipa::path(post, path = "/v1/review", tag = "review",
-    request_body(content = inline(of::ReviewRequest), description = "{\"game\":G,\"bot\":B}: a game record (docs/protocol.md) and, optionally, the reference"),
+command_route! {
+    /// A game reviewed move by move: losses, classes, luck, each player's strength.
+    review(ReviewRequest => Review),
+    path = "/v1/review", tag = "review",
+    body = "{\"game\":G,\"bot\":B}: a game record (docs/protocol.md) and, optionally, the reference",
     responses((status = 200, description = "{\"reference\":…,\"turns\":[…],\"light\":{…},\"dark\":{…}}", body = inline(of::ReviewAnswer)),
               (status = 413, description = "A game of more than 5,000 turns", body = inline(of::HttpError)),
               (status = 422, description = "A record that does not read or replay, a bad reference, or a review that would cost more than the node budget (too_expensive)", body = inline(of::HttpError)),
-              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-pub(crate) async fn review(State(state): Shared, body: RoutedBody<ReviewRequest>) -> Response {
-    routed(&state, body).await
+              (status = 503, description = "Overloaded", body = inline(of::HttpError)))
 }
 
-/// Every legal move for a roll, ranked, with what each does; without a
-/// roll, the roll table (each roll's chance and the best it leads to).
-#[utoipa::path(post, path = "/v1/hint", tag = "review",
-    request_body(content = inline(of::HintRequest), description = "{\"position\":P,\"roll\":R,\"bot\":B}; without \"roll\", the roll table"),
+command_route! {
+    /// Every legal move for a roll, ranked, with what each does; without a
+    /// roll, the roll table (each roll's chance and the best it leads to).
+    hint(HintRequest => Hint),
+    path = "/v1/hint", tag = "review",
+    body = "{\"position\":P,\"roll\":R,\"bot\":B}; without \"roll\", the roll table",
     responses((status = 200, description = "{\"moves\":[…],\"reference\":…}, or without a roll {\"rolls\":[{\"roll\",\"probability\",\"value\",\"move\"}…],\"value\":…,\"reference\":…}", body = inline(of::HintAnswer)),
               (status = 422, description = "A bad position, roll or reference, or a hint that would cost more than the node budget (too_expensive)", body = inline(of::HttpError)),
-              (status = 503, description = "Overloaded", body = inline(of::HttpError))))]
-pub(crate) async fn hint(State(state): Shared, body: RoutedBody<HintRequest>) -> Response {
-    routed(&state, body).await
+              (status = 503, description = "Overloaded", body = inline(of::HttpError)))
 }
 
-/// A POST route's request answered as the command its type is.
-pub(crate) async fn routed<T: Routed>(state: &AppState, body: RoutedBody<T>) -> Response {
-    answer_one(state, body.pending, body.bytes, body.arrived, false).await
-}
-
-/// A puzzle's answer checked and explained.
-#[utoipa::path(post, path = "/v1/solve-puzzle", tag = "puzzles",
-    request_body(content = inline(of::SolvePuzzleRequest), description = "{\"rules\":R,\"puzzle\":ID,\"move\":M}"),
+command_route! {
+    /// A puzzle's answer checked and explained.
+    solve_puzzle(SolvePuzzleRequest => SolvePuzzle),
+    path = "/v1/solve-puzzle", tag = "puzzles",
+    body = "{\"rules\":R,\"puzzle\":ID,\"move\":M}",
     responses((status = 200, description = "{\"correct\":…,\"best\":M,\"loss_pp\":…,\"themes\":[…],\"explanation\":…,\"moves\":[…]}", body = inline(of::SolvePuzzleAnswer)),
-              (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = inline(of::HttpError))))]
-pub(crate) async fn solve_puzzle(
-    State(state): Shared,
-    body: RoutedBody<SolvePuzzleRequest>,
-) -> Response {
-    routed(&state, body).await
+              (status = 422, description = "No such puzzle, or a move that is not one of its moves", body = inline(of::HttpError)))
 }
