@@ -74,7 +74,11 @@ fn item_end(code: &str) -> usize {
 /// When a raw string (`r"…"`, `r#"…"#`, …) starts at `k`, where its
 /// closing quote and hashes end (the last byte of them).
 fn raw_string_at(bytes: &[u8], k: usize) -> Option<usize> {
-    if k > 0 && (bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_') {
+    let name_byte = |at: usize| bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_';
+    // A byte raw string (`br"…"`) starts at its `b`; any other letter
+    // before the `r` makes it part of a name.
+    let byte_string = k > 0 && bytes[k - 1] == b'b' && (k < 2 || !name_byte(k - 2));
+    if k > 0 && name_byte(k - 1) && !byte_string {
         return None; // part of a name
     }
     let hashes = bytes[k + 1..].iter().take_while(|&&b| b == b'#').count();
@@ -479,11 +483,11 @@ fn every_crate_has_no_import_circle_beyond_the_known_ones() {
 }
 
 /// Library code after a test module is read; the test module and a
-/// single test item are not, braces in their strings and characters
-/// included.
+/// single test item are not, braces in their strings (raw and byte raw
+/// strings too) and characters included.
 #[test]
 fn code_after_a_test_module_counts() {
-    let text = "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::hidden;\n    fn f() { let _ = \"}\"; let _ = '{'; let _ = '\\''; let _ = r#\"}\"\"#; } // }\n}\npub fn later() { crate::b::g(); }\n#[cfg(test)]\nuse crate::also_hidden;\nfn end() {}\n";
+    let text = "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::hidden;\n    fn f() { let _ = \"}\"; let _ = '{'; let _ = '\\''; let _ = r#\"}\"\"#; let _ = br#\"{\"a\"#; let _ = b'{'; } // }\n}\npub fn later() { crate::b::g(); }\n#[cfg(test)]\nuse crate::also_hidden;\nfn end() {}\n";
     let code = without_tests(text);
     assert!(code.contains("use crate::a;"), "{code}");
     assert!(code.contains("crate::b::g()"), "{code}");
