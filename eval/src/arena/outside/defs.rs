@@ -264,7 +264,8 @@ struct RawDef {
     dir: Option<PathBuf>,
     #[serde(default)]
     env: BTreeMap<String, String>,
-    bot: Option<Value>,
+    #[serde(default, deserialize_with = "spec_field")]
+    bot: Option<BotSpec>,
     ca: Option<PathBuf>,
     redirects: Option<String>,
 }
@@ -285,13 +286,15 @@ fn new_name(bots: &[BotDef], given: &str) -> Result<String, String> {
     }
 }
 
-/// A definition's `bot` field as a spec.
-fn spec_of(name: &str, bot: &Value) -> Result<BotSpec, String> {
-    BotSpec::from_value(bot).map_err(|_| {
-        format!(
-            "bot {name:?}: bot = {} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})",
-            sawah_engine::text::printable(&bot.to_string(), 40)
-        )
+/// A definition's `bot` field, read as a spec: text or a table, anything
+/// else refused saying how to give one (the TOML reader adds where).
+fn spec_field<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<BotSpec>, D::Error> {
+    let value = Value::deserialize(field)?;
+    BotSpec::from_value(&value).map(Some).map_err(|_| {
+        serde::de::Error::custom(format!(
+            "bot = {} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})",
+            sawah_engine::text::printable(&value.to_string(), 40)
+        ))
     })
 }
 
@@ -442,7 +445,7 @@ impl BotDefs {
         let mut bots: Vec<BotDef> = Vec::new();
         for mut def in raw.bot {
             let name = new_name(&bots, &def.name)?;
-            let bot = def.bot.take().map(|bot| spec_of(&name, &bot)).transpose()?;
+            let bot = def.bot.take();
             let transport = transport(&name, def, folder)?;
             bots.push(BotDef {
                 name,
