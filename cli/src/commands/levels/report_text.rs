@@ -62,9 +62,14 @@ pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String 
             );
         }
     }
+    let table_note = if build.args.table.is_some() {
+        "; `TABLE` for the whole table given to `--table`, which stays where it was"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "The commands below run from the models folder (the folder this report is in); `WORK` stands for the build's work folder (`--work`, by default `OUT.work/RULES` beside the folder), where the tables and the tournaments' results are kept.\n"
+        "The commands below run from the models folder (the folder this report is in); `WORK` stands for the build's work folder (`--work`, by default `OUT.work/RULES` beside the folder), where the tables and the tournaments' results are kept{table_note}.\n"
     );
     levels_section(&mut out, build, f);
     hard_section(&mut out, f);
@@ -356,8 +361,10 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
     // rule set's files as the models folder will, and read tables and
     // results in the work folder: the commands name the models folder
     // `.` (they run from it) and the work folder `WORK`, so a folder
-    // shipped elsewhere carries no path of the machine it was built on.
-    let portable = |text: &str| portable_paths(text, &build.staging.dir, build.work.dir());
+    // shipped elsewhere carries no path of the machine it was built on
+    // (the table given to `--table`, outside both, is `TABLE`).
+    let table = build.args.table.as_deref();
+    let portable = |text: &str| portable_paths(text, &build.staging.dir, build.work.dir(), table);
     let json = serde_json::to_string(&levels_json(build, findings, &variant))?;
     let json: serde_json::Value = serde_json::from_str(&portable(&json))?;
     let markdown = portable(&markdown(build, findings, &variant));
@@ -369,11 +376,17 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
     Ok(vec![md_name, json_name])
 }
 
-/// `text` with the staging folder's path written `.` and the work
-/// folder's `WORK` (both as given and absolute).
-fn portable_paths(text: &str, staged: &std::path::Path, work: &std::path::Path) -> String {
+/// `text` with the staging folder's path written `.`, the work folder's
+/// `WORK` and the `--table` file's `TABLE` (each as given and absolute).
+fn portable_paths(
+    text: &str,
+    staged: &std::path::Path,
+    work: &std::path::Path,
+    table: Option<&std::path::Path>,
+) -> String {
     let mut forms: Vec<(String, &str)> = Vec::new();
-    for (path, name) in [(work, "WORK"), (staged, ".")] {
+    let paths = [(Some(work), "WORK"), (Some(staged), "."), (table, "TABLE")];
+    for (path, name) in paths.into_iter().filter_map(|(p, n)| Some((p?, n))) {
         forms.push((path.display().to_string(), name));
         if let Ok(absolute) = std::path::absolute(path) {
             forms.push((absolute.display().to_string(), name));
@@ -442,4 +455,29 @@ fn levels_json(build: &Build, f: &Findings, variant: &VariantReport) -> serde_js
         "puzzles": f.puzzles,
         "variant": variant,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::portable_paths;
+    use std::path::Path;
+
+    #[test]
+    fn a_report_names_the_folders_and_the_table_by_their_stand_ins() {
+        let text = "sawah match hard perfect --models /b/out.work/r/folder --table /t/r.sawah \
+                    && sawah review /b/out.work/r/verify/results.jsonl --table rel/r.sawah";
+        let work = Path::new("/b/out.work/r");
+        let staged = Path::new("/b/out.work/r/folder");
+        let absolute = portable_paths(text, staged, work, Some(Path::new("/t/r.sawah")));
+        assert_eq!(
+            absolute,
+            "sawah match hard perfect --models . --table TABLE \
+                    && sawah review WORK/verify/results.jsonl --table rel/r.sawah"
+        );
+        let relative = portable_paths(text, staged, work, Some(Path::new("rel/r.sawah")));
+        assert!(relative.contains("--table TABLE"), "{relative}");
+        assert!(!relative.contains("rel/r.sawah"), "{relative}");
+        // Without --table, a table path is left as it is.
+        assert!(portable_paths(text, staged, work, None).contains("/t/r.sawah"));
+    }
 }
