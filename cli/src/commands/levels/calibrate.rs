@@ -331,61 +331,31 @@ fn stage_levels(
         "sawah levels build; Elo on {rules}'s scale (random = 0): {}",
         super::folder::report_md_name(&rules)
     );
+    let [easy, medium, hard_figures] = level_figures(calibration, &note);
     build.entries.levels = vec![
         level(
             "easy",
             noisy(&small_name, calibration.noise.1),
             &small_name,
             &small_sha,
-            Measured {
-                elo: Some(calibration.targets.1.round()),
-                noise: Some(calibration.noise.1),
-                note: Some(note.clone()),
-                ..Measured::default()
-            },
+            easy,
         ),
         level(
             "medium",
             noisy(&small_name, calibration.noise.0),
             &small_name,
             &small_sha,
-            Measured {
-                elo: Some(calibration.targets.0.round()),
-                noise: Some(calibration.noise.0),
-                note: Some(note.clone()),
-                ..Measured::default()
-            },
+            medium,
         ),
         level(
             "hard",
             format!("neural:model={hard_name}:{search}"),
             &hard_name,
             &hard_sha,
-            Measured {
-                elo: Some(calibration.hard.elo.round()),
-                elo_ci: Some([calibration.hard.ci.0.round(), calibration.hard.ci.1.round()]),
-                loss_per_move: calibration.hard.loss_pp.map(|l| l / 100.0),
-                note: Some(note),
-                ..Measured::default()
-            },
+            hard_figures,
         ),
     ];
-    build.entries.anchors = vec![Anchor {
-        rules: rules.clone(),
-        agent: "random".into(),
-        elo: 0.0,
-        loss_per_move: calibration.random_loss_pp.map(|l| l / 100.0),
-        loss_per_move_by_reference: None,
-    }];
-    if let Some(elo) = calibration.perfect_elo {
-        build.entries.anchors.push(Anchor {
-            rules: rules.clone(),
-            agent: "perfect".into(),
-            elo: elo.round(),
-            loss_per_move: Some(0.0),
-            loss_per_move_by_reference: None,
-        });
-    }
+    build.entries.anchors = anchors_of(&rules, calibration);
     build.entries.dial = Some(Dial {
         rules: rules.clone(),
         model: small_name.clone(),
@@ -399,6 +369,49 @@ fn stage_levels(
     build.staging.write_manifest(&build.entries)?;
     build.staging.load(&build.source.game)?;
     Ok(())
+}
+
+/// What the calibration measured of easy, medium and hard, in that order.
+fn level_figures(calibration: &Calibration, note: &str) -> [Measured; 3] {
+    let on_the_dial = |elo: f64, noise: f64| Measured {
+        elo: Some(elo.round()),
+        noise: Some(noise),
+        note: Some(note.to_string()),
+        ..Measured::default()
+    };
+    [
+        on_the_dial(calibration.targets.1, calibration.noise.1),
+        on_the_dial(calibration.targets.0, calibration.noise.0),
+        Measured {
+            elo: Some(calibration.hard.elo.round()),
+            elo_ci: Some([calibration.hard.ci.0.round(), calibration.hard.ci.1.round()]),
+            loss_per_move: calibration.hard.loss_pp.map(|l| l / 100.0),
+            note: Some(note.to_string()),
+            ..Measured::default()
+        },
+    ]
+}
+
+/// The agents beside the levels on the rule set's scale: random (0), and
+/// perfect play where the calibration measured it.
+fn anchors_of(rules: &str, calibration: &Calibration) -> Vec<Anchor> {
+    let mut anchors = vec![Anchor {
+        rules: rules.to_string(),
+        agent: "random".into(),
+        elo: 0.0,
+        loss_per_move: calibration.random_loss_pp.map(|l| l / 100.0),
+        loss_per_move_by_reference: None,
+    }];
+    if let Some(elo) = calibration.perfect_elo {
+        anchors.push(Anchor {
+            rules: rules.to_string(),
+            agent: "perfect".into(),
+            elo: elo.round(),
+            loss_per_move: Some(0.0),
+            loss_per_move_by_reference: None,
+        });
+    }
+    anchors
 }
 
 /// Each level's loss per move by the reviews' reference.
