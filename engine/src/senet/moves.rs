@@ -144,6 +144,40 @@ impl Senet {
         list
     }
 
+    /// The legal move of the piece on `from` with `throw`, if it has one:
+    /// the one [`Senet::legal_moves`] lists for that piece (a forward move,
+    /// or a backward one when no piece can move forward). For a caller
+    /// that already knows which piece moves (the endgame solver's recorded
+    /// choices), without listing the other pieces' moves.
+    pub fn move_of_piece(&self, position: &Position, from: u8, throw: u8) -> Option<Move> {
+        let obstacles = Obstacles::new(position);
+        if !(1..=5).contains(&throw)
+            || obstacles.own & (1u32 << (from & 31)) == 0
+            || from > 30
+            || self.winner(position).is_some()
+        {
+            return None;
+        }
+        if let Some(to) = forward_target(&obstacles, from, throw) {
+            return Some(Move { from, to });
+        }
+        let mut pieces = obstacles.own;
+        while pieces != 0 {
+            let other = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            if forward_target(&obstacles, other, throw).is_some() {
+                return None; // a forward move exists, so no backward one is legal
+            }
+        }
+        if from >= BEAUTY || from <= throw {
+            return None;
+        }
+        let to = from - throw;
+        obstacles
+            .can_land(to, span(to, from - 1))
+            .then_some(Move { from, to })
+    }
+
     /// Plays a legal move. Returns the new position (with the side to throw
     /// next) and whether the mover throws again: after a forward move with a
     /// throw of 1, 4 or 5 that does not win.

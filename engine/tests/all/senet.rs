@@ -543,6 +543,36 @@ fn fast_generator_matches_the_reference() {
     }
 }
 
+/// `move_of_piece` names exactly the move `legal_moves` lists for a piece,
+/// and nothing for a piece with none (or a house without a piece).
+#[test]
+fn the_move_of_one_piece_is_the_one_listed_for_it() {
+    let game = senet();
+    let mut source = DiceSource::from_seed(70);
+    let mut positions: Vec<Position> = (0..5_000).map(|_| random_position(&mut source)).collect();
+    positions.extend((0..5_000).map(|_| compact_position(&mut source)));
+    let (mut backward, mut forward) = (0, 0);
+    for position in positions {
+        for throw in 0..=6 {
+            let listed = game.legal_moves(&position, throw);
+            for from in 0..=31 {
+                let expected = listed.iter().copied().find(|mv| mv.from == from);
+                let found = game.move_of_piece(&position, from, throw);
+                assert_eq!(found, expected, "{position:?} throw {throw} from {from}");
+                match found {
+                    Some(mv) if mv.is_backward() => backward += 1,
+                    Some(_) => forward += 1,
+                    None => {}
+                }
+            }
+        }
+    }
+    assert!(
+        backward > 100 && forward > 10_000,
+        "{backward} backward, {forward} forward"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 

@@ -313,7 +313,8 @@ fn about(seconds: f64) -> String {
 
 /// The plan of a Senet endgame solve as one line, and the refusal when it
 /// needs more than `memory_gib` (nothing large is allocated before it).
-fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<String> {
+/// With it, whether the choices fit too ([`EndgameOptions::choices`]).
+fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<(String, bool)> {
     let plan = sawah_solver::senet_endgame::plan(pieces)
         .map_err(|_| anyhow::anyhow!("--pieces must be 1 to 5, not {pieces}"))?;
     if !(memory_gib.is_finite() && memory_gib > 0.0 && memory_gib <= 1e6) {
@@ -332,11 +333,19 @@ fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<String> {
     } else {
         format!("senet endgames with at most {pieces} pieces per side on the board")
     };
+    let with_choices = (plan.bytes + plan.choice_bytes) as f64 / GIB;
+    let choices = with_choices <= memory_gib;
     let line = format!(
-        "{what}: {} positions (the largest layer pair {}); needs {shown} (8 bytes a position); about {} on this machine's {cores} cores",
+        "{what}: {} positions (the largest layer pair {}); needs {shown} (8 bytes a position), {:.2} GiB more to keep the moves chosen ({}); about {} on this machine's {cores} cores",
         plan.positions,
         plan.largest_pair,
-        about(plan.seconds_on(cores)),
+        plan.choice_bytes as f64 / GIB,
+        if choices {
+            "kept"
+        } else {
+            "not kept: --memory is short of them, so every sweep goes over every move"
+        },
+        about(plan.seconds_on(cores, choices)),
     );
     if plan.bytes as f64 > memory_gib * GIB {
         let fits = (1..pieces)
@@ -352,13 +361,16 @@ fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<String> {
             })
             .unwrap_or_default();
         bail!(
-            "{line}.\n--memory allows {memory_gib} GiB, so nothing was solved: a machine with at least {:.0} GiB of memory would do (about {} on 16 cores), with --memory {:.0}; with --out it saves every layer pair as it finishes and resumes from them after a kill (docs/solver.md){fits}",
+            "{line}.\n--memory allows {memory_gib} GiB, so nothing was solved: a machine with at least {:.0} GiB of memory would do (about {} on 16 cores), with --memory {:.0} ({:.0} GiB and --memory {:.0} to keep the choices: about {}); with --out it saves every layer pair as it finishes and resumes from them after a kill (docs/solver.md){fits}",
             (needed * 1.05 + 1.0).ceil(),
-            about(plan.seconds_on(16)),
+            about(plan.seconds_on(16, false)),
             (needed * 1.02 + 0.5).ceil(),
+            (with_choices * 1.05 + 1.0).ceil(),
+            (with_choices * 1.02 + 0.5).ceil(),
+            about(plan.seconds_on(16, true)),
         );
     }
-    Ok(line)
+    Ok((line, choices))
 }
 
 /// Solves Senet's endgames under a progress bar, a line per layer pair,
@@ -367,10 +379,12 @@ fn endgame_plan(pieces: u8, memory_gib: f64) -> Result<String> {
 /// Returns the positions solved.
 pub fn solve_endgame_table(request: &EndgameSolve, out: Option<&std::path::Path>) -> Result<u64> {
     let pieces = request.pieces;
-    println!("{}", endgame_plan(pieces, request.memory_gib)?);
+    let (plan, choices) = endgame_plan(pieces, request.memory_gib)?;
+    println!("{plan}");
     let options = sawah_solver::senet_endgame::EndgameOptions {
         pieces,
         tolerance: request.tolerance,
+        choices,
         ..Default::default()
     };
     let index = sawah_engine::senet::endgame::EndgameIndex::new(pieces)
