@@ -21,12 +21,14 @@ const PAGE: usize = 4096;
 /// # Safety
 /// Implement only for such types.
 pub unsafe trait Zeroable {}
-// SAFETY: 0 is a valid u8, u32 and AtomicU64.
+// SAFETY: 0 is a valid u8, u32, AtomicU64 and AtomicU16.
 unsafe impl Zeroable for u8 {}
 // SAFETY: as above.
 unsafe impl Zeroable for u32 {}
 // SAFETY: as above.
 unsafe impl Zeroable for AtomicU64 {}
+// SAFETY: as above.
+unsafe impl Zeroable for std::sync::atomic::AtomicU16 {}
 
 /// `len` zeros, on huge pages where the kernel grants them. The memory
 /// comes zeroed from the kernel and a page is only backed once written, so
