@@ -32,7 +32,7 @@ pub fn binomial(n: usize, k: usize) -> u64 {
 }
 
 /// The colex rank of the set `bits` among the sets of its size.
-#[inline]
+#[inline(always)]
 pub fn colex_rank(bits: u32) -> u64 {
     let mut rank = 0;
     let mut rest = bits;

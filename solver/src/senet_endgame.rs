@@ -42,7 +42,7 @@ use crate::checkpoint::{self, Ignored, Layout};
 use crate::sweeps::in_order;
 use sawah_engine::player::Player;
 use sawah_engine::senet::endgame::{Endgame, EndgameIndex};
-use sawah_engine::senet::{Move, PIECES, Position, Senet};
+use sawah_engine::senet::{Move, OFF, PIECES, Position, Senet};
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -331,7 +331,7 @@ impl Successors {
         senet: &Senet,
         index: &EndgameIndex,
         values: &SharedValues,
-        endgame: &Endgame,
+        (endgame, layer): (&Endgame, (u8, u8)),
     ) -> Successors {
         let position = endgame.position();
         let mut successors = Successors {
@@ -345,7 +345,7 @@ impl Successors {
                 successors.pass += p;
             }
             for &mv in moves.iter() {
-                let outcome = Outcome::of_move(senet, index, values, &position, mv);
+                let outcome = Outcome::of_move(senet, index, values, (&position, layer), mv);
                 let rank = (endgame.mover & ((1u32 << mv.from) - 1)).count_ones() as u8;
                 successors.moves[successors.len] = (number as u8, rank, outcome);
                 successors.len += 1;
@@ -380,15 +380,15 @@ impl Successors {
 }
 
 impl Outcome {
-    /// Where `mv` from `position` (light to throw, an endgame's) leads,
-    /// its value asked of the memory ahead of its read
+    /// Where `mv` from `position` (light to throw, an endgame's of
+    /// `layer`) leads, its value asked of the memory ahead of its read
     /// ([`SharedValues::prefetch`]).
     #[inline]
     fn of_move(
         senet: &Senet,
         index: &EndgameIndex,
         values: &SharedValues,
-        position: &Position,
+        (position, (a, b)): (&Position, (u8, u8)),
         mv: Move,
     ) -> Outcome {
         let (next, _) = senet.apply(position, mv);
@@ -396,12 +396,14 @@ impl Outcome {
             return Outcome::Win;
         }
         // Pieces only leave the board and the game is not over, so every
-        // successor is an endgame of the same index.
-        let i = index
-            .index(&Endgame::of(&next))
-            .expect("a successor of an endgame is an endgame of the index");
+        // successor is an endgame of the same index, in the layer the move
+        // says: the mover has one piece fewer after bearing one off.
+        let moved = a - u8::from(mv.to == OFF);
+        let again = next.turn() == Player::Light;
+        let layer = if again { (moved, b) } else { (b, moved) };
+        let i = index.index_in(layer, &Endgame::of(&next));
         values.prefetch(i);
-        if next.turn() == Player::Light {
+        if again {
             Outcome::Again(i)
         } else {
             Outcome::Turned(i)
@@ -499,7 +501,7 @@ impl Chosen {
         senet: &Senet,
         index: &EndgameIndex,
         values: &SharedValues,
-        endgame: &Endgame,
+        (endgame, layer): (&Endgame, (u8, u8)),
         code: u16,
     ) -> Chosen {
         let position = endgame.position();
@@ -522,7 +524,10 @@ impl Chosen {
             let mv = senet
                 .move_of_piece(&position, from, throw)
                 .expect("a recorded choice is a legal move of its endgame");
-            chosen.moves[chosen.len] = (p, Outcome::of_move(senet, index, values, &position, mv));
+            chosen.moves[chosen.len] = (
+                p,
+                Outcome::of_move(senet, index, values, (&position, layer), mv),
+            );
             chosen.len += 1;
         }
         chosen
@@ -540,11 +545,14 @@ impl Chosen {
 /// The Bellman update of one endgame: the side to throw's win probability
 /// when every throw's best move is followed by the values in `values`.
 #[inline]
-fn bellman(senet: &Senet, index: &EndgameIndex, values: &SharedValues, endgame: &Endgame) -> f64 {
-    let successors = Successors::of(senet, index, values, endgame);
-    let flipped = index
-        .index(&endgame.flipped())
-        .expect("the flipped endgame is an endgame of the index");
+fn bellman(
+    senet: &Senet,
+    index: &EndgameIndex,
+    values: &SharedValues,
+    (endgame, (a, b)): (&Endgame, (u8, u8)),
+) -> f64 {
+    let successors = Successors::of(senet, index, values, (endgame, (a, b)));
+    let flipped = index.index_in((b, a), &endgame.flipped());
     successors.best(senet, values).0 + successors.pass * (1.0 - values.get(flipped))
 }
 
@@ -560,11 +568,12 @@ fn bellman(senet: &Senet, index: &EndgameIndex, values: &SharedValues, endgame: 
 fn update_pair(
     (senet, index, values): (&Senet, &EndgameIndex, &SharedValues),
     choices: &Choices,
+    layer: (u8, u8),
     (i, endgame): (u64, &Endgame),
     (j, flipped): (u64, &Endgame),
 ) -> f64 {
-    let mine = Successors::of(senet, index, values, endgame);
-    let theirs = Successors::of(senet, index, values, flipped);
+    let mine = Successors::of(senet, index, values, (endgame, layer));
+    let theirs = Successors::of(senet, index, values, (flipped, (layer.1, layer.0)));
     let (m, code) = mine.best(senet, values);
     let (m2, code2) = theirs.best(senet, values);
     choices.set(i, code);
@@ -578,11 +587,18 @@ fn update_pair(
 fn evaluate_pair(
     (senet, index, values): (&Senet, &EndgameIndex, &SharedValues),
     choices: &Choices,
+    layer: (u8, u8),
     (i, endgame): (u64, &Endgame),
     (j, flipped): (u64, &Endgame),
 ) -> f64 {
-    let mine = Chosen::of(senet, index, values, endgame, choices.get(i));
-    let theirs = Chosen::of(senet, index, values, flipped, choices.get(j));
+    let mine = Chosen::of(senet, index, values, (endgame, layer), choices.get(i));
+    let theirs = Chosen::of(
+        senet,
+        index,
+        values,
+        (flipped, (layer.1, layer.0)),
+        choices.get(j),
+    );
     let (m, m2) = (mine.moved(values), theirs.moved(values));
     solve_flip_pair(values, (i, m, mine.pass), (j, m2, theirs.pass))
 }
@@ -650,7 +666,9 @@ fn layer_residual(
             let end = (start + BLOCK).min(range.end);
             (start..end)
                 .zip(index.walk(a, b, start..end))
-                .map(|(i, endgame)| (bellman(senet, index, values, &endgame) - values.get(i)).abs())
+                .map(|(i, endgame)| {
+                    (bellman(senet, index, values, (&endgame, (a, b))) - values.get(i)).abs()
+                })
                 .fold(0.0, f64::max)
         },
         f64::max,
@@ -659,8 +677,13 @@ fn layer_residual(
 
 /// How a sweep updates an endgame and its flip: [`update_pair`] or
 /// [`evaluate_pair`].
-type PairUpdate =
-    fn((&Senet, &EndgameIndex, &SharedValues), &Choices, (u64, &Endgame), (u64, &Endgame)) -> f64;
+type PairUpdate = fn(
+    (&Senet, &EndgameIndex, &SharedValues),
+    &Choices,
+    (u8, u8),
+    (u64, &Endgame),
+    (u64, &Endgame),
+) -> f64;
 
 /// One in-place sweep over the layer pair `(a, b)`, `(b, a)`: every
 /// endgame of `(a, b)` with its flip (by `update`; when `a = b`, each
@@ -685,13 +708,17 @@ fn sweep(
             for (k, endgame) in endgames.iter().enumerate().rev() {
                 let i = start + k as u64;
                 let flipped = endgame.flipped();
-                let j = index
-                    .index(&flipped)
-                    .expect("the flipped endgame is an endgame of the index");
+                let j = index.index_in((b, a), &flipped);
                 if a == b && j < i {
                     continue; // its twin, the lower index, updates it
                 }
-                let change = update((senet, index, values), choices, (i, endgame), (j, &flipped));
+                let change = update(
+                    (senet, index, values),
+                    choices,
+                    (a, b),
+                    (i, endgame),
+                    (j, &flipped),
+                );
                 largest = largest.max(change);
             }
             largest

@@ -271,6 +271,25 @@ impl EndgameIndex {
         )
     }
 
+    /// The index of an endgame the caller knows to be in layer `(a, b)` of
+    /// this index (`a` and `b` its sides' pieces on the board, a position):
+    /// [`EndgameIndex::index`] without counting the pieces or checking
+    /// (the counts are checked in debug builds only; a property test holds
+    /// it to `index`). For the solver's sweeps, which know
+    /// each successor's layer from the move that made it.
+    #[inline(always)]
+    pub fn index_in(&self, (a, b): (u8, u8), endgame: &Endgame) -> u64 {
+        debug_assert_eq!(
+            (endgame.mover.count_ones(), endgame.other.count_ones()),
+            (u32::from(a), u32::from(b))
+        );
+        let mover = slots_of_houses(endgame.mover);
+        let other = squeeze(slots_of_houses(endgame.other), mover);
+        self.starts[a as usize][b as usize]
+            + colex_rank(mover) * choose(u32::from(SLOTS - a), b.into())
+            + colex_rank(other)
+    }
+
     /// The index of a position's endgame, when it is one of this index's
     /// (a game still going on, at most `k` pieces per side on the board).
     #[inline]
@@ -490,6 +509,8 @@ mod tests {
             let (a, b) = (split as u8, (distinct.len() - split) as u8);
             proptest::prop_assert!(index.layer(a, b).contains(&i));
             proptest::prop_assert_eq!(index.endgame(i), endgame);
+            // Told its layer, the index gives the same number.
+            proptest::prop_assert_eq!(index.index_in((a, b), &endgame), i);
         }
     }
 }
