@@ -186,17 +186,20 @@ pub struct EndgamePlan {
 /// (docs/benchmarks-log.md); the large pairs weigh most.
 pub const SWEEPS_PER_PAIR: f64 = 90.0;
 
-/// Seconds of one core's work per position and sweep, measured on the
-/// 2-core machine of docs/BENCHMARKS.md at k = 3 (the (3, 3) pair: 50
-/// sweeps of 9.5 M positions in 170 s of one core), and more where the
-/// values outgrow the caches (each position reads a dozen values at
-/// random): the estimate's rate.
-pub const SECONDS_PER_POSITION_SWEEP: f64 = 4.0e-7;
+/// Seconds of one core's work per position and sweep over every move,
+/// measured on the 2-core machine of docs/BENCHMARKS.md where the values
+/// outgrow the caches, as in every large solve: the (4, 4) pair, 300 M
+/// positions, about 90 s a sweep on 2 cores with the values on huge pages
+/// (at k = 3, whose values nearly fit the caches, 0.36 µs): the estimate's
+/// rate.
+pub const SECONDS_PER_POSITION_SWEEP: f64 = 6.0e-7;
 
 /// The share of the time a solve takes with the choices kept
-/// ([`EndgameOptions::choices`]), measured at k = 3: 132 s against 183 s
-/// (docs/benchmarks-log.md).
-pub const CHOICES_TIME: f64 = 0.72;
+/// ([`EndgameOptions::choices`]): at (4, 4) a sweep over the choices took
+/// 39 to 44 s against 90 s over every move, and two sweeps in three are
+/// over the choices (at k = 3 the whole solve took 132 s against 183 s;
+/// docs/benchmarks-log.md).
+pub const CHOICES_TIME: f64 = 0.64;
 
 impl EndgamePlan {
     /// The expected wall time on `cores` cores, in seconds, with the
