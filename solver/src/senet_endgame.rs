@@ -63,8 +63,9 @@ pub struct EndgameOptions {
     pub partial_every: Duration,
     /// Keep each throw's chosen move (2 bytes a position of the pair being
     /// solved, [`EndgamePlan::choice_bytes`] at most) and evaluate them
-    /// alone between sweeps over every move: the same values, in about
-    /// 70% of the time. Off, every sweep goes over every move.
+    /// alone between sweeps over every move: the same values, in about two
+    /// thirds of the time ([`CHOICES_TIME`]). Off, every sweep goes over
+    /// every move.
     pub choices: bool,
 }
 

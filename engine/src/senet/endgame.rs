@@ -262,13 +262,8 @@ impl EndgameIndex {
         {
             return None;
         }
-        let mover = slots_of_houses(mover);
-        let other = squeeze(slots_of_houses(other), mover);
-        Some(
-            self.starts[a as usize][b as usize]
-                + colex_rank(mover) * choose(u32::from(SLOTS) - a, b)
-                + colex_rank(other),
-        )
+        // Counts of at most k ≤ 5: they fit a u8.
+        Some(self.index_in((a as u8, b as u8), endgame))
     }
 
     /// The index of an endgame the caller knows to be in layer `(a, b)` of

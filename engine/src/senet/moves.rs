@@ -129,15 +129,11 @@ impl Senet {
             return list;
         }
         // No forward move: a piece below 26 moves back by the same amount.
-        let mut pieces = obstacles.own & span(1, BEAUTY - 1);
+        let mut pieces = obstacles.own;
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            if from <= throw {
-                continue; // cannot go below house 1
-            }
-            let to = from - throw;
-            if obstacles.can_land(to, span(to, from - 1)) {
+            if let Some(to) = backward_target(&obstacles, from, throw) {
                 list.push(Move { from, to });
             }
         }
@@ -152,8 +148,8 @@ impl Senet {
     pub fn move_of_piece(&self, position: &Position, from: u8, throw: u8) -> Option<Move> {
         let obstacles = Obstacles::new(position);
         if !(1..=5).contains(&throw)
-            || obstacles.own & (1u32 << (from & 31)) == 0
             || from > 30
+            || obstacles.own & (1u32 << from) == 0
             || self.winner(position).is_some()
         {
             return None;
@@ -169,13 +165,8 @@ impl Senet {
                 return None; // a forward move exists, so no backward one is legal
             }
         }
-        if from >= BEAUTY || from <= throw {
-            return None;
-        }
-        let to = from - throw;
-        obstacles
-            .can_land(to, span(to, from - 1))
-            .then_some(Move { from, to })
+        let to = backward_target(&obstacles, from, throw)?;
+        Some(Move { from, to })
     }
 
     /// Plays a legal move. Returns the new position (with the side to throw
@@ -205,6 +196,18 @@ impl Senet {
     pub fn pass(&self, position: &Position) -> Position {
         position.with_turn(!position.turn)
     }
+}
+
+/// Where a backward move of the piece on `from` with `throw` rests, if it
+/// could make one (legal only when no piece can move forward): pieces
+/// below 26 move back by the throw, never below house 1.
+#[inline]
+fn backward_target(obstacles: &Obstacles, from: u8, throw: u8) -> Option<u8> {
+    if from >= BEAUTY || from <= throw {
+        return None;
+    }
+    let to = from - throw;
+    obstacles.can_land(to, span(to, from - 1)).then_some(to)
 }
 
 /// Where a forward move of the piece on `from` with `throw` rests, if legal.
