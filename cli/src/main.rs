@@ -8,10 +8,10 @@ use anyhow::Result;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use sawah_cli::commands::train;
 use sawah_cli::commands::{
-    bench, bot, check_bot, curve, describe, export_games, hint, levels, matches, play, puzzles,
-    report, review, serve, solve, tournament,
+    bench, bot, check_bot, curve, describe, export_games, hint, play, serve,
 };
 use sawah_engine::registry::Registry;
+use sawah_workflows::{levels, matches, puzzles, review, solve, tournament};
 use std::path::PathBuf;
 
 /// Computer opponents and tools for Sawah's ancient race games: Twenty
@@ -139,8 +139,11 @@ fn main() {
     if let Err(error) = run(cli, &models) {
         let text = format!("error: {}", error_chain(&error));
         // Wrapped to a terminal's width; whole in a log or a pipe.
-        match sawah_cli::render::stderr_width() {
-            Some(width) => eprintln!("{}", sawah_cli::render::wrap_to(&text, width, "", "  ")),
+        match sawah_workflows::columns::stderr_width() {
+            Some(width) => eprintln!(
+                "{}",
+                sawah_workflows::columns::wrap_to(&text, width, "", "  ")
+            ),
             None => eprintln!("{text}"),
         }
         std::process::exit(1);
@@ -155,7 +158,7 @@ fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
     if let ModelsArgument::Taken(dir) = models {
         // The rule sets of the folder's rule files are known by name, as
         // if each were given with --rules-file.
-        sawah_cli::models::register_rule_files(&mut registry, dir.as_deref())?;
+        sawah_workflows::models::register_rule_files(&mut registry, dir.as_deref())?;
     }
     let registry = &mut registry;
     match cli.command {
@@ -179,7 +182,7 @@ fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
         Command::Serve(args) => serve::serve(registry.clone(), args),
         Command::Loadtest(args) => serve::loadtest(registry.clone(), args),
         Command::Moves(args) => describe::moves_command(registry, args),
-        Command::Rules(args) if args.report => report::run(registry, &args),
+        Command::Rules(args) if args.report => describe::report_command(registry, &args),
         Command::Rules(args) => describe::rules_command(registry, args),
         Command::Bench(args) => bench::bench_playouts(registry, args),
         Command::Review(args) => review::run(registry, args),

@@ -1,11 +1,11 @@
 //! `sawah check-bot`: an outside bot's compliance test, before a tournament.
 
-use crate::entrants::OutsideArgs;
 use anyhow::{Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_engine::with_game;
 use sawah_eval::arena::outside::check::{RulesCheck, check_rules};
 use sawah_eval::arena::outside::{BotDefs, OutsideBot};
+use sawah_workflows::entrants::OutsideArgs;
 use std::path::PathBuf;
 
 /// The arguments of `sawah check-bot`.
@@ -117,10 +117,10 @@ fn identity_text(bot: &OutsideBot) -> String {
 /// `line` wrapped to the terminal's width (continuations indented by
 /// `rest`), or whole when standard output is not a terminal.
 fn fitted(line: &str, rest: &str) -> String {
-    match crate::render::stdout_width() {
+    match sawah_workflows::columns::stdout_width() {
         Some(width) => {
             let first: String = line.chars().take_while(|c| *c == ' ').collect();
-            crate::render::wrap_to(line.trim_start(), width, &first, rest)
+            sawah_workflows::columns::wrap_to(line.trim_start(), width, &first, rest)
         }
         None => line.to_string(),
     }

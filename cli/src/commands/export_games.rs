@@ -40,7 +40,7 @@ pub fn run(registry: &Registry, args: ExportGamesArgs) -> Result<()> {
             .with_context(|| format!("--out {}", out.display()))?;
     }
     // A game at a time: memory goes with the longest line, not the file.
-    let games = crate::commands::results_lines::each_game(&path, |k, line| {
+    let games = sawah_workflows::results_lines::each_game(&path, |k, line| {
         let name = || format!("{}: game {k}", path.display());
         let game: GameRecord = serde_json::from_str(line)
             .with_context(|| format!("{}: not a game of a results file", name()))?;

@@ -1,13 +1,13 @@
 //! `sawah hint`: every legal move for a roll ranked by the reference's win
 //! probability, with what each does, through the protocol's `hint`.
 
-use crate::commands::bot::lines::{BotFiles, native_bot, setup};
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_protocol::messages::{
     Answer, BotSpec, HintRequest, MoveOrPass, Request, Response, RollTableAnswer,
 };
 use sawah_protocol::native::Limits;
+use sawah_workflows::bots::{BotFiles, native_bot, setup};
 
 /// The arguments of `sawah hint`.
 #[derive(clap::Args, Debug)]

@@ -1,11 +1,12 @@
 //! `sawah serve` (the opponents over HTTP) and `sawah loadtest` (its load
 //! tool): argument parsing and start-up over the `sawah-server` crate.
 
-use crate::commands::bot::lines::{BotFiles, LimitArgs};
+use crate::commands::bot::lines::LimitArgs;
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
 use sawah_server::Config;
 use sawah_server::loadtest::{self, LoadConfig};
+use sawah_workflows::bots::BotFiles;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -74,8 +75,8 @@ fn seconds(flag: &str, value: f64) -> Result<Duration> {
 pub fn serve(registry: Registry, args: ServeArgs) -> Result<()> {
     init_logs();
     let limits = args.limits.limits(true);
-    let setup = crate::commands::bot::lines::setup(&args.files, true, limits)?;
-    let bot = crate::commands::bot::lines::native_bot(registry, &setup)?;
+    let setup = sawah_workflows::bots::setup(&args.files, true, limits)?;
+    let bot = sawah_workflows::bots::native_bot(registry, &setup)?;
     let defaults = Config::default();
     let workers = args.workers.unwrap_or(defaults.workers).max(1);
     let config = Config {
@@ -199,8 +200,8 @@ pub fn loadtest(registry: Registry, args: LoadtestArgs) -> Result<()> {
                 models: args.models.clone(),
                 ..Default::default()
             };
-            let setup = crate::commands::bot::lines::setup(&files, true, Default::default())?;
-            let bot = crate::commands::bot::lines::native_bot(registry, &setup)?;
+            let setup = sawah_workflows::bots::setup(&files, true, Default::default())?;
+            let bot = sawah_workflows::bots::native_bot(registry, &setup)?;
             let rate = loadtest::in_process_rate(&bot, &bodies, threads, Duration::from_secs(5));
             println!("in process: {rate:.0} choose/s with {threads} threads (no HTTP)");
             Some(rate)

@@ -52,7 +52,7 @@ fn progress(config: &TrainConfig) -> indicatif::ProgressBar {
     } else {
         ((config.minutes * 60.0) as u64, "s")
     };
-    crate::progress::bar(
+    sawah_workflows::progress::bar(
         len,
         &format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{msg}}"),
     )

@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 use sawah_agents::manifest::Models;
-use sawah_cli::commands::bot::lines::{Bot, MAX_LINE_BYTES, native_bot, serve};
+use sawah_cli::commands::bot::lines::{Bot, MAX_LINE_BYTES, serve};
 use sawah_engine::registry::Registry;
 use sawah_protocol::native::{Limits, Setup};
+use sawah_workflows::bots::native_bot;
 use serde_json::{Value, json};
 
 use crate::common::{fresh_dir, sawah};

@@ -444,7 +444,7 @@ fn forfeits_are_explained_by_kind_and_the_command_reproduces_the_tournament() {
         command.contains("--withdraw-after 100") && command.contains("--bots "),
         "{command}"
     );
-    let sha = sawah_cli::digest::sha256_file(&bots).unwrap();
+    let sha = sawah_workflows::digest::sha256_file(&bots).unwrap();
     assert!(command.ends_with(&format!("SHA-256 {sha})")), "{command}");
     // Reviewing a forfeited game says who forfeited, the kind and the
     // message, before the moves; in the terminal's text and in Markdown.

@@ -1,7 +1,7 @@
 //! The `bench` subcommands: playouts, search, neural evaluation, choosing
 //! a move, and the bot protocol, each printing its figures.
 
-pub mod measure;
+use sawah_workflows::measure;
 
 use anyhow::{Context, Result, bail};
 use sawah_engine::registry::Registry;
@@ -134,14 +134,14 @@ pub fn bench_choose(registry: &mut Registry, args: BenchChooseArgs) -> Result<()
     if positions == 0 {
         bail!("--positions must be at least 1");
     }
-    let models = crate::models::find(models.as_deref())?;
+    let models = sawah_workflows::models::find(models.as_deref())?;
     println!(
         "choose latency, one thread, {positions} positions with a choice per agent, seed {seed}"
     );
     for name in rules {
         let game = registry.resolve(&name)?;
         for text in &agents {
-            let spec = crate::models::spec_of(&models, text, game.name())
+            let spec = sawah_workflows::models::spec_of(&models, text, game.name())
                 .with_context(|| format!("agent {text}"))?;
             let result = with_game!(&game, g => {
                 let mut agent = spec.build(g)?;
@@ -237,12 +237,12 @@ pub fn bench_protocol(registry: Registry, args: BenchProtocolArgs) -> Result<()>
         models,
         warmup,
     } = args;
-    let files = crate::commands::bot::lines::BotFiles {
+    let files = sawah_workflows::bots::BotFiles {
         models,
         ..Default::default()
     };
-    let setup = crate::commands::bot::lines::setup(&files, false, Default::default())?;
-    let server = crate::commands::bot::lines::native_bot(registry, &setup)?;
+    let setup = sawah_workflows::bots::setup(&files, false, Default::default())?;
+    let server = sawah_workflows::bots::native_bot(registry, &setup)?;
     let bytes = sawah_engine::files::read_bounded(&requests, 256 << 20)
         .with_context(|| format!("requests {}", requests.display()))?;
     let text = String::from_utf8(bytes)

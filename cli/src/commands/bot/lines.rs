@@ -4,11 +4,9 @@
 //! malformed one an error response, and only end of input stops the server.
 
 use sawah_engine::files::{BoundedLine, read_line_bounded};
-use sawah_engine::registry::Registry;
-use sawah_protocol::native::{self, Limits, Setup, TableArg};
+use sawah_protocol::native::Limits;
 use sawah_protocol::{ErrorKind, ProtocolError};
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
 use std::time::Duration;
 
 pub use sawah_protocol::Bot;
@@ -16,23 +14,6 @@ pub use sawah_protocol::Bot;
 /// The longest request line read (longer lines are skipped and answered
 /// with a `too_large` error, so memory stays bounded).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
-
-/// The files a bot is started with (shared by `sawah bot` and `sawah serve`).
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct BotFiles {
-    /// A solved table, `RULES=FILE` or `FILE` (its header names the rule
-    /// set), opened at start: `"bot":"perfect"` plays from it, and so do
-    /// `choose` and `evaluate` requests for its rule set that name no bot.
-    /// A Senet endgame table (`sawah solve --rules senet --pieces K`)
-    /// serves specs' `endgame=FILE` instead. Repeat for more rule sets.
-    #[arg(long = "table", value_name = "[RULES=]FILE")]
-    pub tables: Vec<TableArg>,
-    /// The models folder whose manifest serves "easy", "medium" and
-    /// "hard" (default: ./models, else the models embedded in the binary); its
-    /// other .safetensors files are loaded too, named by file name.
-    #[arg(long, value_name = "DIR")]
-    pub models: Option<PathBuf>,
-}
 
 /// The most one request may cost (defaults: none for a trusted bot, the
 /// untrusted bound otherwise).
@@ -73,22 +54,6 @@ impl LimitArgs {
                 .or(defaults.time_budget),
         }
     }
-}
-
-/// The setup of a bot started with `files` and `limits`; `untrusted` bots
-/// read no file a request names by path.
-pub fn setup(files: &BotFiles, untrusted: bool, limits: Limits) -> anyhow::Result<Setup> {
-    Ok(Setup {
-        models: crate::models::find(files.models.as_deref())?,
-        tables: files.tables.clone(),
-        untrusted,
-        limits,
-    })
-}
-
-/// The bot `setup` describes, every file opened and checked now.
-pub fn native_bot(registry: Registry, setup: &Setup) -> anyhow::Result<Bot> {
-    Ok(native::bot(registry, setup)?)
 }
 
 /// Reads requests until end of input, answering each line and flushing after each.

@@ -6,7 +6,8 @@ use anyhow::Result;
 use sawah_engine::registry::Registry;
 use std::io::{self, BufWriter};
 
-use lines::{BotFiles, LimitArgs};
+use lines::LimitArgs;
+use sawah_workflows::bots::{self, BotFiles};
 
 /// The arguments of `sawah bot`.
 #[derive(clap::Args, Debug)]
@@ -28,8 +29,8 @@ pub struct BotArgs {
 /// Loads everything, then answers stdin until end of input.
 pub fn bot_command(registry: Registry, args: BotArgs) -> Result<()> {
     let limits = args.limits.limits(args.untrusted);
-    let setup = lines::setup(&args.files, args.untrusted, limits)?;
-    let server = lines::native_bot(registry, &setup)?;
+    let setup = bots::setup(&args.files, args.untrusted, limits)?;
+    let server = bots::native_bot(registry, &setup)?;
     // The levels and the review reference always run: a depth bound they
     // would break stops the start (as `sawah serve` does).
     server

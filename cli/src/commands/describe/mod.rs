@@ -69,3 +69,24 @@ pub fn moves_command(registry: &mut Registry, args: MovesArgs) -> Result<()> {
 pub fn rules_command(registry: &mut Registry, args: RulesArgs) -> Result<()> {
     text::describe_rules(registry, args.name.as_deref(), args.json)
 }
+
+/// Measures the rule set (`sawah rules R --report`) and prints the report,
+/// as JSON with `--json`, else in Markdown.
+pub fn report_command(registry: &mut Registry, args: &RulesArgs) -> Result<()> {
+    use anyhow::Context;
+    use sawah_workflows::report::{ReportOptions, markdown, variant_report};
+    let options = ReportOptions {
+        rules: args.name.clone().context("--report needs a rule set")?,
+        table: args.table.clone(),
+        games: args.games,
+        seed: args.seed,
+        models: args.models.clone(),
+    };
+    let report = variant_report(registry, &options)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{}", markdown(&report));
+    }
+    Ok(())
+}

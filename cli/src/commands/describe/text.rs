@@ -2,13 +2,13 @@
 //! and as JSON.
 
 use crate::commands::bot::lines;
-use crate::render::{Render, both_routes};
 use anyhow::{Context, Result, bail};
 use sawah_engine::json::PositionJson;
 use sawah_engine::race::RuleSet;
 use sawah_engine::registry::Registry;
 use sawah_engine::{AnyGame, Player, notation, with_game};
 use sawah_protocol::messages::{LegalMovesRequest, Request, Response};
+use sawah_workflows::render::{Render, both_routes};
 
 /// `sawah moves`: the legal moves of a position for a roll, each with the
 /// position after it (as the protocol's `legal_moves` with `--json`).

@@ -1,6 +1,5 @@
 //! `sawah play`: a person against the computer in the terminal, for any game.
 
-use crate::render::{Render, piece_letter, wrap};
 use sawah_agents::AgentSpec;
 use sawah_agents::heuristic::HasHeuristic;
 use sawah_engine::record::move_token;
@@ -9,6 +8,7 @@ use sawah_engine::{DiceSource, Player};
 use sawah_eval::arena::entrant::Entrant;
 use sawah_eval::arena::gamelog::refereed_move;
 use sawah_protocol::messages::{Answer, HintAnswer, HintRequest, HintedMove, Request};
+use sawah_workflows::render::{Render, piece_letter, wrap};
 use std::io::{self, BufRead, Write};
 
 /// Where the rolls come from.
@@ -325,7 +325,7 @@ impl RollSource {
     }
 }
 
-/// A writer that keeps every line within [`crate::render::WIDTH`]
+/// A writer that keeps every line within [`sawah_workflows::render::WIDTH`]
 /// columns: a longer line is broken at spaces, its continuation indented
 /// two more than the line. A line without its end yet (a prompt) is
 /// written as it is when flushed.
@@ -339,11 +339,12 @@ impl<W: Write> Wrapped<W> {
         let text = String::from_utf8_lossy(&self.line).into_owned();
         self.line.clear();
         let width = text.chars().count();
-        if !ended || width <= crate::render::WIDTH {
+        if !ended || width <= sawah_workflows::render::WIDTH {
             self.inner.write_all(text.as_bytes())?;
         } else {
             let indent: String = text.chars().take_while(|c| *c == ' ').collect();
-            let wrapped = crate::render::wrap_hanging(&text, &indent, &format!("{indent}  "));
+            let wrapped =
+                sawah_workflows::render::wrap_hanging(&text, &indent, &format!("{indent}  "));
             self.inner.write_all(wrapped.as_bytes())?;
         }
         if ended {

@@ -2,13 +2,13 @@
 
 pub mod game;
 
-use crate::commands::game_file::GameFile;
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 use sawah_engine::record::Record;
 use sawah_engine::registry::Registry;
 use sawah_engine::senet::daily::{self, DailyThrows};
 use sawah_engine::{AnyGame, Player, with_game};
+use sawah_workflows::game_file::GameFile;
 use std::io;
 use std::path::PathBuf;
 
@@ -88,7 +88,7 @@ pub struct PlayArgs {
     pub logs: Option<PathBuf>,
     /// Outside bots (`--bots`) and how they are refereed.
     #[command(flatten)]
-    pub outside: crate::entrants::OutsideArgs,
+    pub outside: sawah_workflows::entrants::OutsideArgs,
 }
 
 /// Plays one game on the terminal.
@@ -114,7 +114,8 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     // Checked now: a bad path found after the game would lose it.
     for (flag, path) in [("--review", &review), ("--record", &record)] {
         if let Some(path) = path {
-            check_output(path).with_context(|| format!("{flag} {}", path.display()))?;
+            sawah_workflows::output_path::check_output(path)
+                .with_context(|| format!("{flag} {}", path.display()))?;
         }
     }
     let game = registry.resolve(&rules)?;
@@ -128,7 +129,7 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
             sawah_engine::rgn::senet_unsupported()
         );
     }
-    let models = crate::models::find(models.as_deref())?;
+    let models = sawah_workflows::models::find(models.as_deref())?;
     let seed_given = seed.is_some();
     let seed = seed.unwrap_or_else(clock_seed);
     let mut options = game::PlayOptions::seeded(side.into(), seed);
@@ -137,8 +138,13 @@ pub fn run(registry: &mut Registry, args: PlayArgs) -> Result<()> {
     }
     let opponent = opponent.as_deref().unwrap_or("medium").trim();
     options.opponent_name = opponent.to_string();
-    let mut entrants =
-        crate::entrants::Entrants::new(&outside, logs, models.clone(), game.name(), table.clone())?;
+    let mut entrants = sawah_workflows::entrants::Entrants::new(
+        &outside,
+        logs,
+        models.clone(),
+        game.name(),
+        table.clone(),
+    )?;
     options.opponent = entrants.resolve(opponent).context("--opponent")?;
     // The reference of hints during the game and of the review after it.
     let bot = std::sync::Arc::new(reference_bot(registry, models, table.as_deref())?);
@@ -200,7 +206,7 @@ fn reference_bot(
         untrusted: false,
         limits: Limits::NONE,
     };
-    crate::commands::bot::lines::native_bot(registry.clone(), &setup)
+    sawah_workflows::bots::native_bot(registry.clone(), &setup)
 }
 
 /// `--record FILE`: the game record (RGN for a .rgn file), written atomically.
@@ -229,7 +235,7 @@ fn write_review(
     human: Player,
 ) -> Result<()> {
     let text = match path.extension().and_then(|e| e.to_str()) {
-        Some("json") => crate::commands::review::review_json(reviewed, game_record)?,
+        Some("json") => sawah_workflows::review::review_json(reviewed, game_record)?,
         Some("svg") => {
             sawah_eval::study::review::svg(reviewed, human).map_err(anyhow::Error::msg)?
         }
@@ -265,32 +271,6 @@ fn daily_rolls(
     };
     let throws = DailyThrows::new(&date)?;
     Ok(game::Rolls::Daily { date, throws })
-}
-
-/// Refuses an output path that cannot be written: a folder, or a file in a
-/// folder that does not exist or cannot be written to (tried with a
-/// temporary file, removed at once).
-pub(crate) fn check_output(path: &std::path::Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("is a folder; give a file name");
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if !parent.is_dir() {
-        bail!("the folder {} does not exist", parent.display());
-    }
-    // A probe under a name no one can guess, created only if nothing is
-    // there (a planted link is refused, never written through).
-    let probe = parent.join(format!(".sawah-probe-{:016x}", rand::random::<u64>()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .with_context(|| format!("cannot write in {}", parent.display()))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
 }
 
 /// Asks whether to review the game; no on end of input.

@@ -126,12 +126,12 @@ fn solve_race(
     rules: &RuleSet,
     dir: &super::work::StageDir,
 ) -> Result<(Solved, Vec<String>)> {
-    let options = crate::commands::solve::run::solve_options(1e-10, build.args.memory, true)?;
+    let options = crate::solve::run::solve_options(1e-10, build.args.memory, true)?;
     let whole = LayerSet::whole(rules.pieces());
     let needed = sawah_solver::partial::memory_needed(rules, &whole, true);
     let reason = match needed {
         Some(bytes) if bytes <= options.memory => {
-            let done = crate::commands::solve::run::solve_table(
+            let done = crate::solve::run::solve_table(
                 rules,
                 &whole,
                 options,
@@ -188,7 +188,7 @@ fn solve_race(
         PositionIndex::of_layers(rules, &layers).len(),
         gib(build.args.memory)
     );
-    let done = crate::commands::solve::run::solve_table(
+    let done = crate::solve::run::solve_table(
         rules,
         &layers,
         options,
@@ -220,14 +220,14 @@ fn late_senet(build: &Build, dir: &super::work::StageDir) -> Result<Late> {
         });
     }
     let out = dir.file(LATE_FILE);
-    let request = crate::commands::solve::run::EndgameSolve {
+    let request = crate::solve::run::EndgameSolve {
         pieces: SENET_PIECES,
         tolerance: 1e-10,
         values: sawah_agents::table::ValueType::F32,
         memory_gib: build.args.memory,
         verbose: false,
     };
-    let states = crate::commands::solve::run::solve_endgame_table(&request, Some(&out))?;
+    let states = crate::solve::run::solve_endgame_table(&request, Some(&out))?;
     Ok(Late {
         what: describe(SENET_PIECES),
         states,

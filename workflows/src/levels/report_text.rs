@@ -6,7 +6,7 @@ use super::build::Build;
 use super::folder::{report_json_name, report_md_name};
 use super::plan::{Route, SEARCH_TARGET};
 use super::report::{Findings, Verify, in_band};
-use crate::commands::report::VariantReport;
+use crate::report::VariantReport;
 use anyhow::Result;
 use sawah_agents::manifest::ScoreVersus;
 use serde_json::json;
@@ -77,7 +77,7 @@ pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String 
     networks_section(&mut out, f);
     puzzles_section(&mut out, f);
     let _ = writeln!(out, "## The rule set\n");
-    let variant_md = crate::commands::report::markdown(variant);
+    let variant_md = crate::report::markdown(variant);
     // The variant report's own heading becomes a paragraph here.
     let body = variant_md
         .split_once('\n')
@@ -343,16 +343,14 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
     let mut inputs = build.base_inputs();
     inputs.insert("games".into(), build.plan.report_games.to_string());
     let variant = build.stage("report", &inputs, |build, _dir| {
-        let args = crate::commands::describe::RulesArgs {
-            name: Some(build.name().to_string()),
-            json: true,
-            report: true,
+        let args = crate::report::ReportOptions {
+            rules: build.name().to_string(),
             table: build.table.clone(),
             games: build.plan.report_games,
             seed: build.seed_for("report"),
             models: Some(build.staging.dir.clone()),
         };
-        let report = crate::commands::report::variant_report(build.registry, &args)?;
+        let report = crate::report::variant_report(build.registry, &args)?;
         Ok((report, Vec::new()))
     })?;
     put_hard_figures(build, findings.verify);

@@ -1,4 +1,4 @@
-//! `sawah solve` and `sawah quantize`: arguments for `crate::commands::solve::run`.
+//! `sawah solve` and `sawah quantize`: arguments for `crate::solve::run`.
 
 pub mod run;
 

@@ -2,7 +2,7 @@
 //! review's reference for the rule set, with the table given (perfect
 //! play, exact) or without (hard one ply deeper), or the reference named.
 
-use crate::commands::bot::lines::BotFiles;
+use crate::bots::BotFiles;
 use anyhow::Result;
 use sawah_engine::registry::Registry;
 use sawah_eval::arena::luck::ReviewLuck;
@@ -48,8 +48,8 @@ impl LuckArgs {
                 .into_iter()
                 .collect(),
         };
-        let setup = crate::commands::bot::lines::setup(&files, false, Limits::NONE)?;
-        let bot = crate::commands::bot::lines::native_bot(registry.clone(), &setup)?;
+        let setup = crate::bots::setup(&files, false, Limits::NONE)?;
+        let bot = crate::bots::native_bot(registry.clone(), &setup)?;
         let reference = self.reference.as_deref().map(BotSpec::from);
         let meter = ReviewLuck::new(bot, rules, reference)
             .map_err(|e| anyhow::anyhow!("--reference: {e}"))?;

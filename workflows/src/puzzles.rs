@@ -4,7 +4,7 @@
 //! `sawah puzzle`: puzzles in the terminal, through the protocol's
 //! `puzzle` and `solve_puzzle`.
 
-use crate::commands::bot::lines::{BotFiles, native_bot, setup};
+use crate::bots::{BotFiles, native_bot, setup};
 use crate::render::{Render, wrap};
 use anyhow::{Context, Result, bail};
 use sawah_agents::endgame::EndgameTable;
@@ -220,7 +220,7 @@ pub fn generate_set(
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
-    crate::commands::play::check_output(&args.out)
+    crate::output_path::check_output(&args.out)
         .with_context(|| format!("--out {}", args.out.display()))?;
     let game = registry.resolve(&args.rules)?;
     let rules = game.name().to_string();

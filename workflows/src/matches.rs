@@ -58,6 +58,33 @@ pub struct Played {
 
 /// Plays the match `args` asks for; a luck-adjusted one tells `observe`
 /// the pairs played so far.
+///
+/// # Examples
+///
+/// A match as a library call, no command line: 40 paired games of the
+/// heuristic against random play on ur.
+///
+/// ```
+/// use sawah_engine::registry::Registry;
+/// use sawah_workflows::matches::{MatchArgs, play};
+///
+/// let args = MatchArgs {
+///     first: "heuristic".into(),
+///     second: "random".into(),
+///     rules: "ur".into(),
+///     games: 40,
+///     seed: 1,
+///     models: None,
+///     table: None,
+///     logs: None,
+///     outside: Default::default(),
+///     luck: Default::default(),
+/// };
+/// let played = play(&mut Registry::new(), args, &|_| {})?;
+/// assert_eq!(played.result.games(), 40);
+/// assert!(played.result.score().mean > 0.6, "{:?}", played.result.score());
+/// # Ok::<(), anyhow::Error>(())
+/// ```
 pub fn play(
     registry: &mut Registry,
     args: MatchArgs,

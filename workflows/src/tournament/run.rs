@@ -242,7 +242,7 @@ pub fn tournament(registry: &mut Registry, args: TournamentArgs, anchor_given: b
 /// output is one (it fits its width), else the Markdown of elo.md; then
 /// the files written.
 fn print_table(table: &EloTable, out: &Path) {
-    match crate::render::stdout_width() {
+    match crate::columns::stdout_width() {
         Some(width) => print!("{}", super::text::terminal(table, width, Some(out))),
         None => {
             print!("{}", table.markdown());
@@ -515,8 +515,8 @@ fn report_run(entrants: &Entrants, summary: &tournament::RunSummary, out: &Path)
 /// Prints a line of text: wrapped to the terminal's width when standard
 /// output is one, whole otherwise.
 fn terminal_line(line: &str) {
-    match crate::render::stdout_width() {
-        Some(width) => println!("{}", crate::render::wrap_to(line, width, "", "  ")),
+    match crate::columns::stdout_width() {
+        Some(width) => println!("{}", crate::columns::wrap_to(line, width, "", "  ")),
         None => println!("{line}"),
     }
 }
@@ -668,7 +668,7 @@ pub fn elo(registry: &mut Registry, run: EloRun) -> Result<()> {
     );
     match out {
         Some(out) => print_table(&elo_table, out),
-        None => match crate::render::stdout_width() {
+        None => match crate::columns::stdout_width() {
             Some(width) => print!("{}", super::text::terminal(&elo_table, width, None)),
             None => print!("{}", elo_table.markdown()),
         },

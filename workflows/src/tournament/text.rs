@@ -5,7 +5,7 @@
 //! SVG), which the last line names. Markdown goes to files, this to the
 //! terminal.
 
-use crate::render::wrap_to;
+use crate::columns::wrap_to;
 use sawah_eval::ratings::report::{EloTable, Row};
 use std::fmt::Write as _;
 

@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn every_line_fits_80_columns_and_moves_read_as_play_writes_them() {
-        use crate::commands::bot::lines::{BotFiles, native_bot, setup};
+        use crate::bots::{BotFiles, native_bot, setup};
         use sawah_engine::DiceSource;
         use sawah_protocol::messages::BotSpec;
         let game = sawah_engine::race::preset("ur").unwrap();

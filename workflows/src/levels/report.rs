@@ -8,7 +8,7 @@ use super::folder::puzzles_name;
 use super::networks::Network;
 use super::plan::{GAP_BAND, Route};
 use super::search::Chosen;
-use crate::commands::puzzles::{GenerateArgs, generate_set};
+use crate::puzzles::{GenerateArgs, generate_set};
 use anyhow::{Context, Result};
 use sawah_agents::manifest::PuzzleFile;
 use serde::{Deserialize, Serialize};
@@ -316,11 +316,11 @@ fn self_play_verify(
     };
     if let Some(endgame) = build.endgame.clone() {
         let results = out.join("results.jsonl");
-        let text = crate::commands::review::read_text(&results)?;
-        let records = crate::commands::review::all_games(&results, &text)?;
+        let text = crate::review::read_text(&results)?;
+        let records = crate::review::all_games(&results, &text)?;
         let name_of = |k: usize| format!("{}: game {}", results.display(), k + 1);
         let (totals, what) =
-            crate::commands::review::covered_review(build.registry, &records, &endgame, &name_of)?;
+            crate::review::covered_review(build.registry, &records, &endgame, &name_of)?;
         let hard = totals
             .iter()
             .find(|t| t.agent == "hard")
@@ -419,7 +419,7 @@ fn latency(build: &Build) -> Result<(f64, f64, f64)> {
     let positions = build.plan.latency_positions as usize;
     let result = sawah_engine::with_game!(&build.source.game, g => {
         let mut agent = spec.build(g)?;
-        crate::commands::bench::measure::choose_latency(g, agent.as_mut(), positions, 1)
+        crate::measure::choose_latency(g, agent.as_mut(), positions, 1)
     });
     Ok((
         result.quantile(0.5),

@@ -2,8 +2,8 @@
 //! tournament, summed up per agent), through the protocol's `review`, so
 //! the answer is the one every front door gives.
 
-use crate::commands::bot::lines::{BotFiles, native_bot, setup};
-use crate::commands::game_file::{GameFile, ReviewFile};
+use crate::bots::{BotFiles, native_bot, setup};
+use crate::game_file::{GameFile, ReviewFile};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use sawah_agents::review::{Review, Summary};
@@ -117,7 +117,7 @@ pub fn run(registry: &mut Registry, mut args: ReviewArgs) -> Result<()> {
             let game = registry.resolve(&played.record.rules)?;
             print!(
                 "{}",
-                sawah_engine::with_game!(&game, g => crate::commands::review_text::terminal(
+                sawah_engine::with_game!(&game, g => crate::review_text::terminal(
                     g, &played.record, &review, args.full
                 ))
             );
@@ -194,7 +194,7 @@ pub fn review_all(
 /// bounded (`results_lines`); at least one. Each is parsed where it is
 /// used.
 pub(crate) fn all_games<'a>(path: &Path, text: &'a str) -> Result<Vec<&'a str>> {
-    let games = crate::commands::results_lines::games_in(path, text)?;
+    let games = crate::results_lines::games_in(path, text)?;
     if games.is_empty() {
         bail!("{}: no games in it", path.display());
     }
@@ -543,7 +543,7 @@ fn game_in(text: &str, path: &Path, number: usize) -> Result<GameFile> {
         }
         return read_game(text).with_context(|| path.display().to_string());
     }
-    let games = crate::commands::results_lines::games_in(path, text)?;
+    let games = crate::results_lines::games_in(path, text)?;
     if games.is_empty()
         && let Err(error) = whole
     {

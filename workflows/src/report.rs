@@ -3,8 +3,7 @@
 //! rule files included: the levels of a rule set the models do not cover
 //! are the built-in presets.
 
-use crate::commands::bot::lines::native_bot;
-use crate::commands::describe::RulesArgs;
+use crate::bots::native_bot;
 use anyhow::{Context, Result, bail};
 use sawah_agents::AgentSpec;
 use sawah_agents::table::Table;
@@ -17,15 +16,20 @@ use sawah_protocol::native::{Limits, Setup, TableArg};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-/// Measures the rule set and prints the report.
-pub fn run(registry: &mut Registry, args: &RulesArgs) -> Result<()> {
-    let report = variant_report(registry, args)?;
-    if args.json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
-        print!("{}", markdown(&report));
-    }
-    Ok(())
+/// What a variant report measures: the rule set, its games and where its
+/// players come from (`sawah rules R --report`'s options).
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// The rule set's name or rule file.
+    pub rules: String,
+    /// Its solved table: the report is exact where it can be, and its games are perfect play.
+    pub table: Option<PathBuf>,
+    /// Games per measurement (at least 2).
+    pub games: u64,
+    /// The seed of every game measured.
+    pub seed: u64,
+    /// The models folder whose levels play (`None`: ./models, else the embedded models).
+    pub models: Option<PathBuf>,
 }
 
 /// The variant report: what `sawah rules R --report --json` prints and the
@@ -113,8 +117,8 @@ pub struct GameLength {
 }
 
 /// Measures the rule set: the report ([`markdown`] writes it for people).
-pub fn variant_report(registry: &mut Registry, args: &RulesArgs) -> Result<VariantReport> {
-    let name = args.name.as_deref().context("--report needs a rule set")?;
+pub fn variant_report(registry: &mut Registry, args: &ReportOptions) -> Result<VariantReport> {
+    let name = args.rules.as_str();
     let game = registry.resolve(name)?;
     let rules = game.name().to_string();
     if args.games < 2 {

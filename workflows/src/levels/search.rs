@@ -10,9 +10,9 @@
 use super::build::Build;
 use super::networks::Network;
 use super::plan::{Route, SEARCH_TARGET};
-use crate::commands::matches::{MatchArgs, play};
 use crate::entrants::OutsideArgs;
 use crate::luck::LuckArgs;
+use crate::matches::{MatchArgs, play};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
@@ -133,7 +133,7 @@ fn deepest_within_latency(build: &Build, model: &str) -> Result<Chosen> {
         )?;
         let p99 = sawah_engine::with_game!(&build.source.game, g => {
             let mut agent = spec.build(g)?;
-            crate::commands::bench::measure::choose_latency(g, agent.as_mut(), positions, 1)
+            crate::measure::choose_latency(g, agent.as_mut(), positions, 1)
         })
         .quantile(0.99);
         println!("  {search}: choose p99 {p99:.2} ms on one thread");
@@ -193,7 +193,7 @@ pub fn luck_match(
     second: &str,
     games: u64,
     seed: u64,
-) -> Result<crate::commands::matches::Played> {
+) -> Result<crate::matches::Played> {
     let table = build.table.clone();
     match_with(build, (first, second), table.as_deref(), games, seed)
 }
@@ -206,7 +206,7 @@ pub fn match_with(
     table: Option<&std::path::Path>,
     games: u64,
     seed: u64,
-) -> Result<crate::commands::matches::Played> {
+) -> Result<crate::matches::Played> {
     let args = MatchArgs {
         first: first.to_string(),
         second: second.to_string(),

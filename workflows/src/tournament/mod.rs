@@ -1,5 +1,5 @@
 //! `sawah tournament`, `sawah elo` and `sawah sprt`: arguments, checked and
-//! handed to `crate::commands::tournament::run`.
+//! handed to `crate::tournament::run`.
 
 pub mod run;
 pub mod sprt_args;

@@ -23,7 +23,7 @@ use super::networks::Network;
 use super::plan::{DIAL_NOISES, GAP_BAND, LEVEL_GAP, Route};
 use super::search::{Chosen, sha_of};
 use super::work::Inputs;
-use crate::commands::tournament::run::{TournamentArgs, play_and_rate};
+use crate::tournament::run::{TournamentArgs, play_and_rate};
 use anyhow::{Context, Result};
 use sawah_agents::manifest::{Anchor, Dial, DialPoint, Level, Measured};
 use sawah_eval::arena::tournament::{Format, Shard};
@@ -437,13 +437,12 @@ pub fn reference(build: &mut Build, calibration: &Calibration) -> Result<Referen
         let games = build.plan.reference_games;
         let played = round_robin(build, agents, (games, seed), "random=0", &out)?;
         let results = out.join(sawah_eval::arena::results::RESULTS_FILE);
-        let text = crate::commands::review::read_text(&results)?;
-        let files = crate::commands::bot::lines::BotFiles {
+        let text = crate::review::read_text(&results)?;
+        let files = crate::bots::BotFiles {
             models: Some(build.staging.dir.clone()),
             tables: Vec::new(),
         };
-        let (totals, _) =
-            crate::commands::review::review_all(build.registry, &results, &text, &files, None)?;
+        let (totals, _) = crate::review::review_all(build.registry, &results, &text, &files, None)?;
         let losses = totals
             .iter()
             .map(|t| (t.agent.clone(), t.summary.mean_loss_pp))
