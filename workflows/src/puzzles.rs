@@ -90,6 +90,13 @@ pub struct GenerateArgs {
     /// Where the puzzle set is written (atomically).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// An earlier set of the rule set whose puzzles stay, first and as they
+    /// are (ids, ratings), each checked against --table with --margin
+    /// first; new ones are mined until the set holds --count. A set grows
+    /// this way when a larger table comes (Senet's four-piece endgames
+    /// beside its three-piece puzzles) without losing the ids players know.
+    #[arg(long, value_name = "FILE")]
+    pub keep: Option<PathBuf>,
 }
 
 /// The arguments of `sawah puzzles check`.
@@ -237,6 +244,8 @@ pub fn generate_set(
         bail!("--players and --natural each need at least one agent");
     }
     let rating = rating_config(&models, &rules, args.rating_seeds)?;
+    let kept = kept_puzzles(registry, args, &game)?;
+    let wanted = args.count - kept.len();
     let bar = crate::progress::bar(
         args.count as u64,
         "{elapsed_precise} [{bar:40}] {pos}/{len} puzzles (ETA {eta}), {msg}",
@@ -249,16 +258,24 @@ pub fn generate_set(
     let (mined, reference) = mine_with_table(&game, &args.table, &assets, &config, &progress)?;
     bar.finish_and_clear();
     let mined_in = started.elapsed();
-    let mut found = mined.puzzles;
-    if found.len() < args.count && !quiet {
+    // Mined to the whole count, so that after the kept ones' ids are left
+    // out there are still enough.
+    let mut found: Vec<Puzzle> = mined
+        .puzzles
+        .into_iter()
+        .filter(|p| kept.iter().all(|k| k.id != p.id))
+        .take(wanted)
+        .collect();
+    if found.len() < wanted && !quiet {
         eprintln!(
-            "only {} puzzles in {} games (--max-games); writing those",
+            "only {} new puzzles in {} games (--max-games); writing those",
             found.len(),
             mined.games
         );
     }
     with_game!(&game, g => puzzles::rate(g, &assets, &rating, &mut found))
         .map_err(anyhow::Error::msg)?;
+    let found: Vec<Puzzle> = kept.into_iter().chain(found).collect();
     let set = PuzzleSet {
         header: PuzzleHeader {
             format: PUZZLE_FORMAT.into(),
@@ -288,6 +305,35 @@ pub fn generate_set(
         decisions: mined.decisions,
         seconds: mined_in.as_secs_f64(),
     })
+}
+
+/// The puzzles of `--keep`, each confirmed against `--table` with
+/// `--margin`; none without `--keep`.
+fn kept_puzzles(registry: &Registry, args: &GenerateArgs, game: &AnyGame) -> Result<Vec<Puzzle>> {
+    let Some(path) = &args.keep else {
+        return Ok(Vec::new());
+    };
+    let shown = format!("--keep {}", path.display());
+    let (kept_game, set) = read_set(registry, path).context(shown.clone())?;
+    if kept_game.name() != game.name() {
+        bail!(
+            "{shown}: a set of {}, not of {}",
+            kept_game.name(),
+            game.name()
+        );
+    }
+    if set.puzzles.len() >= args.count {
+        bail!(
+            "{shown} holds {} puzzles: --count must be larger to add any",
+            set.puzzles.len()
+        );
+    }
+    let exact = open_exact(game, &args.table)?;
+    for puzzle in &set.puzzles {
+        recheck_any(game, &exact, puzzle, args.margin)
+            .with_context(|| format!("{shown}: puzzle {}", puzzle.id))?;
+    }
+    Ok(set.puzzles)
 }
 
 /// Mines `game` valued by the table at `path` (a solved table, or Senet's
@@ -382,29 +428,33 @@ enum Exact {
     Senet(Box<EndgameTable>),
 }
 
+/// The table at `path`, opened for `game`'s family.
+fn open_exact(game: &AnyGame, path: &Path) -> Result<Exact> {
+    let shown = path.display().to_string();
+    Ok(match game {
+        AnyGame::Race(race) => {
+            Exact::Race(Box::new(Table::open_partial(path, race).context(shown)?))
+        }
+        AnyGame::Senet(_) => Exact::Senet(Box::new(EndgameTable::open(path).context(shown)?)),
+    })
+}
+
+/// [`recheck`] with a table of either family.
+fn recheck_any(game: &AnyGame, exact: &Exact, puzzle: &Puzzle, margin_pp: f64) -> Result<f64> {
+    match (game, exact) {
+        (AnyGame::Race(g), Exact::Race(t)) => recheck(&**g, puzzle, margin_pp, |p| t.get(p)),
+        (AnyGame::Senet(g), Exact::Senet(t)) => recheck(&**g, puzzle, margin_pp, |p| t.value(p)),
+        _ => bail!("the table is not of the puzzles' game family"),
+    }
+}
+
 fn check(registry: &mut Registry, args: CheckArgs) -> Result<()> {
     let (game, set) = read_set(registry, &args.file)?;
-    let shown = args.table.display().to_string();
-    let exact = match &game {
-        AnyGame::Race(race) => Exact::Race(Box::new(
-            Table::open_partial(&args.table, race).context(shown)?,
-        )),
-        AnyGame::Senet(_) => {
-            Exact::Senet(Box::new(EndgameTable::open(&args.table).context(shown)?))
-        }
-    };
+    let exact = open_exact(&game, &args.table)?;
     let mut largest_difference: f64 = 0.0;
     for puzzle in &set.puzzles {
-        let difference = match (&game, &exact) {
-            (AnyGame::Race(g), Exact::Race(t)) => {
-                recheck(&**g, puzzle, set.header.margin_pp, |p| t.get(p))
-            }
-            (AnyGame::Senet(g), Exact::Senet(t)) => {
-                recheck(&**g, puzzle, set.header.margin_pp, |p| t.value(p))
-            }
-            _ => unreachable!("the table was opened for the game's family"),
-        }
-        .with_context(|| format!("{}: puzzle {}", args.file.display(), puzzle.id))?;
+        let difference = recheck_any(&game, &exact, puzzle, set.header.margin_pp)
+            .with_context(|| format!("{}: puzzle {}", args.file.display(), puzzle.id))?;
         largest_difference = largest_difference.max(difference);
     }
     println!(

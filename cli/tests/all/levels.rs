@@ -171,6 +171,76 @@ fn a_rule_file_becomes_a_models_folder_that_every_native_front_door_plays() {
         "{stderr}"
     );
 
+    // `puzzles generate --keep`: the set grows, its puzzles first and as
+    // they were; a kept puzzle the table disagrees with is refused, and so
+    // is a count that adds nothing.
+    let kept = text.lines().count() - 1;
+    let grow = |keep: &Path, count: usize, out: &str| {
+        sawah(&[
+            "--rules-file",
+            &rule_file(),
+            "puzzles",
+            "generate",
+            "--rules",
+            "tiny-sticks",
+            "--table",
+            &table.display().to_string(),
+            "--models",
+            &models,
+            "--keep",
+            &keep.display().to_string(),
+            "--count",
+            &count.to_string(),
+            "--rating-seeds",
+            "4",
+            "--seed",
+            "9",
+            "--out",
+            &dir.join(out).display().to_string(),
+        ])
+    };
+    let (code, _, stderr) = grow(&puzzles, kept + 3, "grown.puzzles.jsonl");
+    assert_eq!(code, 0, "{stderr}");
+    let grown = std::fs::read_to_string(dir.join("grown.puzzles.jsonl")).unwrap();
+    let grown: Vec<&str> = grown.lines().skip(1).collect();
+    let old: Vec<&str> = text.lines().skip(1).collect();
+    assert!(
+        grown.len() > kept && grown.len() <= kept + 3,
+        "{}",
+        grown.len()
+    );
+    let ids = |lines: &[&str]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].to_string())
+            .collect()
+    };
+    let parsed = |lines: &[&str]| -> Vec<Value> {
+        lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    assert_eq!(
+        parsed(&grown[..kept]),
+        parsed(&old),
+        "the kept puzzles come first, unchanged"
+    );
+    let mut unique = ids(&grown);
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), grown.len(), "no puzzle twice");
+    let (code, _, stderr) = grow(&changed, kept + 3, "refused.puzzles.jsonl");
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("--keep") && stderr.contains(&format!("puzzle {id}")),
+        "{stderr}"
+    );
+    let (code, _, stderr) = grow(&puzzles, kept, "refused.puzzles.jsonl");
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--count must be larger"), "{stderr}");
+    assert!(!dir.join("refused.puzzles.jsonl").exists());
+
     // The terminal: the rule set is known through the folder alone.
     let (code, stdout, stderr) = sawah(&[
         "match",

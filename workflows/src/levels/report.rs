@@ -70,6 +70,7 @@ pub fn puzzles(build: &mut Build) -> Result<Puzzles> {
             max_games: 200_000,
             models: Some(build.staging.dir.clone()),
             out: dir.file(PUZZLES_FILE),
+            keep: None,
         };
         let made = generate_set(build.registry, &args, true)?;
         let mut ratings: Vec<f64> = made.set.puzzles.iter().map(|p| p.rating).collect();
