@@ -17,6 +17,7 @@ pub mod perfect;
 pub mod search;
 pub mod spec;
 pub mod spec_error;
+pub mod spec_object;
 
 // Files: solved and endgame tables, where files come from, the shipped
 // models and their manifest, identities for results.

@@ -14,7 +14,8 @@ use crate::heuristic::HasHeuristic;
 use crate::neural::NeuralEvaluator;
 use crate::search::SearchOptions;
 pub use crate::spec_error::{AGENTS, PRESETS, SpecError};
-use serde_json::{Map, Value};
+pub use crate::spec_object::{OptionValue, SpecObject};
+use serde_json::Value;
 use std::fmt;
 
 /// Every option and what it means, for error messages and help.
@@ -364,7 +365,9 @@ impl AgentSpec {
     ) -> Result<AgentSpec, SpecError> {
         match value {
             Value::String(text) => AgentSpec::parse_with(text, rules, levels),
-            Value::Object(fields) => Self::from_object_with(fields, rules, levels),
+            Value::Object(fields) => {
+                Self::from_object_with(&SpecObject::from_map(fields)?, rules, levels)
+            }
             other => Err(SpecError::NotASpec(other.to_string())),
         }
     }
@@ -375,7 +378,7 @@ impl AgentSpec {
     /// resolves as it does the text `elo=700`, with `"agent"`, if given,
     /// only the dial's own `"neural"`.
     pub fn from_object_with(
-        fields: &Map<String, Value>,
+        fields: &SpecObject,
         rules: &str,
         levels: &dyn Levels,
     ) -> Result<AgentSpec, SpecError> {
@@ -385,51 +388,37 @@ impl AgentSpec {
                 let name = fields
                     .get("agent")
                     .or_else(|| fields.get("preset"))
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| {
-                        SpecError::NotASpec(Value::Object(fields.clone()).to_string())
-                    })?;
+                    .and_then(OptionValue::as_str)
+                    .ok_or_else(|| SpecError::NotASpec(fields.to_json().to_string()))?;
                 (
                     AgentSpec::parse_with(name, rules, levels)?,
                     ["agent", "preset"],
                 )
             }
         };
-        for (key, value) in fields {
-            if named.contains(&key.as_str()) {
-                continue;
+        for (key, value) in fields.iter() {
+            if !named.contains(&key) {
+                spec.set(key, &value.as_text())?;
             }
-            let text = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(_) | Value::Bool(_) => value.to_string(),
-                other => {
-                    return Err(SpecError::BadValue {
-                        option: key.clone(),
-                        value: other.to_string(),
-                        expected: "a number, string or boolean".to_string(),
-                    });
-                }
-            };
-            spec.set(key, &text)?;
         }
         Ok(spec)
     }
 
     /// The strength dial's spec for the object form's `"elo"`.
     fn dialled(
-        fields: &Map<String, Value>,
-        elo: &Value,
+        fields: &SpecObject,
+        elo: &OptionValue,
         rules: &str,
         levels: &dyn Levels,
     ) -> Result<AgentSpec, SpecError> {
         let elo = elo
             .as_f64()
             .filter(|e| e.is_finite())
-            .ok_or_else(|| SpecError::EloNotANumber(elo.to_string()))?;
+            .ok_or_else(|| SpecError::EloNotANumber(elo.to_json().to_string()))?;
         match fields.get("agent") {
             None => {}
-            Some(Value::String(agent)) if agent == AgentKind::Neural.name() => {}
-            Some(other) => return Err(SpecError::EloNotNeural(other.to_string())),
+            Some(OptionValue::Text(agent)) if agent == AgentKind::Neural.name() => {}
+            Some(other) => return Err(SpecError::EloNotNeural(other.to_json().to_string())),
         }
         AgentSpec::parse_with(&format!("elo={elo}"), rules, levels)
     }

@@ -10,6 +10,7 @@
 
 use sawah_agents::puzzle::{NaturalMove, RatingBound};
 use sawah_agents::review::Review;
+use sawah_agents::spec::SpecObject;
 use sawah_engine::Player;
 use sawah_engine::export::RulesExport;
 use sawah_engine::json::{MoveJson, PositionJson};
@@ -49,11 +50,12 @@ fn position_input<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PositionJson
 pub enum BotSpec {
     /// A spec or level as text.
     Text(String),
-    /// A spec as an object: the agent (or a strength) and its options.
-    // The fields stay open JSON: which options there are, and of what
-    // type, depends on the agent named; `AgentSpec::from_object_with`
-    // checks them.
-    Object(Map<String, Value>),
+    /// A spec as an object: the agent (or a strength) and its options,
+    /// each a string, number or boolean.
+    // Which names there are depends on the agent named;
+    // `AgentSpec::from_object_with` checks them.
+    #[schemars(with = "Map<String, Value>")]
+    Object(SpecObject),
 }
 
 impl BotSpec {
@@ -62,7 +64,7 @@ impl BotSpec {
     pub fn from_value(bot: &Value) -> Result<BotSpec, sawah_agents::SpecError> {
         match bot {
             Value::String(text) => Ok(BotSpec::Text(text.clone())),
-            Value::Object(fields) => Ok(BotSpec::Object(fields.clone())),
+            Value::Object(fields) => Ok(BotSpec::Object(SpecObject::from_map(fields)?)),
             other => Err(sawah_agents::SpecError::NotASpec(other.to_string())),
         }
     }
@@ -104,6 +106,9 @@ impl std::fmt::Display for BotSpec {
 
 /// A game record (`docs/protocol.md`, "Game records"): the rule set and the
 /// moves, as `"moves"` tokens (`"2:0-2"`, `"0:pass"`) or `"turns"`.
+// A schema builder only: requests read records with the engine's `Record`
+// (`ReviewRequest::game`), so `rest` says in the schema that other fields
+// are allowed and is never filled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameRecord {
     /// The rule set's name.

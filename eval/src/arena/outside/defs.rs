@@ -617,7 +617,10 @@ bot = { agent = "expectiminimax", depth = 2 }
         let Some(BotSpec::Object(fields)) = &object.bot else {
             panic!("a spec object: {:?}", object.bot)
         };
-        assert_eq!(fields["depth"], 2);
+        assert_eq!(
+            fields.get("depth").map(|d| d.as_text()),
+            Some("2".to_string())
+        );
         let Transport::Command { dir, .. } = &object.transport else {
             panic!("a command")
         };
