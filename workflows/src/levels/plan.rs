@@ -196,9 +196,13 @@ impl Plan {
                 self.hard.games = scaled(SELF_PLAY_TD.1, effort, 400);
                 self.hard.polish_games = scaled(SELF_PLAY_SEARCH.1, effort, 200);
                 // Without perfect play to measure candidates against, hard
-                // searches as deep as its latency allows (search.rs).
+                // searches as deep as its latency allows (search.rs). Senet
+                // searches one ply: two were measured no stronger twice
+                // (models/ELO.md: the 2026-12-03 curves, and the
+                // four-piece remake of 2026-12-07, +4 Elo at two plies
+                // against +11 at one over the same baseline and dice).
                 self.searches = match game {
-                    AnyGame::Senet(_) => vec!["depth=1".into(), "depth=2".into()],
+                    AnyGame::Senet(_) => vec!["depth=1".into()],
                     AnyGame::Race(_) => vec!["depth=2".into(), "depth=3:focus=2".into()],
                 };
             }
