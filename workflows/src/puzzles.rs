@@ -244,7 +244,8 @@ pub fn generate_set(
         bail!("--players and --natural each need at least one agent");
     }
     let rating = rating_config(&models, &rules, args.rating_seeds)?;
-    let kept = kept_puzzles(registry, args, &game)?;
+    let exact = open_exact(&game, &args.table)?;
+    let kept = kept_puzzles(registry, args, &game, &exact)?;
     let wanted = args.count - kept.len();
     let bar = crate::progress::bar(
         args.count as u64,
@@ -255,7 +256,14 @@ pub fn generate_set(
         bar.set_message(format!("{games} games"));
     };
     let started = std::time::Instant::now();
-    let (mined, reference) = mine_with_table(&game, &args.table, &assets, &config, &progress)?;
+    let mined = match (&game, &exact) {
+        (AnyGame::Race(g), Exact::Race(t)) => puzzles::mine(&**g, t, &assets, &config, &progress)?,
+        (AnyGame::Senet(g), Exact::Senet(t)) => {
+            puzzles::mine(&**g, t, &assets, &config, &progress)?
+        }
+        _ => bail!("the table is not of the puzzles' game family"),
+    };
+    let reference = reference_of(&exact, &args.table);
     bar.finish_and_clear();
     let mined_in = started.elapsed();
     // Mined to the whole count, so that after the kept ones' ids are left
@@ -309,7 +317,12 @@ pub fn generate_set(
 
 /// The puzzles of `--keep`, each confirmed against `--table` with
 /// `--margin`; none without `--keep`.
-fn kept_puzzles(registry: &Registry, args: &GenerateArgs, game: &AnyGame) -> Result<Vec<Puzzle>> {
+fn kept_puzzles(
+    registry: &Registry,
+    args: &GenerateArgs,
+    game: &AnyGame,
+    exact: &Exact,
+) -> Result<Vec<Puzzle>> {
     let Some(path) = &args.keep else {
         return Ok(Vec::new());
     };
@@ -328,59 +341,33 @@ fn kept_puzzles(registry: &Registry, args: &GenerateArgs, game: &AnyGame) -> Res
             set.puzzles.len()
         );
     }
-    let exact = open_exact(game, &args.table)?;
     for puzzle in &set.puzzles {
-        recheck_any(game, &exact, puzzle, args.margin)
+        recheck_any(game, exact, puzzle, args.margin)
             .with_context(|| format!("{shown}: puzzle {}", puzzle.id))?;
     }
     Ok(set.puzzles)
 }
 
-/// Mines `game` valued by the table at `path` (a solved table, or Senet's
-/// endgame table): the puzzles found, and how the header names the table.
-fn mine_with_table(
-    game: &AnyGame,
-    path: &Path,
-    assets: &MemoryAssets,
-    config: &PuzzleConfig,
-    progress: &(dyn Fn(u64, usize) + Sync),
-) -> Result<(puzzles::Mined, String)> {
-    let shown = || path.display().to_string();
-    Ok(match game {
-        AnyGame::Race(race) => {
-            let table = Arc::new(Table::open_partial(path, race).with_context(shown)?);
-            let reference = if table.is_whole() {
-                format!(
-                    "perfect play by the solved table {} ({} positions)",
-                    file_name(path),
-                    table.info().states
-                )
-            } else {
-                format!(
-                    "perfect play by the partial table {} ({}, {} positions)",
-                    file_name(path),
-                    table.layers(),
-                    table.info().states
-                )
-            };
-            (
-                puzzles::mine(&**race, &table, assets, config, progress)?,
-                reference,
-            )
-        }
-        AnyGame::Senet(senet) => {
-            let table = Arc::new(EndgameTable::open(path).with_context(shown)?);
-            let reference = format!(
-                "the Senet endgame table {} (at most {} pieces a side on the board)",
-                file_name(path),
-                table.pieces()
-            );
-            (
-                puzzles::mine(&**senet, &table, assets, config, progress)?,
-                reference,
-            )
-        }
-    })
+/// How a puzzle set's header names the table at `path`.
+fn reference_of(exact: &Exact, path: &Path) -> String {
+    match exact {
+        Exact::Race(table) if table.is_whole() => format!(
+            "perfect play by the solved table {} ({} positions)",
+            file_name(path),
+            table.info().states
+        ),
+        Exact::Race(table) => format!(
+            "perfect play by the partial table {} ({}, {} positions)",
+            file_name(path),
+            table.layers(),
+            table.info().states
+        ),
+        Exact::Senet(table) => format!(
+            "the Senet endgame table {} (at most {} pieces a side on the board)",
+            file_name(path),
+            table.pieces()
+        ),
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -424,18 +411,18 @@ fn read_set(registry: &Registry, path: &Path) -> Result<(AnyGame, PuzzleSet)> {
 
 /// A position's exact value for the side to move, by a table of either kind.
 enum Exact {
-    Race(Box<Table>),
-    Senet(Box<EndgameTable>),
+    Race(Arc<Table>),
+    Senet(Arc<EndgameTable>),
 }
 
-/// The table at `path`, opened for `game`'s family.
+/// The table at `path`, opened once for `game`'s family.
 fn open_exact(game: &AnyGame, path: &Path) -> Result<Exact> {
     let shown = path.display().to_string();
     Ok(match game {
         AnyGame::Race(race) => {
-            Exact::Race(Box::new(Table::open_partial(path, race).context(shown)?))
+            Exact::Race(Arc::new(Table::open_partial(path, race).context(shown)?))
         }
-        AnyGame::Senet(_) => Exact::Senet(Box::new(EndgameTable::open(path).context(shown)?)),
+        AnyGame::Senet(_) => Exact::Senet(Arc::new(EndgameTable::open(path).context(shown)?)),
     })
 }
 
