@@ -3,8 +3,8 @@
 use crate::entrants::{Entrants, OutsideArgs};
 use crate::luck::LuckArgs;
 use anyhow::{Context, Result, bail};
-use sawah_engine::AnyGame;
 use sawah_engine::registry::Registry;
+use sawah_engine::with_game;
 use sawah_eval::arena::matches::{play_match, play_match_with_luck_observed};
 use sawah_eval::stats::elo_from_score;
 use std::path::PathBuf;
@@ -121,13 +121,10 @@ pub fn play(
             a.portable()
         );
     }
-    let result = match (&game, &meter) {
-        (AnyGame::Race(r), None) => play_match(&**r, &first_entrant, &second_entrant, games, seed)?,
-        (AnyGame::Senet(s), None) => {
-            play_match(&**s, &first_entrant, &second_entrant, games, seed)?
-        }
-        (AnyGame::Race(r), Some(meter)) => play_match_with_luck_observed(
-            &**r,
+    let result = with_game!(&game, g => match &meter {
+        None => play_match(g, &first_entrant, &second_entrant, games, seed)?,
+        Some(meter) => play_match_with_luck_observed(
+            g,
             &first_entrant,
             &second_entrant,
             games,
@@ -135,16 +132,7 @@ pub fn play(
             meter,
             observe,
         )?,
-        (AnyGame::Senet(s), Some(meter)) => play_match_with_luck_observed(
-            &**s,
-            &first_entrant,
-            &second_entrant,
-            games,
-            seed,
-            meter,
-            observe,
-        )?,
-    };
+    });
     Ok(Played {
         rules: game.name().to_string(),
         agents: [
