@@ -290,11 +290,17 @@ fn new_name(bots: &[BotDef], given: &str) -> Result<String, String> {
 /// else refused saying how to give one (the TOML reader adds where).
 fn spec_field<'de, D: serde::Deserializer<'de>>(field: D) -> Result<Option<BotSpec>, D::Error> {
     let value = Value::deserialize(field)?;
-    BotSpec::from_value(&value).map(Some).map_err(|_| {
-        serde::de::Error::custom(format!(
-            "bot = {} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})",
-            sawah_engine::text::printable(&value.to_string(), 40)
-        ))
+    BotSpec::from_value(&value).map(Some).map_err(|error| {
+        let shown = sawah_engine::text::printable(&value.to_string(), 40);
+        let message = match error {
+            // A table whose option is not a number, string or boolean:
+            // that option is what to mend.
+            sawah_agents::SpecError::BadValue { .. } => format!("bot = {shown}: {error}"),
+            _ => format!(
+                "bot = {shown} is not a spec; give one as text (bot = \"hard\") or as a table (bot = {{ agent = \"expectiminimax\", depth = 2 }})"
+            ),
+        };
+        serde::de::Error::custom(message)
     })
 }
 
@@ -709,6 +715,11 @@ bot = { agent = "expectiminimax", depth = 2 }
         refused(
             "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nbot = 3\n",
             "bot = 3 is not a spec",
+        );
+        // A table whose option is a list: the option is named.
+        refused(
+            "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nbot = { agent = \"random\", seed = [1] }\n",
+            "a number, string or boolean",
         );
         refused(
             "[[bot]]\nname = \"a\"\ncommand = [\"x\"]\nurl = \"http://h\"\n",
