@@ -178,7 +178,7 @@ fn train_network(
     inputs.insert("hidden".into(), format!("{:?}", plan.hidden));
     inputs.insert("games".into(), plan.games.to_string());
     inputs.insert("polish games".into(), plan.polish_games.to_string());
-    inputs.insert("route".into(), build.plan.summary());
+    inputs.insert("route".into(), build.plan.route_summary());
     if let Some(sha) = build.work.output_sha("solve", super::solve::TABLE_FILE)? {
         inputs.insert("table".into(), sha);
     }

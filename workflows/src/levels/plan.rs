@@ -216,16 +216,22 @@ impl Plan {
         self.set_budgets(game, effort);
     }
 
-    /// One line for people.
-    pub fn summary(&self) -> String {
-        let route = match &self.route {
+    /// The route alone, in words: what a network's training depends on
+    /// (the search candidates, also in [`Plan::summary`], do not).
+    pub fn route_summary(&self) -> String {
+        match &self.route {
             Route::Exact { states } => format!(
                 "{states} positions, to be solved if the table fits --memory, then distilled"
             ),
             Route::SelfPlay { reason } => format!("self-play ({reason})"),
-        };
+        }
+    }
+
+    /// One line for people.
+    pub fn summary(&self) -> String {
         format!(
-            "{route}; networks {:?} ({} + {} games) and {:?} ({} + {} games); hard's search from {}",
+            "{}; networks {:?} ({} + {} games) and {:?} ({} + {} games); hard's search from {}",
+            self.route_summary(),
             self.small.hidden,
             self.small.games,
             self.small.polish_games,

@@ -128,20 +128,63 @@ pub use crate::digest::sha256_file;
 
 /// The differences between two sets of inputs, for people:
 /// `seed: 1 → 2, table: (none) → 3f…`.
+/// Reads inputs that earlier builds recorded as this build writes them.
+///
+/// Builds before 2026-12-08 recorded a network's `route` as the whole plan
+/// summary ("ROUTE; networks …; hard's search from …"), so changing the
+/// search candidates refused networks whose training they do not touch.
+/// The route is the part before "; networks ": reading it that way keeps
+/// those work folders' networks (hours of training) instead of asking for
+/// `--force`. Decision: an upgrade on read, not a new record version,
+/// because nothing else in the record changed.
+fn upgrade(inputs: &mut Inputs) {
+    if let Some(route) = inputs.get_mut("route")
+        && let Some(cut) = route.find("; networks ")
+    {
+        route.truncate(cut);
+    }
+}
+
 fn changes(before: &Inputs, now: &Inputs) -> String {
-    let shown = |v: Option<&String>| match v {
-        None => "(none)".to_string(),
-        Some(v) if v.len() > 24 => format!("{}…", &v[..v.floor_char_boundary(16)]),
-        Some(v) => v.clone(),
-    };
     let mut keys: Vec<&String> = before.keys().chain(now.keys()).collect();
     keys.sort();
     keys.dedup();
     keys.into_iter()
         .filter(|k| before.get(*k) != now.get(*k))
-        .map(|k| format!("{k}: {} → {}", shown(before.get(k)), shown(now.get(k))))
+        .map(|k| {
+            let (was, is) = shown_apart(before.get(k), now.get(k));
+            format!("{k}: {was} → {is}")
+        })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Two values of an input, cut short around where they first differ, so
+/// that a long value (a plan in words, a digest) shows what changed.
+fn shown_apart(before: Option<&String>, now: Option<&String>) -> (String, String) {
+    const SHOWN: usize = 24;
+    let same = match (before, now) {
+        (Some(a), Some(b)) => a
+            .char_indices()
+            .zip(b.chars())
+            .find(|((_, x), y)| x != y)
+            .map_or(a.len().min(b.len()), |((i, _), _)| i),
+        _ => 0,
+    };
+    let shown = |value: Option<&String>| match value {
+        None => "(none)".to_string(),
+        Some(v) => {
+            let start = v.floor_char_boundary(same.saturating_sub(8));
+            let end = v.floor_char_boundary(start + SHOWN);
+            format!(
+                "{}{}{}",
+                if start > 0 { "…" } else { "" },
+                &v[start..end],
+                if end < v.len() { "…" } else { "" }
+            )
+        }
+    };
+    (shown(before), shown(now))
 }
 
 /// How a stage was met on this run.
@@ -212,7 +255,8 @@ impl Work {
         };
         let record_path = dir.join(RECORD_FILE);
         if record_path.exists() {
-            let record: StageRecord<R> = read_json(&record_path)?;
+            let mut record: StageRecord<R> = read_json(&record_path)?;
+            upgrade(&mut record.inputs);
             if record.format != RECORD_FORMAT || record.format_version != RECORD_VERSION {
                 bail!(
                     "{}: format {:?} version {}; this build reads {RECORD_FORMAT:?} version {RECORD_VERSION} (give --force {stage})",
@@ -245,7 +289,8 @@ impl Work {
         }
         let inputs_path = dir.join(INPUTS_FILE);
         if inputs_path.exists() {
-            let before: Inputs = read_json(&inputs_path)?;
+            let mut before: Inputs = read_json(&inputs_path)?;
+            upgrade(&mut before);
             if before != *inputs {
                 return Err(refuse(&before, "was started"));
             }
@@ -373,6 +418,42 @@ mod tests {
             forced.meet::<u32>("later", &inputs("2")).unwrap(),
             Met::ToRun(_)
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_route_recorded_as_the_whole_plan_summary_is_read_as_the_route() {
+        let dir = std::env::temp_dir().join(format!("sawah-work-route-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let route = |text: &str| -> Inputs { [("route".to_string(), text.to_string())].into() };
+        let old = "self-play (Senet is not solved whole); networks [128, 64] (1 + 2 games) and [256, 128] (3 + 4 games); hard's search from depth=1, depth=2";
+        let mut work = Work::open(&dir, "senet", Vec::new(), &holder()).unwrap();
+        let Met::ToRun(_) = work.meet::<u32>("hard-network", &route(old)).unwrap() else {
+            panic!("a new stage runs")
+        };
+        work.finish("hard-network", &route(old), &[], 3u32, 0.1)
+            .unwrap();
+        assert!(matches!(
+            work.meet::<u32>(
+                "hard-network",
+                &route("self-play (Senet is not solved whole)")
+            )
+            .unwrap(),
+            Met::Done(3)
+        ));
+        // Another route is still refused, showing where the two differ.
+        let error = work
+            .meet::<u32>(
+                "hard-network",
+                &route("self-play (Senet is not solved at all)"),
+            )
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("route: … solved whole) → … solved at all)"),
+            "{error}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
