@@ -130,3 +130,36 @@ echo "plain: shard 3 resubmitted alone went on to the same games"
 run luck "--luck-adjusted --reference heuristic"
 grep -q '"luck"' "$work/results/luck/merged/elo.json"
 echo "PASS: the Slurm job array's shards merge into the unsharded results"
+
+# Training shared among shards (docs/training.md, "Past one machine"): the
+# documented shard script as a 2-task array with `--shard auto`, the
+# learner beside it (this node's two cores go to the array), on the tiny
+# ur-2 in expert-iteration mode. The weights must be the one-machine run's.
+train_args=(--rules ur-2 --seed 7 --set games=600 --set minutes=0 --set games_per_round=100
+  --set eval_every=0 --set hidden=[8] --set mode=search --set choice_margin=0.001)
+mkdir -p "$work/train/shared"
+cat > "$work/train-shards.sbatch" <<SBATCH
+#!/bin/bash
+#SBATCH --job-name=sawah-shards
+#SBATCH --array=1-2
+#SBATCH --cpus-per-task=1
+#SBATCH --output=$work/shard-%a.out
+export RAYON_NUM_THREADS=\$SLURM_CPUS_PER_TASK
+export SAWAH_SHARD_COUNT=2
+"$sawah" train-shard $work/train/shared --shard auto --idle 300
+SBATCH
+job=$(sbatch --parsable "$work/train-shards.sbatch")
+"$sawah" train --out "$work/train/shared" "${train_args[@]}" --shards 2 > "$work/learner.out"
+"$sawah" train --out "$work/train/alone" "${train_args[@]}" > /dev/null
+for _ in $(seq 1 600); do
+  squeue -h -j "$job" 2>/dev/null | grep -q . || break
+  sleep 0.5
+done
+cat "$work"/shard-*.out
+grep -q 'shards, 0 here' "$work/learner.out" || { cat "$work/learner.out"; echo "the learner played shares itself" >&2; exit 1; }
+grep -q 'shard 1/2: finished' "$work/shard-1.out"
+grep -q 'shard 2/2: finished' "$work/shard-2.out"
+# The weights (the model file after its header, which records times).
+weights() { python3 -c 'import sys,struct; b=open(sys.argv[1],"rb").read(); n=struct.unpack("<Q",b[:8])[0]; sys.stdout.buffer.write(b[8+n:])' "$1" | sha256sum; }
+[ "$(weights "$work/train/shared/current.safetensors")" = "$(weights "$work/train/alone/current.safetensors")" ]
+echo "PASS: training shared among a Slurm job array's shards trains the one-machine run's weights"

@@ -51,6 +51,10 @@ enum Command {
     /// from a solved table (see docs/training.md). Progress, TensorBoard
     /// logs (FOLDER/tb), checkpoints and evaluations go to the run folder.
     Train(sawah_cli::commands::train::TrainArgs),
+    /// Play one shard's share of the rounds of runs trained with
+    /// `--shards N` (a run folder, or a levels build's work folder), on
+    /// this machine or another sharing the folder, until they finish.
+    TrainShard(sawah_cli::commands::train::TrainShardArgs),
     /// Draw training runs' learning curves (Elo against one fixed opponent
     /// by training games, from each run's evals.jsonl) on one chart (SVG),
     /// with a table per run and where each curve flattens.
@@ -170,6 +174,7 @@ fn run(cli: Cli, models: &ModelsArgument) -> Result<()> {
         Command::Elo(args) => tournament::elo_command(registry, args, &command_line()),
         Command::Sprt(args) => tournament::sprt_command(registry, args),
         Command::Train(args) => train::train_command(registry, args),
+        Command::TrainShard(args) => train::train_shard_command(registry, args),
         Command::Curve(args) => curve::run(args),
         Command::Export(args) => train::export_command(&args.run, &args.out),
         Command::Solve(args) => solve::solve_command(registry, args),

@@ -106,6 +106,7 @@ fn a_short_run_learns_to_beat_random_and_exports_a_loadable_model() {
             opponents: vec!["random".into()],
             measures: None,
             observe: &mut observe,
+            sharing: None,
         },
     )
     .unwrap();
@@ -153,6 +154,7 @@ fn a_short_run_learns_to_beat_random_and_exports_a_loadable_model() {
             opponents: vec![],
             measures: None,
             observe: &mut observe,
+            sharing: None,
         },
     )
     .err()
@@ -186,6 +188,7 @@ fn a_senet_run_trains_and_exports_with_the_features_encoding_and_refuses_others(
                 opponents: vec![],
                 measures: None,
                 observe: &mut observe,
+                sharing: None,
             },
         )
     };

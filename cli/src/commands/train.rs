@@ -1,5 +1,7 @@
 //! `sawah train` and `sawah export`: argument checks, the solved-table
-//! teacher and measures for race rule sets, and the progress bar.
+//! teacher and measures for race rule sets, and the progress bar; and
+//! `sawah train-shard`, which plays a shard's share of the rounds of runs
+//! trained with `--shards N`, set up with the same teacher and exact values.
 
 use anyhow::{Context, Result, bail};
 use sawah_agents::heuristic::HasHeuristic;
@@ -7,10 +9,13 @@ use sawah_agents::neural::NeuralNet;
 use sawah_agents::table::Table;
 use sawah_engine::race::RuleSet;
 use sawah_engine::{AnyGame, Registry};
+use sawah_eval::arena::tournament::Shard;
 use sawah_eval::study::analysis;
-use sawah_train::neural::run::Status;
+use sawah_train::neural::run::exchange::{EXCHANGE_FOLDER, finished, folder_of};
+use sawah_train::neural::run::{Status, serve};
 use sawah_train::neural::{RunFolder, RunOptions, TrainConfig, train};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The arguments of `sawah train`.
 #[derive(clap::Args, Debug)]
@@ -34,6 +39,37 @@ pub struct TrainArgs {
     /// Continue the run in this folder from its last checkpoint.
     #[arg(long, value_name = "FOLDER")]
     pub resume: Option<PathBuf>,
+    /// Share each round's games among N shard processes (`sawah
+    /// train-shard RUN --shard K/N`, on this machine or others sharing the
+    /// folder); the weights are the same as without (docs/training.md,
+    /// "Past one machine").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub shards: Option<u64>,
+    /// With --shards: the longest to wait for a shard's share of a round
+    /// (while the shard runs) before playing it here.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 600,
+        requires = "shards"
+    )]
+    pub shard_wait: u64,
+}
+
+/// The arguments of `sawah train-shard`.
+#[derive(clap::Args, Debug)]
+pub struct TrainShardArgs {
+    /// A run folder trained with --shards N, or a folder holding such runs
+    /// (a levels build's work folder): every run there that shares its
+    /// rounds is served, one after another.
+    pub folder: PathBuf,
+    /// This shard: K/N, or auto (auto/N) for the task's share in a Slurm
+    /// job array or a Kubernetes Indexed Job, as `sawah tournament` reads it.
+    #[arg(long)]
+    pub shard: String,
+    /// Stop after this long without a new round to play.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+    pub idle: u64,
 }
 
 /// The arguments of `sawah export`.
@@ -74,11 +110,24 @@ fn loss_against_perfect(
         .map_err(|e| e.to_string())
 }
 
-fn run_game<G>(game: &G, options: RunOptions<'_, G>) -> Result<()>
+fn run_job<G>(game: &G, options: RunOptions<'_, G>, job: &Job) -> Result<()>
 where
     G: HasHeuristic + Sync + 'static,
     G::Position: Send,
 {
+    if let Job::Serve { shard, idle } = job {
+        let run = options.folder.dir.clone();
+        let served = serve(game, options, *shard, *idle)?;
+        println!(
+            "shard {}/{} of {}: {} rounds, {} samples",
+            shard.index,
+            shard.count,
+            run.display(),
+            served.rounds,
+            served.samples
+        );
+        return Ok(());
+    }
     let counters = train(game, options)?;
     println!(
         "trained {} rounds, {} games, {} positions, {} steps in {:.0} s",
@@ -94,11 +143,48 @@ struct Plan {
     folder: PathBuf,
     config: TrainConfig,
     resume: bool,
+    job: Job,
+}
+
+/// What the process does with the run.
+#[derive(Clone, Debug)]
+enum Job {
+    /// Trains it, its rounds played here or shared out.
+    Train(Option<Sharing>),
+    /// Plays a shard's share of its rounds.
+    Serve { shard: Shard, idle: Duration },
+}
+
+/// How `--shards` shares the rounds out.
+#[derive(Clone, Debug)]
+struct Sharing {
+    shards: u64,
+    wait: Duration,
+}
+
+impl Job {
+    fn sharing(&self, game: &AnyGame) -> Option<sawah_train::neural::run::Sharing> {
+        match self {
+            Job::Train(Some(sharing)) => Some(sawah_train::neural::run::Sharing {
+                shards: sharing.shards,
+                wait: sharing.wait,
+                rules_spec: match game {
+                    AnyGame::Race(rules) => Some(rules.spec().clone()),
+                    AnyGame::Senet(_) => None,
+                },
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// Checks the arguments and reads the settings (a new run's, or the run's
 /// own record when resuming).
 fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
+    let job = Job::Train(args.shards.map(|shards| Sharing {
+        shards,
+        wait: Duration::from_secs(args.shard_wait),
+    }));
     match (&args.resume, &args.out) {
         (Some(_), Some(_)) => {
             bail!("give either --out (a new run) or --resume (an existing one), not both")
@@ -119,6 +205,7 @@ fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
                 folder: dir.clone(),
                 config: record.config,
                 resume: true,
+                job,
             })
         }
         (None, Some(dir)) => {
@@ -139,6 +226,7 @@ fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
                 folder: dir.clone(),
                 config: base.with_overrides(&overrides)?,
                 resume: false,
+                job,
             })
         }
     }
@@ -203,6 +291,7 @@ fn announce(plan: &Plan) {
         folder,
         config,
         resume,
+        ..
     } = plan;
     println!(
         "{} {} on {}: {} in {} (seed {})",
@@ -289,8 +378,9 @@ fn train_race(
         opponents,
         measures: Some(&measures),
         observe,
+        sharing: plan.job.sharing(&plan.game),
     };
-    run_game(rules, options)
+    run_job(rules, options, &plan.job)
 }
 
 /// Trains Senet (no tables: self-play against the fixed opponents).
@@ -327,8 +417,9 @@ fn train_senet(
         opponents: plan.config.eval_opponents.clone(),
         measures: None,
         observe,
+        sharing: plan.job.sharing(&plan.game),
     };
-    run_game(senet, options)
+    run_job(senet, options, &plan.job)
 }
 
 /// Runs `sawah train`.
@@ -354,6 +445,93 @@ fn run_plan(plan: &Plan) -> Result<()> {
     };
     bar.finish_and_clear();
     result
+}
+
+/// Runs `sawah train-shard`: serves each run under the folder that shares
+/// its rounds, until the folder's own exchange says it has finished (a
+/// run's learner, or a levels build, at its end) or nothing has come for
+/// `--idle` seconds.
+pub fn train_shard_command(registry: &mut Registry, args: TrainShardArgs) -> Result<()> {
+    let shard = Shard::resolve(&args.shard, |name| std::env::var(name).ok())
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let idle = Duration::from_secs(args.idle);
+    if !args.folder.is_dir() {
+        bail!("{} is not a folder", args.folder.display());
+    }
+    println!(
+        "shard {}/{} serving the runs in {}",
+        shard.index,
+        shard.count,
+        args.folder.display()
+    );
+    let mut since = Instant::now();
+    while !finished(&folder_of(&args.folder)) {
+        match open_runs(&args.folder).into_iter().next() {
+            Some(run) => {
+                let record = RunFolder { dir: run.clone() }.read_record()?;
+                let description =
+                    sawah_train::neural::run::exchange::read_description(&folder_of(&run))?;
+                let game = match description.rules_spec {
+                    Some(spec) => registry.add(
+                        RuleSet::new(spec).with_context(|| {
+                            format!("the rule set of the run in {}", run.display())
+                        })?,
+                        &run.display().to_string(),
+                    )?,
+                    None => registry.resolve(&record.rules)?,
+                };
+                let plan = Plan {
+                    game,
+                    folder: run,
+                    config: record.config,
+                    resume: true,
+                    job: Job::Serve { shard, idle },
+                };
+                run_plan(&plan)?;
+                since = Instant::now();
+            }
+            None if since.elapsed() >= idle => bail!(
+                "no run in {} has shared a round for {} s; shard {}/{} stops",
+                args.folder.display(),
+                args.idle,
+                shard.index,
+                shard.count
+            ),
+            None => std::thread::sleep(Duration::from_millis(200)),
+        }
+    }
+    println!("shard {}/{}: finished", shard.index, shard.count);
+    Ok(())
+}
+
+/// The run folders at most three levels under `folder` (itself included)
+/// whose exchange is open: described and not finished.
+fn open_runs(folder: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+        let exchange = dir.join(EXCHANGE_FOLDER);
+        if exchange.join("exchange.json").is_file() && !finished(&exchange) {
+            out.push(dir.to_path_buf());
+        }
+        if depth == 0 {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut subfolders: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| p.file_name().is_some_and(|n| n != EXCHANGE_FOLDER))
+            .collect();
+        subfolders.sort();
+        for sub in subfolders {
+            walk(&sub, depth - 1, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(folder, 3, &mut out);
+    out
 }
 
 /// Runs `sawah export`.

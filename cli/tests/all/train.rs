@@ -348,3 +348,87 @@ fn curve_draws_runs_against_one_opponent_and_names_what_is_missing() {
     assert_refused(&["curve", a, "--opponent", "random"], "line 1");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Expert iteration (targets from search, every move's result where the
+/// choice matters) on the tiny ur-2, the same seed each time.
+const SHARED_RUN: [&str; 18] = [
+    "--rules",
+    "ur-2",
+    "--seed",
+    "7",
+    "--set",
+    "games=400",
+    "--set",
+    "minutes=0",
+    "--set",
+    "games_per_round=100",
+    "--set",
+    "eval_every=0",
+    "--set",
+    "hidden=[8]",
+    "--set",
+    "mode=search",
+    "--set",
+    "choice_margin=0.001",
+];
+
+/// `sawah train-shard RUN --shard K/N` in the background.
+fn shard(run: &Path, shard: &str) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_sawah"))
+        .args(["train-shard", run.to_str().unwrap(), "--shard", shard])
+        .args(["--idle", "60"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Shared among shards, a run trains the weights it trains on one machine:
+/// with both shards there (started before the learner, on its folder), and
+/// with one of two missing (the learner plays its share after the wait).
+#[test]
+fn a_sharded_run_trains_the_weights_a_run_on_one_machine_trains() {
+    let dir = crate::common::fresh_dir("train-shards");
+    let train = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["train", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(&SHARED_RUN);
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = sawah(&args);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    let alone = dir.join("alone");
+    train(&alone, &[]);
+
+    let shared = dir.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let shards = [shard(&shared, "1/2"), shard(&shared, "2/2")];
+    let stdout = train(&shared, &["--shards", "2"]);
+    // Every share came from the shards (they beat from the first round).
+    assert!(stdout.contains("shards, 0 here"), "{stdout}");
+    for child in shards {
+        let output = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(stdout.contains("finished"), "{stdout}");
+    }
+    assert_eq!(weights(&shared), weights(&alone));
+
+    let half = dir.join("half");
+    std::fs::create_dir_all(&half).unwrap();
+    let only = shard(&half, "1/2");
+    let stdout = train(&half, &["--shards", "2", "--shard-wait", "1"]);
+    assert!(only.wait_with_output().unwrap().status.success());
+    assert!(stdout.contains("here"), "{stdout}");
+    assert_eq!(weights(&half), weights(&alone));
+
+    // A shard of another count is refused by name.
+    let (code, _, stderr) = sawah(&["train-shard", half.to_str().unwrap(), "--shard", "0/2"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("K/N"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

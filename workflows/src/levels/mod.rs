@@ -81,8 +81,15 @@ fn build(registry: &mut Registry, args: &BuildArgs, command_line: &str) -> Resul
         args.seed,
         plan.summary()
     );
-    let built = stages::run_all(registry, &mut work, &source, &plan, args)
-        .with_context(|| format!("building the levels of {name} (rerun to go on)"))?;
+    // Shards serving the work folder (`sawah train-shard WORK`) stop when
+    // its exchange says finished: cleared now, said when the build ends.
+    let exchange = sawah_train::neural::run::exchange::folder_of(&work_dir);
+    sawah_train::neural::run::exchange::mark_finished(&exchange, false)?;
+    let built = stages::run_all(registry, &mut work, &source, &plan, args);
+    if args.shards.is_some() {
+        sawah_train::neural::run::exchange::mark_finished(&exchange, true)?;
+    }
+    let built = built.with_context(|| format!("building the levels of {name} (rerun to go on)"))?;
     publish::publish(&args.out, &built, &source)?;
     println!(
         "wrote {}: levels of {name}; report {}",

@@ -263,6 +263,13 @@ fn train_pass(
             .arg(build.staging.dir.join(file));
     }
     command.arg("train");
+    // Where the games are played never changes what is trained: not a
+    // stage input.
+    if let Some(shards) = build.args.shards {
+        command
+            .args(["--shards", &shards.to_string(), "--shard-wait"])
+            .arg(build.args.shard_wait.to_string());
+    }
     if resume {
         command.arg("--resume").arg(folder);
     } else {

@@ -31,9 +31,21 @@ pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String 
         .out
         .file_name()
         .map_or_else(|| "OUT".to_string(), |n| n.to_string_lossy().into_owned());
+    // Every argument that changes what is built (the stand-ins are
+    // written in below); --shards and --work change only where.
+    let mut given = String::new();
+    if build.args.endgame.is_some() {
+        given.push_str(" --endgame ENDGAME");
+    }
+    if build.args.table.is_some() {
+        given.push_str(" --table TABLE");
+    }
+    if build.args.effort != 1.0 {
+        given.push_str(&format!(" --effort {}", build.args.effort));
+    }
     let _ = writeln!(
         out,
-        "Made by `sawah levels build --rules {rules} --out {folder} --seed {} --memory {}` ({}).\n",
+        "Made by `sawah levels build --rules {rules} --out {folder} --seed {} --memory {}{given}` ({}).\n",
         build.args.seed,
         build.args.memory,
         sawah_train::neural::run::code_version()
@@ -62,11 +74,14 @@ pub fn markdown(build: &Build, f: &Findings, variant: &VariantReport) -> String 
             );
         }
     }
-    let table_note = if build.args.table.is_some() {
-        "; `TABLE` for the whole table given to `--table`, which stays where it was"
-    } else {
-        ""
-    };
+    let mut table_note = String::new();
+    if build.args.table.is_some() {
+        table_note
+            .push_str("; `TABLE` for the whole table given to `--table`, which stays where it was");
+    }
+    if build.args.endgame.is_some() {
+        table_note.push_str("; `ENDGAME` for the table of exact values given to `--endgame`, which stays where it was");
+    }
     let _ = writeln!(
         out,
         "The commands below run from the models folder (the folder this report is in); `WORK` stands for the build's work folder (`--work`, by default `OUT.work/RULES` beside the folder), where the tables and the tournaments' results are kept{table_note}.\n"
@@ -360,9 +375,13 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
     // results in the work folder: the commands name the models folder
     // `.` (they run from it) and the work folder `WORK`, so a folder
     // shipped elsewhere carries no path of the machine it was built on
-    // (the table given to `--table`, outside both, is `TABLE`).
-    let table = build.args.table.as_deref();
-    let portable = |text: &str| portable_paths(text, &build.staging.dir, build.work.dir(), table);
+    // (the files given to `--table` and `--endgame`, outside both, are
+    // `TABLE` and `ENDGAME`).
+    let given = [
+        (build.args.table.as_deref(), "TABLE"),
+        (build.args.endgame.as_deref(), "ENDGAME"),
+    ];
+    let portable = |text: &str| portable_paths(text, &build.staging.dir, build.work.dir(), &given);
     let json = serde_json::to_string(&levels_json(build, findings, &variant))?;
     let json: serde_json::Value = serde_json::from_str(&portable(&json))?;
     let markdown = portable(&markdown(build, findings, &variant));
@@ -375,15 +394,17 @@ pub fn report(build: &mut Build, findings: &Findings) -> Result<Vec<String>> {
 }
 
 /// `text` with the staging folder's path written `.`, the work folder's
-/// `WORK` and the `--table` file's `TABLE` (each as given and absolute).
+/// `WORK` and each file the operator gave its stand-in (`--table`'s
+/// `TABLE`, `--endgame`'s `ENDGAME`), each as given and absolute.
 fn portable_paths(
     text: &str,
     staged: &std::path::Path,
     work: &std::path::Path,
-    table: Option<&std::path::Path>,
+    given: &[(Option<&std::path::Path>, &'static str)],
 ) -> String {
     let mut forms: Vec<(String, &str)> = Vec::new();
-    let paths = [(Some(work), "WORK"), (Some(staged), "."), (table, "TABLE")];
+    let mut paths = vec![(Some(work), "WORK"), (Some(staged), ".")];
+    paths.extend_from_slice(given);
     for (path, name) in paths.into_iter().filter_map(|(p, n)| Some((p?, n))) {
         forms.push((path.display().to_string(), name));
         if let Ok(absolute) = std::path::absolute(path) {
@@ -466,16 +487,17 @@ mod tests {
                     && sawah review /b/out.work/r/verify/results.jsonl --table rel/r.sawah";
         let work = Path::new("/b/out.work/r");
         let staged = Path::new("/b/out.work/r/folder");
-        let absolute = portable_paths(text, staged, work, Some(Path::new("/t/r.sawah")));
+        let table = |path: &'static str| [(Some(Path::new(path)), "TABLE")];
+        let absolute = portable_paths(text, staged, work, &table("/t/r.sawah"));
         assert_eq!(
             absolute,
             "sawah match hard perfect --models . --table TABLE \
                     && sawah review WORK/verify/results.jsonl --table rel/r.sawah"
         );
-        let relative = portable_paths(text, staged, work, Some(Path::new("rel/r.sawah")));
+        let relative = portable_paths(text, staged, work, &table("rel/r.sawah"));
         assert!(relative.contains("--table TABLE"), "{relative}");
         assert!(!relative.contains("rel/r.sawah"), "{relative}");
         // Without --table, a table path is left as it is.
-        assert!(portable_paths(text, staged, work, None).contains("/t/r.sawah"));
+        assert!(portable_paths(text, staged, work, &[(None, "TABLE")]).contains("/t/r.sawah"));
     }
 }

@@ -29,14 +29,17 @@
 mod checkpoint;
 mod error;
 mod evaluate;
+pub mod exchange;
 mod folder;
 mod network;
 mod options;
 mod seeds;
+mod shard;
 mod trainer;
 
 pub use checkpoint::{CHECKPOINT_MAGIC, CHECKPOINT_VERSION};
 pub use error::TrainError;
 pub use folder::{Counters, Evaluation, MAX_EVALS_BYTES, RunFolder, RunRecord, code_version};
-pub use options::{Measures, RunOptions, Status};
+pub use options::{Measures, RunOptions, Sharing, Status};
+pub use shard::{Served, serve};
 pub use trainer::train;

@@ -39,4 +39,20 @@ pub struct RunOptions<'a, G: sawah_engine::Game> {
     pub measures: Option<Measures<'a>>,
     /// Called after every round.
     pub observe: &'a mut dyn FnMut(&Status),
+    /// The rounds' games shared out to shard processes (`sawah train
+    /// --shards N`, `sawah train-shard`), or `None` to play them here.
+    pub sharing: Option<Sharing>,
+}
+
+/// How a run shares its rounds out (see [`crate::neural::run::exchange`]).
+/// It never changes what is trained, only where the games are played.
+#[derive(Clone, Debug)]
+pub struct Sharing {
+    /// Shards a round is shared among.
+    pub shards: u64,
+    /// The longest the learner waits for a share after publishing a round
+    /// (while its shard beats) before playing it itself.
+    pub wait: std::time::Duration,
+    /// A race rule set's description, written for the shards.
+    pub rules_spec: Option<sawah_engine::race::RuleSpec>,
 }

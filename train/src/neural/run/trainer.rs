@@ -10,6 +10,9 @@ use crate::neural::run::checkpoint::{
 };
 use crate::neural::run::error::{TrainError, file_error, write_atomically};
 use crate::neural::run::evaluate::{elo_of_score, evaluate};
+use crate::neural::run::exchange::{
+    DESCRIPTION_FORMAT, DESCRIPTION_VERSION, Description, Exchange, Shares,
+};
 use crate::neural::run::folder::{Counters, Evaluation, RunFolder, RunRecord, code_version};
 use crate::neural::run::network::{
     RoundUpdate, init_network, layer_widths, model_info, run_encoder, train_round,
@@ -28,6 +31,7 @@ use sawah_agents::heuristic::HasHeuristic;
 use sawah_agents::neural::{Encoder, NeuralNet};
 use std::fs;
 use std::io::Write;
+use std::ops::Range;
 use std::time::Instant;
 
 /// The run's record: when resuming, read and checked against `game`;
@@ -90,28 +94,33 @@ where
     G::Position: Send,
 {
     let mut trainer = Trainer::start(game, options)?;
-    let mut samples = play_round(
+    let (mut samples, shares) = play_round(
         game,
         &trainer.config,
         trainer.options.teacher,
         trainer.options.exact,
+        trainer.exchange.as_ref(),
         &trainer.player,
         trainer.counters.rounds,
-    );
+    )?;
+    trainer.add_shares(shares);
     while !trainer.done() {
         samples = trainer.round(samples)?;
     }
     trainer.finish()
 }
-/// The games of `round`, played by `net` (with the teacher's values as
-/// targets when distilling).
-fn play_round<G>(
+/// Games `games` of `round`, played by `net` (with the teacher's values as
+/// targets when distilling), in game order. Each game is seeded by its
+/// round and number alone, so any split of a round's games into ranges,
+/// played anywhere, gives the round's samples range by range.
+pub(super) fn play_games<G>(
     game: &G,
     config: &TrainConfig,
     teacher: Option<crate::neural::selfplay::Teacher<'_, G::Position>>,
     exact: Option<crate::neural::selfplay::Exact<'_, G::Position>>,
     net: &NeuralNet,
     round: u64,
+    games: Range<u64>,
 ) -> Vec<Sample>
 where
     G: HasHeuristic + Sync + 'static,
@@ -122,13 +131,14 @@ where
     let search = |p: &G::Position| {
         crate::neural::backup::backed_up_value(net, game, p, config.search_depth, exact)
     };
+    let first = games.start;
     generate(
         net,
         game,
-        config.games_per_round,
+        games.end.saturating_sub(first),
         config.exploration,
         config.lambda,
-        |i| mix(config.seed, round, i),
+        |i| mix(config.seed, round, first + i),
         crate::neural::selfplay::Known {
             teacher: match config.mode {
                 Mode::Distill => teacher,
@@ -140,6 +150,28 @@ where
             choice_margin: config.choice_margin,
         },
     )
+}
+
+/// The samples of `round`, played by `net`: here, or shared out through
+/// the exchange (each share that does not come played here).
+fn play_round<G>(
+    game: &G,
+    config: &TrainConfig,
+    teacher: Option<crate::neural::selfplay::Teacher<'_, G::Position>>,
+    exact: Option<crate::neural::selfplay::Exact<'_, G::Position>>,
+    exchange: Option<&Exchange>,
+    net: &NeuralNet,
+    round: u64,
+) -> Result<(Vec<Sample>, Shares), TrainError>
+where
+    G: HasHeuristic + Sync + 'static,
+    G::Position: Send,
+{
+    let play = |games: Range<u64>| play_games(game, config, teacher, exact, net, round, games);
+    match exchange {
+        None => Ok((play(0..config.games_per_round), Shares::default())),
+        Some(exchange) => exchange.round(round, &net.to_bytes()?, play),
+    }
 }
 /// A training run in progress: the learner (network and optimizer), the
 /// network the self-play games are played with, the learned heuristic, the
@@ -166,6 +198,10 @@ struct Trainer<'g, 'o, G: HasHeuristic> {
     /// from run to run; on one thread of its own the learner adds in the
     /// same order every time, so the same seed trains the same weights.
     learner: rayon::ThreadPool,
+    /// Where the rounds are shared out, when they are.
+    exchange: Option<Exchange>,
+    /// How this session's rounds were shared.
+    shares: Shares,
     /// The run folder's lock, held while this process trains.
     _lock: fs::File,
 }
@@ -237,7 +273,24 @@ where
             .tensorboard()
             .join(format!("session-{:06}", counters.rounds));
         fs::create_dir_all(&tb_dir).map_err(|e| file_error(&tb_dir, e))?;
+        let exchange = match &options.sharing {
+            Some(sharing) => Some(Exchange::open(
+                &folder.dir,
+                Description {
+                    format: DESCRIPTION_FORMAT.into(),
+                    format_version: DESCRIPTION_VERSION,
+                    rules: game.name().to_string(),
+                    rules_spec: sharing.rules_spec.clone(),
+                    shards: sharing.shards,
+                    games_per_round: config.games_per_round,
+                },
+                sharing.wait,
+            )?),
+            None => None,
+        };
         Ok(Trainer {
+            exchange,
+            shares: Shares::default(),
             game,
             config,
             encoder,
@@ -293,6 +346,7 @@ where
         let learning_rate =
             config.learning_rate_at(config.progress(self.counters.games, self.counters.seconds));
         let (game, teacher, exact) = (self.game, self.options.teacher, self.options.exact);
+        let exchange = self.exchange.as_ref();
         let (heuristic, optimizer) = (&mut self.heuristic, &mut self.optimizer);
         let update = RoundUpdate {
             samples: &samples,
@@ -305,8 +359,17 @@ where
         let model = self.model.clone();
         // Play the next round's games while the learner trains on this one's.
         let (next_samples, (trained, loss, steps)) = std::thread::scope(|scope| {
-            let handle =
-                scope.spawn(|| play_round(game, config, teacher, exact, &next_player, round + 1));
+            let handle = scope.spawn(|| {
+                play_round(
+                    game,
+                    config,
+                    teacher,
+                    exact,
+                    exchange,
+                    &next_player,
+                    round + 1,
+                )
+            });
             if config.heuristic_learning_rate > 0.0 {
                 let mut order: Vec<usize> = (0..samples.len()).collect();
                 order.shuffle(&mut ChaCha8Rng::seed_from_u64(mix(
@@ -326,8 +389,9 @@ where
                 .install(|| train_round(model, optimizer, update));
             (handle.join(), trained)
         });
-        let next_samples =
-            next_samples.map_err(|_| TrainError::Config("a self-play thread panicked".into()))?;
+        let (next_samples, shares) = next_samples
+            .map_err(|_| TrainError::Config("a self-play thread panicked".into()))??;
+        self.add_shares(shares);
         self.model = trained;
         let figures = RoundFigures {
             loss,
@@ -488,11 +552,24 @@ where
         Ok(())
     }
 
-    /// Ends the session: a model file even if no round ran, and the
-    /// TensorBoard events flushed. Returns the counters.
+    /// Counts a round's shares.
+    fn add_shares(&mut self, shares: Shares) {
+        self.shares.from_shards += shares.from_shards;
+        self.shares.played_here += shares.played_here;
+    }
+
+    /// Ends the session: a model file even if no round ran, the shards
+    /// told, and the TensorBoard events flushed. Returns the counters.
     fn finish(mut self) -> Result<Counters, TrainError> {
         if !self.options.folder.current_model().exists() {
             self.save()?;
+        }
+        if let Some(exchange) = &self.exchange {
+            exchange.finish()?;
+            println!(
+                "shared rounds: {} shares played by shards, {} here",
+                self.shares.from_shards, self.shares.played_here
+            );
         }
         self.board.flush();
         Ok(self.counters)
