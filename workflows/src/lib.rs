@@ -30,5 +30,6 @@ pub mod report;
 pub mod results_lines;
 pub mod review;
 pub mod review_text;
+pub mod sharing;
 pub mod solve;
 pub mod tournament;

@@ -1,7 +1,7 @@
-//! `sawah train` and `sawah export`: argument checks, the solved-table
-//! teacher and measures for race rule sets, and the progress bar; and
-//! `sawah train-shard`, which plays a shard's share of the rounds of runs
-//! trained with `--shards N`, set up with the same teacher and exact values.
+//! `sawah train` (with `--shards N`), `sawah train-shard` and `sawah
+//! export`: argument checks, the solved-table teacher and measures for race
+//! rule sets (a shard sets them up as its learner does), and the progress
+//! bar.
 
 use anyhow::{Context, Result, bail};
 use sawah_agents::heuristic::HasHeuristic;
@@ -39,21 +39,9 @@ pub struct TrainArgs {
     /// Continue the run in this folder from its last checkpoint.
     #[arg(long, value_name = "FOLDER")]
     pub resume: Option<PathBuf>,
-    /// Share each round's games among N shard processes (`sawah
-    /// train-shard RUN --shard K/N`, on this machine or others sharing the
-    /// folder); the weights are the same as without (docs/training.md,
-    /// "Past one machine").
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub shards: Option<u64>,
-    /// With --shards: the longest to wait for a shard's share of a round
-    /// (while the shard runs) before playing it here.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value_t = 600,
-        requires = "shards"
-    )]
-    pub shard_wait: u64,
+    /// Sharing the training games among shard processes.
+    #[command(flatten)]
+    pub sharing: sawah_workflows::sharing::ShardingArgs,
 }
 
 /// The arguments of `sawah train-shard`.
@@ -181,9 +169,9 @@ impl Job {
 /// Checks the arguments and reads the settings (a new run's, or the run's
 /// own record when resuming).
 fn plan(registry: &mut Registry, args: &TrainArgs) -> Result<Plan> {
-    let job = Job::Train(args.shards.map(|shards| Sharing {
+    let job = Job::Train(args.sharing.shards.map(|shards| Sharing {
         shards,
-        wait: Duration::from_secs(args.shard_wait),
+        wait: Duration::from_secs(args.sharing.shard_wait),
     }));
     match (&args.resume, &args.out) {
         (Some(_), Some(_)) => {
@@ -437,7 +425,11 @@ pub fn train_command(registry: &mut Registry, args: TrainArgs) -> Result<()> {
 
 /// Trains a plan under its progress bar.
 fn run_plan(plan: &Plan) -> Result<()> {
-    let bar = progress(&plan.config);
+    // A shard plays rounds; the learner's bar is the learner's.
+    let bar = match plan.job {
+        Job::Train(_) => progress(&plan.config),
+        Job::Serve { .. } => indicatif::ProgressBar::hidden(),
+    };
     let mut observe = |status: &Status| show_status(&bar, &plan.config, status);
     let result = match &plan.game {
         AnyGame::Race(rules) => train_race(rules, plan, &bar, &mut observe),

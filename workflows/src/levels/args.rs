@@ -62,21 +62,9 @@ pub struct BuildArgs {
     /// verify, report.
     #[arg(long, value_name = "STAGE")]
     pub force: Vec<String>,
-    /// Share the networks' training games (self-play, and the positions
-    /// labelled by search) among N shard processes, `sawah train-shard
-    /// WORK --shard K/N` on machines sharing the work folder; the models
-    /// are the same as without (docs/training.md, "Past one machine").
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub shards: Option<u64>,
-    /// With --shards: the longest a network's trainer waits for a shard's
-    /// share of a round (while the shard runs) before playing it itself.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value_t = 600,
-        requires = "shards"
-    )]
-    pub shard_wait: u64,
+    /// Sharing the training games among shard processes.
+    #[command(flatten)]
+    pub sharing: crate::sharing::ShardingArgs,
     /// Scale every game and training budget by this factor (1: the
     /// budgets the targets were measured with; tests use less).
     #[arg(long, default_value_t = 1.0, hide = true)]

@@ -86,7 +86,7 @@ fn build(registry: &mut Registry, args: &BuildArgs, command_line: &str) -> Resul
     let exchange = sawah_train::neural::run::exchange::folder_of(&work_dir);
     sawah_train::neural::run::exchange::mark_finished(&exchange, false)?;
     let built = stages::run_all(registry, &mut work, &source, &plan, args);
-    if args.shards.is_some() {
+    if args.sharing.shards.is_some() {
         sawah_train::neural::run::exchange::mark_finished(&exchange, true)?;
     }
     let built = built.with_context(|| format!("building the levels of {name} (rerun to go on)"))?;

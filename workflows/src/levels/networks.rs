@@ -265,11 +265,7 @@ fn train_pass(
     command.arg("train");
     // Where the games are played never changes what is trained: not a
     // stage input.
-    if let Some(shards) = build.args.shards {
-        command
-            .args(["--shards", &shards.to_string(), "--shard-wait"])
-            .arg(build.args.shard_wait.to_string());
-    }
+    command.args(build.args.sharing.train_arguments());
     if resume {
         command.arg("--resume").arg(folder);
     } else {

@@ -1,5 +1,6 @@
-//! A shard's loop: plays its share of each round a learner publishes in a
-//! run's exchange (see [`super::exchange`]) until the learner finishes.
+//! The loop of a shard (`sawah train-shard`), which plays its share of
+//! each round a learner publishes in a run's exchange until the learner
+//! finishes. The files and the protocol are [`super::exchange`]'s.
 
 use super::error::{TrainError, file_error, write_atomically};
 use super::exchange::{
