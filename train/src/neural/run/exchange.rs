@@ -471,7 +471,10 @@ impl Exchange {
                 // Waiting only while the shard's beat moves, or, for a
                 // shard not heard from yet, in the first moments of the
                 // run (shards started with the learner).
-                let beat = std::fs::read(beat_path(&self.dir, shard)).unwrap_or_default();
+                // A beat is a counter: a file past a few bytes is not one
+                // and counts as no beat.
+                let beat = sawah_engine::files::read_bounded(&beat_path(&self.dir, shard), 64)
+                    .unwrap_or_default();
                 let now = Instant::now();
                 let alive = if beat.is_empty() {
                     !beats.contains_key(&shard.index)

@@ -88,6 +88,8 @@ where
                         let path = samples_path(&dir, round, shard);
                         if !path.exists() {
                             let net = NeuralNet::from_bytes(&bytes)?;
+                            // Published for this run's rule set, or refused.
+                            net.check_for(game)?;
                             let samples = play_games(
                                 game,
                                 config,
